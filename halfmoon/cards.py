@@ -1,0 +1,100 @@
+"""Cards: ranks, suits, the written form and the read form.
+
+A card is a :class:`Card` (a named tuple of ``rank`` 1..13 and ``suit`` 0..3, in the
+order clubs, diamonds, hearts, spades).  Its index in one deck is
+``suit * 13 + rank - 1``, matching the ordered deck of the deal generator.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .errors import InvalidCardError
+
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_LETTERS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+FACE_RANKS = (JACK, QUEEN, KING)
+
+_READ_RANKS = {name: i + 1 for i, name in enumerate(RANK_NAMES)}
+_READ_RANKS.update({"T": 10, "1": 1, "V": JACK, "D": QUEEN, "R": KING})
+# "1" is not in the spec; it is only reached through "10", never on its own.
+del _READ_RANKS["1"]
+_READ_SUITS = {c: i for i, c in enumerate(SUIT_LETTERS)}
+_READ_SUITS.update({c: i for i, c in enumerate(SUIT_SYMBOLS)})
+# Some fonts send the variation selector after the symbol, and the white forms exist too.
+_READ_SUITS.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
+
+
+class Card(NamedTuple):
+    """A playing card; two copies of each exist in a Half Moon deal."""
+
+    rank: int
+    suit: int
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Read a card in any accepted form: ``10h``, ``Th``, ``qS``, ``V♣``, ``R♥``."""
+        return parse_card(text)
+
+    @classmethod
+    def from_index(cls, index: int) -> "Card":
+        """The card at ``index`` (0..103) of the ordered double deck."""
+        return cls(index % 13 + 1, (index % 52) // 13)
+
+    @property
+    def index(self) -> int:
+        """Index 0..51 within one ordered deck."""
+        return self.suit * 13 + self.rank - 1
+
+    @property
+    def is_face(self) -> bool:
+        return self.rank >= JACK
+
+    @property
+    def rank_name(self) -> str:
+        return RANK_NAMES[self.rank - 1]
+
+    def symbol(self) -> str:
+        """Display form with a suit symbol, e.g. ``10♥``."""
+        return RANK_NAMES[self.rank - 1] + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self.rank - 1] + SUIT_LETTERS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def parse_card(text: str) -> Card:
+    """Read one card; raise :class:`InvalidCardError` naming the text otherwise."""
+    if not isinstance(text, str):
+        raise InvalidCardError(f"not a card: {text!r}")
+    s = text.strip().replace("\ufe0f", "")
+    if len(s) < 2:
+        raise InvalidCardError(f"not a card: {text!r}")
+    rank_part, suit_part = s[:-1].upper(), s[-1]
+    rank = _READ_RANKS.get(rank_part)
+    suit = _READ_SUITS.get(suit_part.lower(), _READ_SUITS.get(suit_part))
+    if rank is None:
+        raise InvalidCardError(f"not a card: {text!r} (unknown rank {s[:-1]!r})")
+    if suit is None:
+        raise InvalidCardError(f"not a card: {text!r} (unknown suit {suit_part!r})")
+    return Card(rank, suit)
+
+
+def pair_partner(rank: int) -> int:
+    """The rank that adds up to 11 with a number rank (1..10)."""
+    return 11 - rank
+
+
+def rank_class(rank: int) -> int:
+    """The class of a rank: 0..4 for the pairs A+10 … 5+6, 5 for J+Q+K."""
+    if rank >= JACK:
+        return 5
+    return min(rank, 11 - rank) - 1
+
+
+CLASS_NAMES = ("A+10", "2+9", "3+8", "4+7", "5+6", "J+Q+K")

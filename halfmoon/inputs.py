@@ -1,0 +1,33 @@
+"""Turning what a user types (a code, a deal number, a layout file) into a Deal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .codes import is_code, number_to_code
+from .deal import Deal
+from .errors import HalfMoonError
+from .layouts import read_layout
+
+
+def load_deal(arg: str) -> Deal:
+    """A deal from a code (``HM1-N-AAAAAAB``), a deal number (``1``) or a layout file."""
+    text = arg.strip()
+    if is_code(text):
+        return Deal(text)
+    if text.isdigit():
+        return Deal(number_to_code(int(text)))
+    path = Path(arg)
+    if path.is_file():
+        return read_layout(path)
+    if text.upper().startswith("HM"):
+        Deal(text)  # raises the code's own, precise error
+    raise HalfMoonError(f"{arg!r} is neither a deal code, a deal number nor a layout file")
+
+
+def deal_label(arg: str, deal: Deal) -> str:
+    """How results name an input: the canonical code, or the file name of a layout."""
+    text = arg.strip()
+    if is_code(text) or text.isdigit():
+        return deal.code or text
+    return arg

@@ -1,0 +1,263 @@
+"""Exact Half Moon checker built on OR-tools CP-SAT ("grouping view").
+
+A position is winnable iff its cards can be grouped into pairs (rank r with
+rank 11 - r, r in 1..10) and J+Q+K triplets so that the graph
+"group of the card above -> group of the card below", over adjacent cards of
+every pile, has no cycle.  A topological order of the groups is then a
+winning move order, and every win yields such a grouping.
+
+Model
+-----
+* ``t[c]`` in ``0..M-1`` is the removal step of card ``c`` (``M`` = number of
+  moves = #number cards / 2 + #face cards / 3).  Its domain is narrowed up
+  front: a card with ``a`` cards above it and ``b`` below it lies in
+  ``[a, M-1-b]``.
+* Pile order: the card above has a strictly smaller step than the card below.
+* Number cards: one Boolean per compatible (rank r, rank 11-r) pair of cards
+  in different piles whose step intervals meet; every card is in exactly one
+  chosen pair, and a chosen pair has equal steps.
+* Face cards: two perfect matchings, J-Q and J-K (Booleans, with the same
+  filtering); each J, with its Q and its K, forms a triplet (equal steps).
+  A third, redundant, Q-K matching tied to the other two by clauses
+  (any two of J-Q, J-K, Q-K imply the third) strengthens propagation.
+* Symmetry breaking (sound): "free" cards -- reserve cards and single-card
+  piles, which have no pile neighbours -- of the same rank are
+  interchangeable in any solution, so their steps are taken non-decreasing
+  in source order.
+
+Steps need not be distinct: groups sharing a step have no pile adjacency
+between them (adjacent cards have strictly ordered steps), so sorting groups
+by step, ties broken arbitrarily, is a valid play order.  Every win is
+replayed with the plain rules before it is returned.
+
+This module is self-contained (pure Python + ortools); it imports nothing
+from the rest of the project.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple
+
+from ortools.sat.python import cp_model
+
+__all__ = ["CpsatResult", "solve_cpsat", "_replay_ok"]
+
+JACK, QUEEN, KING = 11, 12, 13
+
+
+@dataclass(frozen=True)
+class CpsatResult:
+    verdict: str  # "win" | "loss" | "unresolved"
+    moves: Optional[Tuple[Tuple[str, ...], ...]]  # only for "win"
+    seconds: float
+    branches: int
+    conflicts: int
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+def _source_key(name: str) -> Tuple[int, int]:
+    """Canonical order: P1..P12 by number, then R1..R8 by number."""
+    return (0 if name[0] == "P" else 1, int(name[1:]))
+
+
+def _check_rank(r) -> int:
+    if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 13:
+        raise ValueError(f"invalid rank {r!r} (expected an int 1..13)")
+    return r
+
+
+def _cards(piles, reserve):
+    """List of cards as (rank, source, pile index or -1, depth from bottom)."""
+    cards = []
+    for p, pile in enumerate(piles):
+        for d, r in enumerate(pile):
+            cards.append((_check_rank(r), f"P{p + 1}", p, d))
+    for s, r in enumerate(reserve):
+        if r is not None:
+            cards.append((_check_rank(r), f"R{s + 1}", -1, 0))
+    return cards
+
+
+def _replay_ok(piles, reserve, moves) -> bool:
+    """Play ``moves`` with the plain rules; True iff all legal and the game ends empty."""
+    try:
+        pl = [[_check_rank(r) for r in pile] for pile in piles]
+        rs = [None if r is None else _check_rank(r) for r in reserve]
+    except ValueError:
+        return False
+    for move in moves:
+        srcs = tuple(move)
+        if len(srcs) not in (2, 3) or len(set(srcs)) != len(srcs):
+            return False
+        ranks = []
+        for s in srcs:
+            if not isinstance(s, str) or len(s) < 2 or s[0] not in "PR" or not s[1:].isdigit():
+                return False
+            i = int(s[1:]) - 1
+            if s[0] == "P":
+                if not 0 <= i < len(pl) or not pl[i]:
+                    return False
+                ranks.append(pl[i][-1])
+            else:
+                if not 0 <= i < len(rs) or rs[i] is None:
+                    return False
+                ranks.append(rs[i])
+        if len(srcs) == 2:
+            if not (ranks[0] <= 10 and ranks[1] <= 10 and ranks[0] + ranks[1] == 11):
+                return False
+        elif sorted(ranks) != [JACK, QUEEN, KING]:
+            return False
+        for s in srcs:
+            i = int(s[1:]) - 1
+            if s[0] == "P":
+                pl[i].pop()
+            else:
+                rs[i] = None
+    return all(not p for p in pl) and all(r is None for r in rs)
+
+
+# ---------------------------------------------------------------------------
+# solver
+
+def solve_cpsat(piles: Sequence[Sequence[int]],
+                reserve: Sequence[Optional[int]],
+                *,
+                time_limit: Optional[float] = None,
+                workers: int = 1) -> CpsatResult:
+    """Decide a Half Moon position exactly with CP-SAT.
+
+    ``piles``: sequences of ranks (1..13), bottom to top, named P1, P2, ...
+    ``reserve``: ranks or None (empty slot), named R1, R2, ...
+    ``time_limit``: seconds for the CP-SAT search (None = no limit); when it
+    runs out the verdict is "unresolved".  ``workers``: CP-SAT search workers.
+    """
+    start = time.perf_counter()
+
+    def done(verdict, moves=None, branches=0, conflicts=0):
+        return CpsatResult(verdict, moves, time.perf_counter() - start, branches, conflicts)
+
+    cards = _cards(piles, reserve)
+    if not cards:
+        return done("win", ())
+
+    count = [0] * 14
+    for r, _, _, _ in cards:
+        count[r] += 1
+    if any(count[r] != count[11 - r] for r in range(1, 6)) or not (
+            count[JACK] == count[QUEEN] == count[KING]):
+        return done("loss")
+    n_moves = sum(count[1:6]) + count[JACK]
+    last = n_moves - 1
+
+    # Cards above / below each card in its pile.
+    pile_len = [len(p) for p in piles]
+    n = len(cards)
+    lo = [0] * n
+    hi = [last] * n
+    for c, (_, _, p, d) in enumerate(cards):
+        if p >= 0:
+            lo[c] = pile_len[p] - 1 - d
+            hi[c] = last - d
+        if lo[c] > hi[c]:  # deeper pile than there are moves
+            return done("loss")
+
+    model = cp_model.CpModel()
+    t = [model.NewIntVar(lo[c], hi[c], f"t{c}") for c in range(n)]
+
+    # Pile order: card above strictly earlier than the card below.
+    for c, (_, _, p, d) in enumerate(cards):
+        if p >= 0:
+            if d > 0:
+                model.Add(t[c] < t[c - 1])  # cards of a pile are consecutive
+
+    def compatible(a, b):
+        pa, pb = cards[a][2], cards[b][2]
+        if pa >= 0 and pa == pb:
+            return False
+        return max(lo[a], lo[b]) <= min(hi[a], hi[b])
+
+    by_rank = [[] for _ in range(14)]
+    for c, (r, _, _, _) in enumerate(cards):
+        by_rank[r].append(c)
+
+    def matching(left, right, tag):
+        """Perfect matching left<->right between compatible cards; returns {(a,b): var}."""
+        var = {}
+        for a in left:
+            for b in right:
+                if compatible(a, b):
+                    x = model.NewBoolVar(f"{tag}_{a}_{b}")
+                    var[a, b] = x
+                    model.Add(t[a] == t[b]).OnlyEnforceIf(x)
+        for a in left:
+            model.AddExactlyOne([var[a, b] for b in right if (a, b) in var])
+        for b in right:
+            model.AddExactlyOne([var[a, b] for a in left if (a, b) in var])
+        return var
+
+    pairs = {}
+    for r in range(1, 6):
+        pairs.update(matching(by_rank[r], by_rank[11 - r], f"x{r}"))
+
+    jq = matching(by_rank[JACK], by_rank[QUEEN], "jq")
+    jk = matching(by_rank[JACK], by_rank[KING], "jk")
+    qk = matching(by_rank[QUEEN], by_rank[KING], "qk")
+    for j in by_rank[JACK]:
+        for q in by_rank[QUEEN]:
+            for k in by_rank[KING]:
+                a, b, c = jq.get((j, q)), jk.get((j, k)), qk.get((q, k))
+                # any two edges of the triangle j-q-k imply the third
+                for x, y, z in ((a, b, c), (a, c, b), (b, c, a)):
+                    if x is None or y is None:
+                        continue
+                    if z is None:
+                        model.AddBoolOr([x.Not(), y.Not()])
+                    else:
+                        model.AddBoolOr([x.Not(), y.Not(), z])
+
+    # Symmetry breaking among interchangeable free cards of equal rank.
+    free_by_rank = {}
+    for c, (r, _, p, _) in enumerate(cards):
+        if p < 0 or pile_len[p] == 1:
+            free_by_rank.setdefault(r, []).append(c)
+    for group in free_by_rank.values():
+        for a, b in zip(group, group[1:]):
+            model.Add(t[a] <= t[b])
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, int(workers))
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.0, float(time_limit))
+    status = solver.Solve(model)
+    branches, conflicts = int(solver.NumBranches()), int(solver.NumConflicts())
+
+    if status == cp_model.INFEASIBLE:
+        return done("loss", None, branches, conflicts)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError("CP-SAT rejected the model: " + model.Validate())
+        return done("unresolved", None, branches, conflicts)
+
+    # Extract groups and order them by removal step.
+    groups = []
+    for (a, b), x in pairs.items():
+        if solver.BooleanValue(x):
+            groups.append((a, b))
+    for (j, q), x in jq.items():
+        if solver.BooleanValue(x):
+            ks = [k for (jj, k), y in jk.items() if jj == j and solver.BooleanValue(y)]
+            if len(ks) != 1:
+                raise RuntimeError("CP-SAT solution has an inconsistent triplet")
+            groups.append((j, q, ks[0]))
+    if sorted(c for g in groups for c in g) != list(range(n)):
+        raise RuntimeError("CP-SAT solution does not partition the cards")
+    groups.sort(key=lambda g: (solver.Value(t[g[0]]), g))
+    moves = tuple(
+        tuple(sorted((cards[c][1] for c in g), key=_source_key)) for g in groups)
+    if not _replay_ok(piles, reserve, moves):
+        raise RuntimeError("CP-SAT win does not replay (bug in the model)")
+    return done("win", moves, branches, conflicts)
