@@ -1,0 +1,176 @@
+"""Dead-end detection by removal-time bounds (the grouping view; proof in docs/solver.md).
+
+In any win from a position with M moves left, every card still in the game is
+removed at a step 0..M-1, and:
+
+- a card lying on another is removed strictly earlier (so a card with j cards above
+  it goes at step j or later, and with j cards below it at step M-1-j or earlier);
+- a number card is removed at the same step as a partner (a card of the
+  complementary rank, not in its own pile); a face card at the same step as a card
+  of each of the two other face ranks;
+- two cards removed at the same step belong to the same move.
+
+Each card gets an interval [lo, hi] of possible steps; the rules above narrow the
+intervals until nothing changes.  An empty interval, a card with no partner whose
+interval meets its own, or two incompatible cards pinned to the same step prove
+that the position cannot be won.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernels import DEPTH, NPILES, NRESERVE, pile_count, reserve_full
+
+NCARDS = NPILES * DEPTH + NRESERVE  # card id: pile i, height k -> 8 i + k; reserve r -> 96 + r
+MAX_PARTNERS = 8
+
+
+@njit(cache=True)
+def card_rank(piles, reserve, c):
+    if c < NPILES * DEPTH:
+        return np.int64(piles[c // DEPTH, c % DEPTH])
+    return np.int64(reserve[c - NPILES * DEPTH])
+
+
+@njit(cache=True)
+def partner_table(piles, reserve):
+    """``part[c, g, :npart[c, g]]``: the cards that can share a move with card c,
+    group g (one group for number cards, two for face cards), never in c's pile."""
+    part = np.full((NCARDS, 2, MAX_PARTNERS * 2), -1, np.int16)
+    npart = np.zeros((NCARDS, 2), np.int8)
+    for c in range(NCARDS):
+        rc = card_rank(piles, reserve, c)
+        if rc == 0:
+            continue
+        pc = c // DEPTH if c < NPILES * DEPTH else -1
+        for p in range(NCARDS):
+            rp = card_rank(piles, reserve, p)
+            if rp == 0 or p == c:
+                continue
+            pp = p // DEPTH if p < NPILES * DEPTH else -2
+            if pp == pc:
+                continue
+            if rc <= 10:
+                if rp + rc == 11:
+                    part[c, 0, npart[c, 0]] = p
+                    npart[c, 0] += 1
+            elif rp > 10 and rp != rc:
+                # group 0: the lower of the two other face ranks, group 1: the higher
+                g = 0
+                other = 0
+                for f in range(11, 14):
+                    if f != rc:
+                        if f == rp:
+                            g = other
+                        other += 1
+                part[c, g, npart[c, g]] = p
+                npart[c, g] += 1
+    return part, npart
+
+
+@njit(cache=True)
+def _alive(pos, c):
+    if c < NPILES * DEPTH:
+        return (c % DEPTH) < pile_count(pos, c // DEPTH)
+    return reserve_full(pos, c - NPILES * DEPTH)
+
+
+@njit(cache=True)
+def bounds_dead(piles, reserve, part, npart, pos, lo, hi):
+    """True if the removal-time bounds prove ``pos`` lost.  ``lo``/``hi`` are scratch
+    arrays of NCARDS int64 and hold the final intervals on return."""
+    numbers = 0
+    faces = 0
+    alive = np.zeros(NCARDS, np.bool_)
+    for c in range(NCARDS):
+        if _alive(pos, c):
+            alive[c] = True
+            if card_rank(piles, reserve, c) > 10:
+                faces += 1
+            else:
+                numbers += 1
+    m = numbers // 2 + faces // 3
+    if m == 0:
+        return False
+    for i in range(NPILES):
+        n = pile_count(pos, i)
+        for k in range(n):
+            c = i * DEPTH + k
+            lo[c] = n - 1 - k
+            hi[c] = m - 1 - k
+    for r in range(NRESERVE):
+        c = NPILES * DEPTH + r
+        lo[c] = 0
+        hi[c] = m - 1
+    changed = True
+    while changed:
+        changed = False
+        for i in range(NPILES):
+            n = pile_count(pos, i)
+            base = i * DEPTH
+            for k in range(n - 2, -1, -1):
+                if lo[base + k] < lo[base + k + 1] + 1:
+                    lo[base + k] = lo[base + k + 1] + 1
+            for k in range(1, n):
+                if hi[base + k] > hi[base + k - 1] - 1:
+                    hi[base + k] = hi[base + k - 1] - 1
+        for c in range(NCARDS):
+            if not alive[c]:
+                continue
+            if lo[c] > hi[c]:
+                return True
+            for g in range(2):
+                np_ = npart[c, g]
+                if np_ == 0:
+                    continue
+                best_lo = 1 << 30
+                best_hi = -1
+                for j in range(np_):
+                    p = part[c, g, j]
+                    if alive[p] and lo[p] <= hi[c] and hi[p] >= lo[c]:
+                        a = lo[c] if lo[c] > lo[p] else lo[p]
+                        b = hi[c] if hi[c] < hi[p] else hi[p]
+                        if a < best_lo:
+                            best_lo = a
+                        if b > best_hi:
+                            best_hi = b
+                if best_hi < 0:
+                    return True
+                if best_lo > lo[c]:
+                    lo[c] = best_lo
+                    changed = True
+                if best_hi < hi[c]:
+                    hi[c] = best_hi
+                    changed = True
+            if lo[c] > hi[c]:
+                return True
+    # cards pinned to one step must all belong to one move
+    pinned_rank = np.zeros((m, 14), np.int64)
+    for c in range(NCARDS):
+        if alive[c] and lo[c] == hi[c]:
+            pinned_rank[lo[c], card_rank(piles, reserve, c)] += 1
+    for t in range(m):
+        nums = 0
+        fac = 0
+        for r in range(1, 14):
+            k = pinned_rank[t, r]
+            if k > 1:
+                return True
+            if k == 1:
+                if r > 10:
+                    fac += 1
+                else:
+                    nums += 1
+        if nums > 2 or (nums > 0 and fac > 0):
+            return True
+        if nums == 2:
+            first = 0
+            for r in range(1, 11):
+                if pinned_rank[t, r] == 1:
+                    if first == 0:
+                        first = r
+                    elif first + r != 11:
+                        return True
+    return False

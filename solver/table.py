@@ -1,0 +1,81 @@
+"""The transposition table: positions proved lost, in two NumPy arrays.
+
+Open addressing with linear probing over at most ``MAX_PROBE`` slots, so a full
+table never loops: when every probed slot is taken by the current deal, the entry
+at the home slot is overwritten (forgetting a lost position is always sound, it
+only costs a second search).  Entries are stamped with a generation number, one
+per search, so the table is never cleared between deals: a slot whose stamp is
+not the current generation counts as empty.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAX_PROBE = 16
+ENTRY_BYTES = 8 + 4  # uint64 key + uint32 generation
+DEFAULT_MIB = 384
+MAX_DEFAULT_MIB = 512
+_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
+
+
+class Table:
+    """A transposition table of ``2**bits`` entries, reused from search to search."""
+
+    def __init__(self, mib: float = DEFAULT_MIB) -> None:
+        if mib <= 0:
+            raise ValueError(f"table size must be positive, got {mib} MiB")
+        entries = int(mib * 2**20) // ENTRY_BYTES
+        bits = max(10, entries.bit_length() - 1)
+        self.bits = bits
+        self.keys = np.zeros(1 << bits, dtype=np.uint64)
+        self.gens = np.zeros(1 << bits, dtype=np.uint32)
+        self.generation = 0
+
+    @property
+    def nbytes(self) -> int:
+        return self.keys.nbytes + self.gens.nbytes
+
+    def next_generation(self) -> int:
+        """Start a new search: every older entry now reads as empty."""
+        self.generation += 1
+        if self.generation >= 2**32 - 1:  # pragma: no cover - after 4 billion searches
+            self.gens[:] = 0
+            self.generation = 1
+        return self.generation
+
+
+@njit(cache=True)
+def _home(pos, bits):
+    return np.int64((pos * _HASH_MUL) >> np.uint64(64 - bits))
+
+
+@njit(cache=True)
+def tt_contains(keys, gens, gen, bits, pos):
+    mask = keys.size - 1
+    h = _home(pos, bits)
+    for k in range(MAX_PROBE):
+        j = (h + k) & mask
+        if gens[j] != gen:
+            return False
+        if keys[j] == pos:
+            return True
+    return False
+
+
+@njit(cache=True)
+def tt_store(keys, gens, gen, bits, pos):
+    """Store a position; returns 1 if it took a free slot, 0 if it replaced one."""
+    mask = keys.size - 1
+    h = _home(pos, bits)
+    for k in range(MAX_PROBE):
+        j = (h + k) & mask
+        if gens[j] != gen:
+            gens[j] = gen
+            keys[j] = pos
+            return 1
+        if keys[j] == pos:
+            return 0
+    keys[h] = pos
+    return 0
