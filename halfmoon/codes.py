@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import string
 
 from .errors import InvalidCodeError
 
@@ -18,6 +19,7 @@ MAX_NUMBER = 26**DIGITS - 1  # 8,031,810,175
 DEAL_COUNT = 26**DIGITS
 
 _A = ord("A")
+_ASCII_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 
 
 def number_to_code(number: int, family: str = "N") -> str:
@@ -48,7 +50,8 @@ def parse_code(code: str) -> tuple[str, int]:
     """
     if not isinstance(code, str):
         raise InvalidCodeError(f"a deal code must be text, got {code!r}")
-    s = code.strip().upper()
+    # Upper-case ASCII only: str.upper() would turn "ß" into "SS" and "ı" into "I".
+    s = code.strip().translate(_ASCII_UPPER)
     parts = s.split("-")
     if len(parts) != 3:
         raise InvalidCodeError(

@@ -15,7 +15,7 @@ def load_deal(arg: str) -> Deal:
     text = arg.strip()
     if is_code(text):
         return Deal(text)
-    if text.isdigit():
+    if _is_number(text):
         return Deal(number_to_code(int(text)))
     path = Path(arg)
     if path.is_file():
@@ -28,6 +28,11 @@ def load_deal(arg: str) -> Deal:
 def deal_label(arg: str, deal: Deal) -> str:
     """How results name an input: the canonical code, or the file name of a layout."""
     text = arg.strip()
-    if is_code(text) or text.isdigit():
+    if is_code(text) or _is_number(text):
         return deal.code or text
     return arg
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts "²", which ``int`` rejects."""
+    return text.isascii() and text.isdigit()

@@ -34,6 +34,7 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
     pile_lines: dict[int, int] = {}
     reserve: Optional[list[Optional[Card]]] = None
     code: Optional[str] = None
+    card_lines: dict[Card, list[int]] = {}
     last_line = 0
     for lineno, raw in enumerate(text.splitlines(), start=1):
         last_line = lineno
@@ -69,6 +70,8 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
                 )
             piles[p] = [_card(t, where) for t in tokens]
             pile_lines[p] = lineno
+            for c in piles[p]:
+                card_lines.setdefault(c, []).append(lineno)
         else:
             if reserve is not None:
                 raise InvalidLayoutError(f"{where}: the reserve line R: is listed twice")
@@ -78,18 +81,37 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
                     f"{RESERVE_SLOTS} (-- for an empty slot)"
                 )
             reserve = [None if t == "--" else _card(t, where) for t in tokens]
+            for c in reserve:
+                if c is not None:
+                    card_lines.setdefault(c, []).append(lineno)
     end = f"{name}, line {last_line}"
     missing = [f"P{p}" for p in range(1, PILES + 1) if p not in piles]
     if missing:
         raise InvalidLayoutError(f"{end}: pile {', '.join(missing)} missing (all twelve piles must be listed)")
     if reserve is None:
         raise InvalidLayoutError(f"{end}: the reserve line 'R:' is missing")
+    extra = sorted((lines[2], card) for card, lines in card_lines.items() if len(lines) > 2)
+    if extra:
+        lineno, card = extra[0]
+        lines = card_lines[card]
+        raise InvalidLayoutError(
+            f"{name}, line {lineno}: card {card} appears {len(lines)} times "
+            f"(lines {', '.join(map(str, lines))}), a double deck has only two"
+        )
     deal = Deal(piles=[piles[p] for p in range(1, PILES + 1)], reserve=reserve)
     _validate_cards(deal, name)
-    if code is not None:
+    if code is not None and _reached_from(deal, Deal(code)):
         # Keep the code only when the layout is that deal or a position reached from it.
         deal.code = code
     return deal
+
+
+def _reached_from(position: Deal, deal: Deal) -> bool:
+    """Whether every pile is a bottom part of the deal's pile and every card left in
+    the reserve is in its slot in the deal."""
+    return all(
+        pile == full[: len(pile)] for pile, full in zip(position.piles, deal.piles)
+    ) and all(c is None or c == d for c, d in zip(position.reserve, deal.reserve))
 
 
 def _card(token: str, where: str) -> Card:

@@ -1,0 +1,48 @@
+"""Shared helpers: tiny valid layouts for engine, tap and layout tests."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from halfmoon import Game, Settings, parse_layout
+
+
+def make_layout(piles: dict[int, str], reserve: str = "", *, code: Optional[str] = None) -> str:
+    """Layout text with all twelve pile lines (missing piles empty) and an R: line.
+
+    ``piles`` maps a pile number to its cards, bottom first (``{8: "Jc 6d"}``);
+    ``reserve`` lists up to eight cards or ``--``, padded with ``--`` to eight slots.
+    """
+    lines = [f"# {code}"] if code else []
+    for p in range(1, 13):
+        cards = piles.get(p, "").split()
+        lines.append(f"P{p}:" + "".join(" " + c for c in cards))
+    slots = reserve.split()
+    if len(slots) > 8:
+        raise ValueError("at most eight reserve slots")
+    slots += ["--"] * (8 - len(slots))
+    lines.append("R: " + " ".join(slots))
+    return "\n".join(lines) + "\n"
+
+
+def make_game(piles: dict[int, str], reserve: str = "", **kwargs) -> Game:
+    """A Game on a tiny position built with :func:`make_layout`."""
+    return Game(parse_layout(make_layout(piles, reserve)), **kwargs)
+
+
+# The rules' worked example: 5♠ on pile 1, 6♦ over J♣ on pile 8, Q♥ on pile 5,
+# K♥ on pile 3, and A♥ + 10♣ in the reserve so that every class pairs up.
+EXAMPLE_PILES = {1: "5s", 3: "Kh", 5: "Qh", 8: "Jc 6d"}
+EXAMPLE_RESERVE = "Ah 10c"
+
+
+@pytest.fixture
+def example_game() -> Game:
+    return make_game(EXAMPLE_PILES, EXAMPLE_RESERVE)
+
+
+@pytest.fixture
+def example_game_with_errors() -> Game:
+    return make_game(EXAMPLE_PILES, EXAMPLE_RESERVE, settings=Settings(move_errors=True))
