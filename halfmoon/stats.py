@@ -14,10 +14,9 @@ win.  With no unresolved deal it is the plain 95 % Wilson interval.
 from __future__ import annotations
 
 import math
-import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Optional, Union
 
 import numpy as np
 import pandas as pd
@@ -25,7 +24,7 @@ import pandas as pd
 from .deal import Deal
 from .errors import HalfMoonError
 
-Z95 = 1.959963984540054  # the 97.5 % quantile of the normal law
+Z95 = 1.96  # the 97.5 % quantile of the normal law, rounded as usual
 QUANTILES = (0.5, 0.9, 0.99)
 VERDICTS = ("win", "loss", "unresolved")
 FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
@@ -89,40 +88,17 @@ def load(path: Union[str, Path]) -> pd.DataFrame:
 def make_sample(
     path: Union[str, Path], numbers: Iterable[int] = range(100), budget: int = 100_000
 ) -> Path:
-    """Write a small results dataset of deal ``numbers`` into ``path`` (for notebooks, tests).
+    """Solve deal ``numbers`` into a results directory ``path`` with the batch library
+    (in this process, no progress bar): a small dataset for notebooks and tests."""
+    from .batch import DealList, deals_from_range, run_batch
 
-    Uses the batch library when it is there, else solves the deals one by one and
-    writes one chunk file of the results schema.
-    """
-    p = Path(path)
-    nums = [int(n) for n in numbers]
-    try:
-        from . import batch  # noqa: F401
-    except ImportError:
-        batch = None
-    if batch is not None and hasattr(batch, "run_batch"):
-        batch.run_batch(nums, p, budget=budget, workers=1)
-        return p
-    _solve_into(p, nums, budget)
-    return p
-
-
-def _solve_into(path: Path, numbers: Sequence[int], budget: int) -> None:
-    import pyarrow.parquet as pq
-
-    from solver import solve
-
-    from .results import result_row, rows_to_table
-
-    path.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for n in numbers:
-        deal = Deal.from_number(n)
-        rows.append(result_row(n, solve(deal, budget=budget), budget, deal))
-    with tempfile.NamedTemporaryFile(dir=path, prefix=".part-", suffix=".tmp", delete=False) as f:
-        tmp = Path(f.name)
-    pq.write_table(rows_to_table(rows), tmp)
-    tmp.replace(path / "part-000000.parquet")
+    if isinstance(numbers, range) and numbers.step == 1 and len(numbers):
+        deals = deals_from_range(numbers.start, numbers.stop)
+    else:
+        nums = [int(n) for n in numbers]
+        deals = DealList(nums, {"kind": "numbers", "count": len(nums)})
+    run_batch(deals, path, budget=budget, workers=1, progress=False)
+    return Path(path)
 
 
 def load_or_make(
@@ -320,7 +296,7 @@ def first_move_table(numbers: Iterable[int], budget: int = 100_000) -> pd.DataFr
     rows = []
     for n in numbers:
         f = first_move_winnability(int(n), budget)
-        rows.append({"deal": int(n), **f.__dict__})
+        rows.append({"deal": int(n), **asdict(f)})
     df = pd.DataFrame(rows, columns=["deal", "moves", "winnable", "losing", "unresolved", "verdict"])
     df["winnable_share"] = df["winnable"] / df["moves"].where(df["moves"] > 0)
     return df

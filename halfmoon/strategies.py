@@ -113,6 +113,29 @@ def play_many(numbers: Iterable[int], strategy: str = "greedy", seed: int = 0) -
     )
 
 
+def random_games(deal: Union[Deal, str, int], games: int, seed: int = 0) -> pd.DataFrame:
+    """``games`` games of the random player on one deal or position (game ``k`` seeded
+    with :func:`game_seed` ``(seed, k)``): how much luck a deal asks for.
+
+    Columns: ``game``, ``won``, ``moves_made``, ``cards_left``.
+    """
+    if games < 1:
+        raise HalfMoonError(f"games must be at least 1, got {games}")
+    piles, reserve = deal_arrays(_as_deal(deal))
+    seeds = [game_seed(seed, k) for k in range(games)]
+    _, nmoves, finals = _run(
+        np.repeat(piles[None], games, axis=0), np.repeat(reserve[None], games, axis=0), RANDOM, seeds
+    )
+    return pd.DataFrame(
+        {
+            "game": np.arange(games),
+            "won": finals == 0,
+            "moves_made": nmoves.astype(np.int16),
+            "cards_left": np.array([cards_left(f) for f in finals], dtype=np.int16),
+        }
+    )
+
+
 def _run(piles: np.ndarray, reserve: np.ndarray, code: int, seeds) -> tuple:
     n = piles.shape[0]
     roots = np.array([initial_position(piles[k], reserve[k]) for k in range(n)], dtype=np.uint64)
@@ -121,3 +144,49 @@ def _run(piles: np.ndarray, reserve: np.ndarray, code: int, seeds) -> tuple:
     finals = np.zeros(n, np.uint64)
     play_batch(piles, reserve, roots, np.int64(code), np.array(seeds, dtype=np.uint64), lines, nmoves, finals)
     return lines, nmoves, finals
+
+
+def compare_players(results: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
+    """The solver's results against the random and greedy players on the same deals.
+
+    ``results`` is a results dataset (see :mod:`halfmoon.results`).  One row per
+    player (``solver``, ``greedy``, ``random``): ``deals, wins, unresolved, win_rate,
+    ci_low, ci_high`` (Wilson intervals; the solver's unresolved deals widen its
+    interval as in :func:`halfmoon.stats.summarize`), and ``wins_of_winnable``: the
+    share of the solver's wins the player also won.
+    """
+    from .stats import summarize, wilson_interval
+
+    s = summarize(results)
+    solver_wins = results["verdict"].to_numpy() == "win"
+    n_winnable = int(solver_wins.sum())
+    rows = [
+        {
+            "player": "solver",
+            "deals": s["deals"],
+            "wins": s["wins"],
+            "unresolved": s["unresolved"],
+            "win_rate": s["win_rate"],
+            "ci_low": s["ci_low"],
+            "ci_high": s["ci_high"],
+            "wins_of_winnable": 1.0 if n_winnable else float("nan"),
+        }
+    ]
+    for name in ("greedy", "random"):
+        games = play_many(results["deal"].to_numpy(), name, seed=seed)
+        won = games["won"].to_numpy()
+        k, n = int(won.sum()), len(won)
+        low, high = wilson_interval(k, n)
+        rows.append(
+            {
+                "player": name,
+                "deals": n,
+                "wins": k,
+                "unresolved": 0,
+                "win_rate": k / n if n else float("nan"),
+                "ci_low": low,
+                "ci_high": high,
+                "wins_of_winnable": (won & solver_wins).sum() / n_winnable if n_winnable else float("nan"),
+            }
+        )
+    return pd.DataFrame(rows).set_index("player")

@@ -25,6 +25,10 @@ from .kernels import DEPTH, NPILES, NRESERVE, pile_count, reserve_full
 
 NCARDS = NPILES * DEPTH + NRESERVE  # card id: pile i, height k -> 8 i + k; reserve r -> 96 + r
 MAX_PARTNERS = 8
+# Sweeps of the narrowing: to the fixpoint from scratch, a couple from a parent's
+# intervals (stopping early is sound: the intervals are only less narrow).
+MAX_COLD_SWEEPS = 1000
+MAX_WARM_SWEEPS = 2
 
 
 @njit(cache=True)
@@ -78,15 +82,20 @@ def _alive(pos, c):
 
 
 @njit(cache=True)
-def bounds_dead(piles, reserve, part, npart, pos, lo, hi):
-    """True if the removal-time bounds prove ``pos`` lost.  ``lo``/``hi`` are scratch
-    arrays of NCARDS int64 and hold the final intervals on return."""
+def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive, pinned):
+    """True if the removal-time bounds prove ``pos`` lost.
+
+    ``lo``/``hi`` (int64[NCARDS]) receive the intervals.  With ``warm`` set, the
+    search starts from ``plo``/``phi``, the intervals of the parent position, shifted
+    one step (the parent's first move is step 0).  ``alive`` (bool[NCARDS]) and
+    ``pinned`` (int64[48, 14]) are scratch space.
+    """
     numbers = 0
     faces = 0
-    alive = np.zeros(NCARDS, np.bool_)
     for c in range(NCARDS):
-        if _alive(pos, c):
-            alive[c] = True
+        a = _alive(pos, c)
+        alive[c] = a
+        if a:
             if card_rank(piles, reserve, c) > 10:
                 faces += 1
             else:
@@ -104,8 +113,18 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi):
         c = NPILES * DEPTH + r
         lo[c] = 0
         hi[c] = m - 1
+    if warm:
+        for c in range(NCARDS):
+            if alive[c]:
+                if plo[c] - 1 > lo[c]:
+                    lo[c] = plo[c] - 1
+                if phi[c] - 1 < hi[c]:
+                    hi[c] = phi[c] - 1
     changed = True
-    while changed:
+    sweeps = 0
+    limit = MAX_WARM_SWEEPS if warm else MAX_COLD_SWEEPS
+    while changed and sweeps < limit:
+        sweeps += 1
         changed = False
         for i in range(NPILES):
             n = pile_count(pos, i)
@@ -147,15 +166,18 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi):
             if lo[c] > hi[c]:
                 return True
     # cards pinned to one step must all belong to one move
-    pinned_rank = np.zeros((m, 14), np.int64)
+    for t in range(m):
+        for r in range(14):
+            pinned[t, r] = 0
     for c in range(NCARDS):
         if alive[c] and lo[c] == hi[c]:
-            pinned_rank[lo[c], card_rank(piles, reserve, c)] += 1
+            pinned[lo[c], card_rank(piles, reserve, c)] += 1
     for t in range(m):
         nums = 0
         fac = 0
+        first = 0
         for r in range(1, 14):
-            k = pinned_rank[t, r]
+            k = pinned[t, r]
             if k > 1:
                 return True
             if k == 1:
@@ -163,14 +185,145 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi):
                     fac += 1
                 else:
                     nums += 1
-        if nums > 2 or (nums > 0 and fac > 0):
-            return True
-        if nums == 2:
-            first = 0
-            for r in range(1, 11):
-                if pinned_rank[t, r] == 1:
                     if first == 0:
                         first = r
                     elif first + r != 11:
                         return True
+        if nums > 2 or (nums > 0 and fac > 0):
+            return True
+    return False  # _counting_dead(piles, reserve, pos, lo, hi, alive, m, pinned)
+
+
+@njit(cache=True)
+def _groups_needed(counts):
+    """Moves needed to remove cards counted by rank (index 1..13): one of each
+    complementary rank per pair, one of each face rank per triplet."""
+    need = 0
+    for r in range(1, 6):
+        a = counts[r]
+        b = counts[11 - r]
+        need += a if a > b else b
+    f = counts[11]
+    if counts[12] > f:
+        f = counts[12]
+    if counts[13] > f:
+        f = counts[13]
+    return need + f
+
+
+@njit(cache=True)
+def _counting_dead(piles, reserve, pos, lo, hi, alive, m, work):
+    """Counting and matching arguments on the intervals.
+
+    - Deadlines: the cards that must go by step t need at least as many moves as
+      their ranks demand, and only t + 1 moves fit in steps 0..t; likewise for the
+      cards that cannot go before step t and the m - t moves from t on.
+    - Matching: in a win each number card shares its move with a card of the
+      complementary rank in another pile whose interval meets its own, and each card
+      has its own partner: a perfect bipartite matching must exist between the two
+      ranks of every pair class, and between each two face ranks.
+    """
+    # work[t, r]: cards of rank r with hi == t (rows 0..m-1)
+    for t in range(m):
+        for r in range(14):
+            work[t, r] = 0
+    counts = np.zeros(14, np.int64)
+    for c in range(NCARDS):
+        if alive[c]:
+            work[hi[c], card_rank(piles, reserve, c)] += 1
+    for t in range(m):
+        for r in range(1, 14):
+            counts[r] += work[t, r]
+        if _groups_needed(counts) > t + 1:
+            return True
+    for t in range(m):
+        for r in range(14):
+            work[t, r] = 0
+    counts[:] = 0
+    for c in range(NCARDS):
+        if alive[c]:
+            work[lo[c], card_rank(piles, reserve, c)] += 1
+    for t in range(m - 1, -1, -1):
+        for r in range(1, 14):
+            counts[r] += work[t, r]
+        if _groups_needed(counts) > m - t:
+            return True
+    # matching
+    byrank = np.full((14, 8), -1, np.int64)
+    nby = np.zeros(14, np.int64)
+    for c in range(NCARDS):
+        if alive[c]:
+            r = card_rank(piles, reserve, c)
+            byrank[r, nby[r]] = c
+            nby[r] += 1
+    for r in range(1, 6):
+        if not _perfect_matching(byrank, nby, r, 11 - r, lo, hi):
+            return True
+    if not _perfect_matching(byrank, nby, 11, 12, lo, hi):
+        return True
+    if not _perfect_matching(byrank, nby, 11, 13, lo, hi):
+        return True
+    if not _perfect_matching(byrank, nby, 12, 13, lo, hi):
+        return True
     return False
+
+
+@njit(cache=True)
+def _compatible(a, b, lo, hi):
+    if a < NPILES * DEPTH and b < NPILES * DEPTH and a // DEPTH == b // DEPTH:
+        return False
+    return lo[a] <= hi[b] and lo[b] <= hi[a]
+
+
+@njit(cache=True)
+def _perfect_matching(byrank, nby, ra, rb, lo, hi):
+    """Whether every card of rank ``ra`` can get its own compatible card of rank ``rb``
+    (Kuhn's augmenting paths; at most 8 cards a side)."""
+    na = nby[ra]
+    nb = nby[rb]
+    if na != nb:
+        return False
+    match_b = np.full(8, -1, np.int64)
+    for a in range(na):
+        seen = np.zeros(8, np.bool_)
+        # iterative DFS for an augmenting path from a
+        stack_a = np.empty(9, np.int64)
+        stack_j = np.empty(9, np.int64)
+        via = np.full(8, -1, np.int64)
+        top = 0
+        stack_a[0] = a
+        stack_j[0] = 0
+        found = -1
+        while top >= 0:
+            x = stack_a[top]
+            j = stack_j[top]
+            if j >= nb:
+                top -= 1
+                continue
+            stack_j[top] = j + 1
+            if seen[j] or not _compatible(byrank[ra, x], byrank[rb, j], lo, hi):
+                continue
+            seen[j] = True
+            via[j] = x
+            if match_b[j] < 0:
+                found = j
+                break
+            top += 1
+            stack_a[top] = match_b[j]
+            stack_j[top] = 0
+        if found < 0:
+            return False
+        # flip the path: follow via links back to a
+        j = found
+        while True:
+            x = via[j]
+            prev = -1
+            # the b-node x was matched to before (if any) continues the path
+            for k in range(nb):
+                if match_b[k] == x and k != j:
+                    prev = k
+            match_b[j] = x
+            if x == a:
+                break
+            j = prev
+    return True

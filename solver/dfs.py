@@ -4,6 +4,11 @@ An explicit stack of at most 48 plies; positions fully searched without a win ar
 stored in the transposition table as lost.  The search stops at the first win
 (the line is written to ``line``), when the root is exhausted (a proof of loss), or
 when the budget of expanded positions is spent.
+
+With the ``BOUNDS`` rule each expanded position gets removal-time intervals
+(:mod:`solver.bounds`), computed from its parent's; a position whose intervals are
+contradictory is a dead end, and only moves whose cards may all go at step 0, and
+that take every card that must go at step 0, are searched.
 """
 
 from __future__ import annotations
@@ -12,17 +17,129 @@ import numpy as np
 from numba import njit
 
 from .bounds import NCARDS, bounds_dead
-from .kernels import MAX_MOVES, MAX_PLY
-from .pruning import BOUNDS, search_moves
+from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count
+from .projections import projections_dead
+from .pruning import BOUNDS, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_store
 
 WIN = 1
 LOSS = 0
 UNRESOLVED = -1
 
+URG_W = 100
+STAT_NODES = 0
+BOUNDS_DEPTH = 36  # plies below which positions get the bounds test
+STAT_LINE = 1
+STAT_STORES = 2
+STAT_DEAD = 3
+
 
 @njit(cache=True)
-def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen, bits, line, stats):
+def _first_step_ok(pos, delta, lo, hi, must, nmust):
+    """Whether a move may be the first of a win under the intervals ``lo``/``hi``:
+    each of its cards may go at step 0 and it takes every card pinned to step 0."""
+    taken = 0
+    for i in range(NPILES):
+        if (delta >> np.uint64(4 * i)) & np.uint64(15):
+            c = i * DEPTH + pile_count(pos, i) - 1
+            if lo[c] > 0:
+                return False
+            for k in range(nmust):
+                if must[k] == c:
+                    taken += 1
+    for r in range(8):
+        if (delta >> np.uint64(48 + r)) & np.uint64(1):
+            c = NPILES * DEPTH + r
+            if lo[c] > 0:
+                return False
+            for k in range(nmust):
+                if must[k] == c:
+                    taken += 1
+    return taken == nmust
+
+
+@njit(cache=True)
+def _next_random(rng):
+    """xorshift64: the jitter of restarts (a zero state means no jitter)."""
+    x = rng[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    rng[0] = x
+    return np.int64(x >> np.uint64(33))
+
+
+@njit(cache=True)
+def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, ws, scratch,
+            alive, pinned, must, rng, noise, proj, ptab, bounds_depth):
+    """Moves to search at ply ``d``; -1 when the position is a proven dead end."""
+    if flags & PROJECTIONS:
+        ppiles, preserve, pprefs, pcount = proj
+        pkeys, pgens, pgen, pbits = ptab
+        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pkeys, pgens, pgen, pbits):
+            return -1
+    use_bounds = flags & BOUNDS and d < bounds_depth
+    if use_bounds:
+        if bounds_dead(piles, reserve, part, npart, pos, los[d], his[d],
+                       los[d - 1 if d > 0 else 0], his[d - 1 if d > 0 else 0], d > 0,
+                       alive, pinned):
+            return -1
+    m = search_moves(piles, reserve, pref, pos, flags, moves[d], scratch, ws)
+    if use_bounds and m > 0:
+        lo = los[d]
+        hi = his[d]
+        nmust = 0
+        for c in range(NCARDS):
+            if alive[c] and hi[c] == 0:
+                must[nmust] = c
+                nmust += 1
+                if nmust > 3:
+                    return -1
+        k = 0
+        for j in range(m):
+            if _first_step_ok(pos, moves[d, j], lo, hi, must, nmust):
+                moves[d, k] = moves[d, j]
+                key = _urgency(pos, moves[d, j], hi) * 64 + k
+                if rng[0] != 0:
+                    key += _next_random(rng) % noise
+                scratch[k] = key
+                k += 1
+        m = k
+        # stable insertion sort on urgency (smallest latest step first), keeping the
+        # rule-based order among equals
+        for a in range(1, m):
+            key = scratch[a]
+            mv = moves[d, a]
+            b = a - 1
+            while b >= 0 and scratch[b] > key:
+                scratch[b + 1] = scratch[b]
+                moves[d, b + 1] = moves[d, b]
+                b -= 1
+            scratch[b + 1] = key
+            moves[d, b + 1] = mv
+    return m
+
+
+@njit(cache=True)
+def _urgency(pos, delta, hi):
+    """The latest step allowed to the most urgent card of a move."""
+    best = 1 << 30
+    for i in range(NPILES):
+        if (delta >> np.uint64(4 * i)) & np.uint64(15):
+            c = i * DEPTH + pile_count(pos, i) - 1
+            if hi[c] < best:
+                best = hi[c]
+    for r in range(8):
+        if (delta >> np.uint64(48 + r)) & np.uint64(1):
+            c = NPILES * DEPTH + r
+            if hi[c] < best:
+                best = hi[c]
+    return best
+
+
+@njit(cache=True)
+def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen, bits, line, stats,
+        seed, noise, proj, ptab, bounds_depth):
     """Search from ``root``; returns WIN, LOSS or UNRESOLVED.
 
     ``line`` (uint64[48]) receives the winning moves as deltas; ``stats`` (int64[4])
@@ -34,26 +151,30 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
     index = np.zeros(MAX_PLY + 1, np.int64)
     states = np.empty(MAX_PLY + 1, np.uint64)
     scratch = np.empty(MAX_MOVES, np.int64)
-    lo = np.empty(NCARDS, np.int64)
-    hi = np.empty(NCARDS, np.int64)
-    nodes = 0
+    los = np.zeros((MAX_PLY + 1, NCARDS), np.int64)
+    his = np.zeros((MAX_PLY + 1, NCARDS), np.int64)
+    alive = np.zeros(NCARDS, np.bool_)
+    pinned = np.zeros((MAX_PLY, 14), np.int64)
+    must = np.zeros(4, np.int64)
+    ws = new_workspace()
+    rng = np.zeros(1, np.uint64)
+    rng[0] = np.uint64(seed)
     stores = 0
     dead = 0
+    stats[:] = 0
     if root == np.uint64(0):
-        stats[0] = 0
-        stats[1] = 0
         return WIN
     if tt_contains(keys, gens, gen, bits, root):
-        stats[0] = 0
         return LOSS
     nodes = 1
     d = 0
     states[0] = root
-    if flags & BOUNDS and bounds_dead(piles, reserve, part, npart, root, lo, hi):
+    m = _expand(piles, reserve, pref, part, npart, root, 0, flags, moves, los, his, ws, scratch,
+                alive, pinned, must, rng, noise, proj, ptab, bounds_depth)
+    if m < 0:
         dead += 1
-        nmoves[0] = 0
-    else:
-        nmoves[0] = search_moves(piles, reserve, pref, root, flags, moves[0], scratch)
+        m = 0
+    nmoves[0] = m
     index[0] = 0
     result = LOSS
     while True:
@@ -65,7 +186,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
                 for k in range(d):
                     line[k] = moves[k, index[k] - 1]
                 line[d] = delta
-                stats[1] = d + 1
+                stats[STAT_LINE] = d + 1
                 result = WIN
                 break
             if tt_contains(keys, gens, gen, bits, child):
@@ -77,18 +198,19 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
             d += 1
             states[d] = child
             index[d] = 0
-            if flags & BOUNDS and bounds_dead(piles, reserve, part, npart, child, lo, hi):
+            m = _expand(piles, reserve, pref, part, npart, child, d, flags, moves, los, his, ws,
+                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth)
+            if m < 0:
                 dead += 1
-                nmoves[d] = 0
-            else:
-                nmoves[d] = search_moves(piles, reserve, pref, child, flags, moves[d], scratch)
+                m = 0
+            nmoves[d] = m
         else:
             stores += tt_store(keys, gens, gen, bits, states[d])
             if d == 0:
                 result = LOSS
                 break
             d -= 1
-    stats[0] = nodes
-    stats[2] = stores
-    stats[3] = dead
+    stats[STAT_NODES] = nodes
+    stats[STAT_STORES] = stores
+    stats[STAT_DEAD] = dead
     return result

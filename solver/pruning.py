@@ -33,7 +33,8 @@ FREE_CARDS = 1
 CLASS_IN_VIEW = 2
 ORDERING = 4
 BOUNDS = 8
-ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS
+PROJECTIONS = 16
+ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS
 NO_RULES = 0
 
 
@@ -67,20 +68,31 @@ def class_left(pref, pos, c):
 
 
 @njit(cache=True)
-def search_moves(piles, reserve, pref, pos, flags, out, keys):
+def new_workspace():
+    """Scratch arrays for :func:`search_moves` (allocated once per search)."""
+    return (
+        np.empty(NSOURCES, np.int64),
+        np.empty(NSOURCES, np.int64),
+        np.empty((14, NSOURCES), np.int64),
+        np.zeros(14, np.int64),
+        np.zeros(14, np.int64),
+        np.empty(14, np.int64),
+        np.zeros(NCLASSES, np.int64),
+    )
+
+
+@njit(cache=True)
+def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
     """The moves the search tries at ``pos``, best first; returns their count.
 
-    ``out`` receives move deltas, ``keys`` is scratch space for the ordering.
+    ``out`` receives move deltas, ``keys`` is scratch space for the ordering and
+    ``ws`` the workspace of :func:`new_workspace`.
     """
-    srcs = np.empty(NSOURCES, np.int64)
-    ranks = np.empty(NSOURCES, np.int64)
+    srcs, ranks, cand, ncand, nfree, freesrc, in_view = ws
     n = playable(piles, reserve, pos, srcs, ranks)
-    # candidates per rank (1..13): up to 12 sources each
-    cand = np.empty((14, NSOURCES), np.int64)
-    ncand = np.zeros(14, np.int64)
-    nfree = np.zeros(14, np.int64)
-    freesrc = np.empty(14, np.int64)
-    in_view = np.zeros(NCLASSES, np.int64)
+    ncand[:] = 0
+    nfree[:] = 0
+    in_view[:] = 0
     for a in range(n):
         r = ranks[a]
         s = srcs[a]

@@ -15,14 +15,24 @@ from halfmoon.moves import Move
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs
 from .kernels import DEPTH, MAX_PLY, NPILES, NRESERVE, delta_sources, initial_position
-from .pruning import ALL_RULES, BOUNDS, class_prefix
+from .projections import projection_arrays
+from .pruning import ALL_RULES, BOUNDS, PROJECTIONS, class_prefix
 from .table import Table
 
 SOLVER_VERSION = "1"
 DEFAULT_BUDGET = 50_000_000
 # Phase one searches this many positions without the bounds test (cheap; settles
-# most wins); phase two goes on with it.
+# most wins).  Then come restarts with the bounds test: the first with the plain
+# move order, later ones with the order jittered, each allowed RESTART_GROWTH times
+# the positions of the one before.  Lost positions found by any run stay in the
+# table, so no work of an earlier run is lost to a later one.
 QUICK_PHASE = 2_000
+FIRST_RESTART = 1_000
+RESTART_GROWTH = 2
+JITTER = 4096
+# Positions this many plies from the root or fewer get the bounds test; deeper
+# subtrees are small enough that the plain search is cheaper than the test.
+BOUNDS_DEPTH = 24
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
 
@@ -57,14 +67,16 @@ def delta_to_move(delta: int) -> Move:
     return Move(tuple(SOURCES[out[k]] for k in range(n)))
 
 
-_default_table: Optional[Table] = None
+_default_tables: Optional[tuple[Table, Table]] = None
+PROJECTION_TABLE_MIB = 48
 
 
-def default_table() -> Table:
-    global _default_table
-    if _default_table is None:
-        _default_table = Table()
-    return _default_table
+def default_tables() -> tuple[Table, Table]:
+    """The module-wide tables (main search, projected games), made on first use."""
+    global _default_tables
+    if _default_tables is None:
+        _default_tables = (Table(), Table(PROJECTION_TABLE_MIB))
+    return _default_tables
 
 
 def _as_deal(deal: Union[Deal, str, int]) -> Deal:
@@ -75,12 +87,29 @@ def _as_deal(deal: Union[Deal, str, int]) -> Deal:
     return load_deal(deal)
 
 
+def _schedule(rules: int, budget: int, quick_phase: int):
+    """(flags, positions allowed, jitter seed, bounds depth) of the successive runs."""
+    if rules & (BOUNDS | PROJECTIONS) and quick_phase:
+        # the bounds test at the root only, then a plain search
+        yield rules & ~PROJECTIONS, quick_phase, 0, 1
+    allowance = FIRST_RESTART
+    seed = 0
+    while True:
+        yield rules, allowance, seed, BOUNDS_DEPTH
+        seed = seed * 6364136223846793005 + 1442695040888963407 & (2**64 - 1) or 1
+        allowance *= RESTART_GROWTH
+        if allowance >= budget:
+            yield rules, budget, seed, BOUNDS_DEPTH
+            return
+
+
 def solve(
     deal: Union[Deal, str, int],
     budget: int = DEFAULT_BUDGET,
     *,
     rules: int = ALL_RULES,
     table: Optional[Table] = None,
+    projection_table: Optional[Table] = None,
     quick_phase: int = QUICK_PHASE,
 ) -> Result:
     """Settle a deal (a Deal, a code, a deal number or a layout file).
@@ -97,19 +126,25 @@ def solve(
     root = initial_position(piles, reserve)
     pref = class_prefix(piles, reserve)
     part, npart = partner_table(piles, reserve)
-    tab = table if table is not None else default_table()
+    tab = table if table is not None else default_tables()[0]
+    ptab = projection_table if projection_table is not None else default_tables()[1]
+    proj = projection_arrays(piles, reserve)
+    pgen = ptab.next_generation()
+    ptab_args = (ptab.keys, ptab.gens, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
     gen = tab.next_generation()
     nodes = 0
-    phases = [(rules & ~BOUNDS, min(quick_phase, budget))] if rules & BOUNDS and quick_phase else []
-    phases.append((rules, budget))
     status = UNRESOLVED
-    for flags, limit in phases:
-        status = dfs(piles, reserve, pref, part, npart, root, limit - nodes if limit > nodes else 1,
-                     flags, tab.keys, tab.gens, np.uint32(gen), tab.bits, line, stats)
+    for flags, allowance, seed, depth in _schedule(rules, budget, quick_phase):
+        allowance = min(allowance, budget - nodes)
+        if allowance <= 0:
+            break
+        status = dfs(piles, reserve, pref, part, npart, root, allowance, flags, tab.keys,
+                     tab.gens, np.uint32(gen), tab.bits, line, stats, np.uint64(seed), JITTER,
+                     proj, ptab_args, depth)
         nodes += int(stats[0])
-        if status != UNRESOLVED or nodes >= budget:
+        if status != UNRESOLVED:
             break
     moves = None
     if status == WIN:

@@ -1,0 +1,50 @@
+"""Tiny results datasets for the statistics, report and notebook tests.
+
+They follow the results schema of :mod:`halfmoon.results` but are written by hand,
+so that the tests know every figure in them without running the solver.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import pyarrow.parquet as pq
+
+from halfmoon.codes import number_to_code
+from halfmoon.results import rows_to_table
+
+
+def make_rows(verdicts: Sequence[str], *, start: int = 0, budget: int = 1000) -> list[dict]:
+    """One row per verdict, for deals ``start``, ``start + 1``, …; the other columns vary
+    with the deal number in a fixed, known way."""
+    rows = []
+    for i, verdict in enumerate(verdicts):
+        n = start + i
+        rows.append(
+            {
+                "deal": n,
+                "code": number_to_code(n),
+                "verdict": verdict,
+                "nodes": budget if verdict == "unresolved" else 10 * (i + 1) ** 2 % budget + 48,
+                "seconds": 0.001 * (i + 1),
+                "line": "P1+P8 P8+P5+P3" if verdict == "win" else None,
+                "solver_version": "1",
+                "budget": budget,
+                "start_moves": 10 + i % 5,
+                "reserve_faces": i % 3,
+                "top_faces": i % 4,
+                "free_classes": 3 + i % 2,
+            }
+        )
+    return rows
+
+
+def write_results(directory: Path, rows: list[dict], chunk_rows: int = 0) -> Path:
+    """Write rows as chunk files ``part-NNNNNN.parquet`` (one file unless ``chunk_rows``)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    size = chunk_rows or max(len(rows), 1)
+    for k in range(0, max(len(rows), 1), size):
+        pq.write_table(rows_to_table(rows[k : k + size]), directory / f"part-{k // size:06d}.parquet")
+    return directory
