@@ -9,6 +9,7 @@ from typing import Optional, Union
 import numpy as np
 
 from halfmoon.deal import SOURCES, Deal
+from halfmoon.errors import HalfMoonError
 from halfmoon.inputs import load_deal
 from halfmoon.moves import Move
 
@@ -150,3 +151,27 @@ def solve(
     if status == WIN:
         moves = tuple(delta_to_move(int(line[k])) for k in range(int(stats[1])))
     return Result(VERDICTS[status], moves, nodes, time.perf_counter() - t0, d.code)
+
+
+ENGINES = ("dfs", "cpsat")
+
+
+def solve_cpsat_deal(deal: Union[Deal, str, int], time_limit: Optional[float] = None) -> Result:
+    """The same verdict by the independent constraint model (needs ``halfmoon[check]``).
+
+    ``nodes`` reports the model's search branches.
+    """
+    try:
+        from .cpsat import solve_cpsat
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise HalfMoonError(
+            "the cpsat engine needs OR-tools: pip install 'halfmoon[check]'"
+        ) from exc
+    d = _as_deal(deal)
+    r = solve_cpsat(
+        [[c.rank for c in pile] for pile in d.piles],
+        [None if c is None else c.rank for c in d.reserve],
+        time_limit=time_limit,
+    )
+    moves = None if r.moves is None else tuple(Move(m) for m in r.moves)
+    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code)

@@ -1,0 +1,181 @@
+"""Benchmark the solver against honest baselines, on one core.
+
+    python benchmarks/bench_solver.py [A:B] [--budget N] [--plain-budget N]
+                                      [--cpsat-limit S] [--only solver|plain|cpsat ...]
+
+For deals A to B−1 (default 0:1000), each engine solves every deal in turn in this one
+process:
+
+- ``solver``: the solver with every rule (``solver.solve``);
+- ``plain``: a plain memoized search with only the free-card rule (same kernel, the
+  other rules off), the baseline of the solver notes;
+- ``cpsat``: the independent CP-SAT model (one worker).
+
+Printed and written to ``benchmarks/results/``: counts per verdict, deals per second,
+positions per second, time per deal at p50/p99/max, peak memory, and ratios against the
+solver; ``solver-A-B.json``, ``solver-A-B.md`` and a chart ``solver-A-B.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from halfmoon.deal import Deal  # noqa: E402
+from solver.pruning import FREE_CARDS  # noqa: E402
+from solver.search import DEFAULT_BUDGET, solve, solve_cpsat_deal  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+PLAIN_BUDGET = 2_000_000
+
+
+def run_engine(name: str, numbers: list[int], args) -> dict:
+    if name == "solver":
+        fn = lambda d: solve(d, budget=args.budget)  # noqa: E731
+    elif name == "plain":
+        fn = lambda d: solve(d, budget=args.plain_budget, rules=FREE_CARDS)  # noqa: E731
+    else:
+        fn = lambda d: solve_cpsat_deal(d, time_limit=args.cpsat_limit)  # noqa: E731
+    fn(Deal.from_number(numbers[0]))  # load compiled kernels / the model once
+    counts = {"win": 0, "loss": 0, "unresolved": 0}
+    times, nodes, per_deal = [], [], {}
+    t_start = time.perf_counter()
+    for n in numbers:
+        r = fn(Deal.from_number(n))
+        counts[r.verdict] += 1
+        times.append(r.seconds)
+        nodes.append(r.nodes)
+        per_deal[n] = r.verdict
+        if args.progress and len(times) % 100 == 0:
+            print(f"  {name}: {len(times)}/{len(numbers)}", file=sys.stderr)
+    wall = time.perf_counter() - t_start
+    t = np.array(times)
+    total_seconds = float(t.sum())
+    return {
+        "engine": name,
+        "deals": len(numbers),
+        "counts": counts,
+        "wall_seconds": wall,
+        "deals_per_second": len(numbers) / wall,
+        "positions": int(np.sum(nodes)),
+        "positions_per_second": float(np.sum(nodes) / total_seconds) if total_seconds else None,
+        "p50_seconds": float(np.percentile(t, 50)),
+        "p99_seconds": float(np.percentile(t, 99)),
+        "max_seconds": float(t.max()),
+        "slowest": [int(numbers[i]) for i in np.argsort(-t)[:10]],
+        "over_half_second": int(np.sum(t > 0.5)),
+        "unresolved_deals": [n for n, v in per_deal.items() if v == "unresolved"],
+        "loss_deals": [n for n, v in per_deal.items() if v == "loss"],
+        "verdicts": per_deal,
+        "times": times,
+    }
+
+
+def markdown(report: dict) -> str:
+    rows = report["engines"]
+    base = rows.get("solver")
+    lines = [
+        f"# Solver benchmark, deals {report['range']}",
+        "",
+        f"One core, one process, engines run one after another. Budget {report['budget']:,} positions; "
+        f"plain search budget {report['plain_budget']:,}; CP-SAT limit {report['cpsat_limit']} s. "
+        f"Machine: {report['machine']}.",
+        "",
+        "| engine | win | loss | unresolved | deals/s | positions/s | p50 | p99 | max | > 0.5 s | peak memory | speed vs solver |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in rows.items():
+        c = r["counts"]
+        ratio = "1×" if name == "solver" or base is None else f"{base['deals_per_second'] / r['deals_per_second']:.0f}× slower"
+        pps = "—" if name == "cpsat" or r["positions_per_second"] is None else f"{r['positions_per_second']:,.0f}"
+        lines.append(
+            f"| {name} | {c['win']} | {c['loss']} | {c['unresolved']} | {r['deals_per_second']:,.1f} | {pps} | "
+            f"{r['p50_seconds'] * 1000:.2f} ms | {r['p99_seconds'] * 1000:.1f} ms | {r['max_seconds']:.2f} s | "
+            f"{r['over_half_second']} | {r['peak_rss_mib']:.0f} MiB | {ratio} |"
+        )
+    if "disagreements" in report:
+        lines += ["", f"Verdicts where both settled and disagree: {report['disagreements'] or 'none'}."]
+    return "\n".join(lines) + "\n"
+
+
+def chart(report: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4))
+    ax = fig.add_subplot()
+    for name, r in report["engines"].items():
+        t = np.sort(np.array(r["times"]))
+        ax.plot(t, np.arange(1, len(t) + 1) / len(t), label=name)
+    ax.set_xscale("log")
+    ax.set_xlabel("seconds per deal (log)")
+    ax.set_ylabel("share of deals settled or given up")
+    ax.set_title(f"Time per deal, deals {report['range']}")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("range", nargs="?", default="0:1000", help="deal numbers A:B (default 0:1000)")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    p.add_argument("--plain-budget", type=int, default=PLAIN_BUDGET)
+    p.add_argument("--cpsat-limit", type=float, default=120.0)
+    p.add_argument("--only", nargs="+", choices=("solver", "plain", "cpsat"),
+                   default=["solver", "plain", "cpsat"])
+    p.add_argument("--progress", action="store_true")
+    p.add_argument("--out", type=Path, default=RESULTS)
+    args = p.parse_args(argv)
+    a, b = (int(x) for x in args.range.split(":"))
+    numbers = list(range(a, b))
+    report = {
+        "range": f"{a}:{b}",
+        "budget": args.budget,
+        "plain_budget": args.plain_budget,
+        "cpsat_limit": args.cpsat_limit,
+        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "engines": {},
+    }
+    for name in args.only:
+        r = run_engine(name, numbers, args)
+        r["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        report["engines"][name] = r
+        print(f"{name}: {r['counts']} {r['deals_per_second']:.1f} deals/s, p50 {r['p50_seconds']*1000:.2f} ms, "
+              f"p99 {r['p99_seconds']*1000:.1f} ms, max {r['max_seconds']:.2f} s", flush=True)
+    engines = report["engines"]
+    if "solver" in engines and len(engines) > 1:
+        dis = []
+        for name, r in engines.items():
+            for n, v in r["verdicts"].items():
+                s = engines["solver"]["verdicts"][n]
+                if "unresolved" not in (v, s) and v != s:
+                    dis.append((name, n, s, v))
+        report["disagreements"] = dis
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = f"solver-{a}-{b}"
+    chart(report, args.out / f"{stem}.png")
+    (args.out / f"{stem}.md").write_text(markdown(report))
+    print(markdown(report))
+    # per-deal times and verdicts feed the chart and the comparison; the JSON keeps totals
+    json_report = {**report, "engines": {k: {kk: vv for kk, vv in v.items() if kk not in ("times", "verdicts")}
+                                         for k, v in engines.items()}}
+    (args.out / f"{stem}.json").write_text(json.dumps(json_report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
