@@ -6,7 +6,9 @@ classes deleted, is a win of the projection: each remaining move is still legal,
 because the deleted cards only ever covered cards.  So a projection that cannot be
 won proves the position lost.
 
-Projections used: the J+Q+K class together with each pair class (five of them).
+Projections used: the J+Q+K class together with each pair class (five of them) at
+every position searched, and with each two pair classes (ten more) at the root of a
+search that the first passes did not settle.
 Each projected game is solved on demand by a small memoized search of its own, and
 its verdicts (win and loss) are kept in a table shared by the whole search of the
 deal, keyed by projection and projected position.
@@ -21,7 +23,17 @@ from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT,
 from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, class_prefix, new_workspace, search_moves
 from .table import tt_contains, tt_store
 
+# Classes of each projection, as bit masks over the classes 0..5 (5 = J+Q+K): first
+# the five "faces + one pair class" used at every position, then the ten "faces + two
+# pair classes" used at the root of hard searches.
+_FACES = 1 << 5
+PROJECTION_MASKS = np.array(
+    [_FACES | (1 << a) for a in range(5)]
+    + [_FACES | (1 << a) | (1 << b) for a in range(5) for b in range(a + 1, 5)],
+    dtype=np.int64,
+)
 NPROJ = 5
+NPROJ_ALL = len(PROJECTION_MASKS)
 PROJ_BUDGET = 200_000  # positions one projected search may expand before giving up
 _WIN_BIT = np.uint64(1) << np.uint64(62)
 _TAG_SHIFT = np.uint64(56)
@@ -32,32 +44,32 @@ P_UNKNOWN = -1
 
 
 @njit(cache=True)
-def projection_arrays(piles, reserve):
-    """For projection p (faces + pair class p): its piles and reserve (ranks, the
-    cards of other classes left out), its class prefix table, and ``count[p, i, n]``,
-    the projected height of pile i when the full pile has n cards."""
-    ppiles = np.zeros((NPROJ, NPILES, DEPTH), np.int8)
-    preserve = np.zeros((NPROJ, NRESERVE), np.int8)
-    count = np.zeros((NPROJ, NPILES, DEPTH + 1), np.int64)
-    for p in range(NPROJ):
+def projection_arrays(piles, reserve, masks):
+    """For projection p (the classes of ``masks[p]``): its piles and reserve (ranks,
+    the cards of other classes left out), its class prefix table, and
+    ``count[p, i, n]``, the projected height of pile i when the full pile has n cards."""
+    nproj = masks.size
+    ppiles = np.zeros((nproj, NPILES, DEPTH), np.int8)
+    preserve = np.zeros((nproj, NRESERVE), np.int8)
+    count = np.zeros((nproj, NPILES, DEPTH + 1), np.int64)
+    for p in range(nproj):
+        mask = masks[p]
         for i in range(NPILES):
             h = 0
             for k in range(DEPTH):
                 r = piles[i, k]
                 if r != 0:
-                    c = rank_class(r)
-                    if c == 5 or c == p:
+                    if (mask >> rank_class(r)) & 1:
                         ppiles[p, i, h] = r
                         h += 1
                 count[p, i, k + 1] = h
         for s in range(NRESERVE):
             r = reserve[s]
             if r != 0:
-                c = rank_class(r)
-                if c == 5 or c == p:
+                if (mask >> rank_class(r)) & 1:
                     preserve[p, s] = r
-    pprefs = np.zeros((NPROJ, NPILES + NRESERVE, DEPTH + 1, 6), np.int8)
-    for p in range(NPROJ):
+    pprefs = np.zeros((nproj, NPILES + NRESERVE, DEPTH + 1, 6), np.int8)
+    for p in range(nproj):
         pprefs[p] = class_prefix(ppiles[p], preserve[p])
     return ppiles, preserve, pprefs, count
 
@@ -134,11 +146,12 @@ def projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
 
 
 @njit(cache=True)
-def projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits):
-    """True if some projection of ``pos`` is proved lost."""
-    for p in range(NPROJ):
+def projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits,
+                     first=0, last=NPROJ, budget=PROJ_BUDGET):
+    """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost."""
+    for p in range(first, last):
         ppos = project(pos, p, preserve, count)
         if projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
-                              PROJ_BUDGET) == P_LOSS:
+                              budget) == P_LOSS:
             return True
     return False

@@ -16,24 +16,27 @@ from halfmoon.moves import Move
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs
 from .kernels import DEPTH, MAX_PLY, NPILES, NRESERVE, delta_sources, initial_position
-from .projections import projection_arrays
+from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
 from .pruning import ALL_RULES, BOUNDS, PROJECTIONS, class_prefix
 from .table import Table
 
 SOLVER_VERSION = "1"
 DEFAULT_BUDGET = 50_000_000
-# Phase one searches this many positions without the bounds test (cheap; settles
-# most wins).  Then come restarts with the bounds test: the first with the plain
-# move order, later ones with the order jittered, each allowed RESTART_GROWTH times
-# the positions of the one before.  Lost positions found by any run stay in the
-# table, so no work of an earlier run is lost to a later one.
+# Phase one searches this many positions with the bounds test at the root only
+# (cheap; settles most wins).  Then come restarts with every rule: the first with
+# the plain move order, later ones with the order jittered, allowed RESTART_UNIT
+# times the terms of the Luby sequence.  Lost positions found by any run stay in the
+# table, so no proof of an earlier run is lost to a later one.
 QUICK_PHASE = 2_000
-FIRST_RESTART = 1_000
-RESTART_GROWTH = 2
+RESTART_UNIT = 4_000
 JITTER = 4096
 # Positions this many plies from the root or fewer get the bounds test; deeper
 # subtrees are small enough that the plain search is cheaper than the test.
 BOUNDS_DEPTH = 24
+# Before this run (counting from 0), a search not settled yet tries the projections
+# onto faces + two classes at the root, each allowed this many positions.
+DEEP_PROJECTIONS_AFTER = 4
+DEEP_PROJECTION_BUDGET = 300_000
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
 
@@ -88,20 +91,33 @@ def _as_deal(deal: Union[Deal, str, int]) -> Deal:
     return load_deal(deal)
 
 
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
 def _schedule(rules: int, budget: int, quick_phase: int):
-    """(flags, positions allowed, jitter seed, bounds depth) of the successive runs."""
+    """(flags, positions allowed, jitter seed, bounds depth) of the successive runs:
+    a plain pass, then passes with every rule, allowed RESTART_UNIT times the terms of
+    the Luby sequence (the first with the plain order, later ones jittered), until
+    the budget is spent."""
     if rules & (BOUNDS | PROJECTIONS) and quick_phase:
         # the bounds test at the root only, then a plain search
         yield rules & ~PROJECTIONS, quick_phase, 0, 1
-    allowance = FIRST_RESTART
     seed = 0
+    i = 1
     while True:
-        yield rules, allowance, seed, BOUNDS_DEPTH
+        yield rules, RESTART_UNIT * _luby(i), seed, BOUNDS_DEPTH
         seed = seed * 6364136223846793005 + 1442695040888963407 & (2**64 - 1) or 1
-        allowance *= RESTART_GROWTH
-        if allowance >= budget:
-            yield rules, budget, seed, BOUNDS_DEPTH
-            return
+        i += 1
 
 
 def solve(
@@ -129,7 +145,7 @@ def solve(
     part, npart = partner_table(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
-    proj = projection_arrays(piles, reserve)
+    proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
     pgen = ptab.next_generation()
     ptab_args = (ptab.keys, ptab.gens, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
@@ -137,10 +153,15 @@ def solve(
     gen = tab.next_generation()
     nodes = 0
     status = UNRESOLVED
-    for flags, allowance, seed, depth in _schedule(rules, budget, quick_phase):
+    for run, (flags, allowance, seed, depth) in enumerate(_schedule(rules, budget, quick_phase)):
         allowance = min(allowance, budget - nodes)
         if allowance <= 0:
             break
+        if run == DEEP_PROJECTIONS_AFTER and rules & PROJECTIONS:
+            # a hard search: try the projections onto faces + two classes at the root
+            if projections_dead(root, *proj, *ptab_args, NPROJ, NPROJ_ALL, DEEP_PROJECTION_BUDGET):
+                status = LOSS
+                break
         status = dfs(piles, reserve, pref, part, npart, root, allowance, flags, tab.keys,
                      tab.gens, np.uint32(gen), tab.bits, line, stats, np.uint64(seed), JITTER,
                      proj, ptab_args, depth)
