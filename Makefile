@@ -17,8 +17,8 @@ $(STAMP): $(BIN)/python pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/halfmoon show HM1-N-AAAAAAA
-	$(BIN)/python -m halfmoon.demo
+	$(BIN)/halfmoon batch --range 0:2000 --out results && $(BIN)/halfmoon stats results
+	$(BIN)/halfmoon report results --out report
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

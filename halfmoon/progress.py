@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 from typing import Iterable, Optional, TextIO
 
-VERDICTS = ("win", "loss", "unresolved")
+from .results import VERDICTS
 
 
 class Progress:
@@ -45,8 +45,8 @@ class Progress:
                 dynamic_ncols=True,
                 smoothing=0.05,
                 bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]",
+                postfix=self.postfix(),
             )
-            self._bar.set_postfix_str(self.postfix(), refresh=False)
 
     def postfix(self) -> str:
         return " ".join(f"{v} {self.counts[v]}" for v in VERDICTS)

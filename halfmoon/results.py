@@ -25,6 +25,7 @@ from .errors import HalfMoonError
 FORMAT_VERSION = 1
 MANIFEST_NAME = "_manifest.json"
 CHUNK_RE = re.compile(r"^part-(\d+)\.parquet$")
+VERDICTS = ("win", "loss", "unresolved")
 
 SCHEMA = pa.schema(
     [
@@ -109,7 +110,7 @@ def read_chunk(path: Union[str, Path]) -> pa.Table:
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowException) as exc:
-        raise ResultsError(f"{path}: unreadable chunk file ({_one_line(exc)})") from None
+        raise ResultsError(f"{path}: unreadable chunk file ({error_text(exc)})") from None
     if not table.schema.equals(SCHEMA, check_metadata=False):
         raise ResultsError(f"{path}: chunk file does not follow the results schema")
     return table
@@ -150,5 +151,6 @@ def load_results(path: Union[str, Path]):
     return df.sort_values("deal", kind="stable").reset_index(drop=True)
 
 
-def _one_line(exc: BaseException) -> str:
+def error_text(exc: BaseException) -> str:
+    """An exception's message on one line."""
     return " ".join(str(exc).split()) or type(exc).__name__

@@ -20,8 +20,8 @@ from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, 
 from .pruning import ALL_RULES, BOUNDS, PROJECTIONS, class_prefix
 from .table import Table
 
-SOLVER_VERSION = "1"
-DEFAULT_BUDGET = 50_000_000
+SOLVER_VERSION = "2"
+DEFAULT_BUDGET = 5_000_000
 # Phase one searches this many positions with the bounds test at the root only
 # (cheap; settles most wins).  Then come restarts with every rule: the first with
 # the plain move order, later ones with the order jittered, allowed RESTART_UNIT

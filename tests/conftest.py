@@ -46,3 +46,35 @@ def example_game() -> Game:
 @pytest.fixture
 def example_game_with_errors() -> Game:
     return make_game(EXAMPLE_PILES, EXAMPLE_RESERVE, settings=Settings(move_errors=True))
+
+
+def pack(game: Game) -> int:
+    """The packed position (solver/kernels.py layout) of a game, built by hand:
+    4 bits per pile count at bits 4i, full reserve slots at bits 48..55."""
+    pos = 0
+    for i, n in enumerate(game.counts):
+        pos |= n << (4 * i)
+    for r, full in enumerate(game.reserve_full):
+        if full:
+            pos |= 1 << (48 + r)
+    return pos
+
+
+def brute_force(game: Game) -> dict[int, bool]:
+    """Every position reachable from the game's position (packed) -> whether it can
+    be won, by exhaustive search with the reference engine.  Small positions only."""
+    memo: dict[int, bool] = {}
+
+    def win() -> bool:
+        pos = pack(game)
+        if pos not in memo:
+            result = pos == 0
+            for move in list(game.legal_moves):
+                game.push(move)
+                result = win() or result
+                game.pop()
+            memo[pos] = result
+        return memo[pos]
+
+    win()
+    return memo
