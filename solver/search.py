@@ -15,7 +15,7 @@ from halfmoon.moves import Move
 
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs
-from .kernels import DEPTH, MAX_PLY, NPILES, NRESERVE, delta_sources, initial_position
+from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
 from .pruning import ALL_RULES, BOUNDS, PROJECTIONS, class_prefix
 from .table import Table

@@ -78,3 +78,31 @@ def brute_force(game: Game) -> dict[int, bool]:
 
     win()
     return memo
+
+
+def games_near_the_end(seed, off_line_moves, off_line_random):
+    """Small positions for exhaustive checks: deals 0-9 followed along a winning line
+    until 26 cards are left, and deals 10-15 followed for ``off_line_moves`` moves and
+    then ``off_line_random`` random moves (some of those are lost)."""
+    import random
+
+    from solver.search import solve
+
+    rng = random.Random(seed)
+    for number in range(10):
+        result = solve(number, budget=200_000)
+        game = Game(number)
+        for move in result.moves:
+            if game.cards_left() <= 26:
+                break
+            game.play(move)
+        yield game
+    for number in range(10, 16):
+        result = solve(number, budget=200_000)
+        game = Game(number)
+        for move in result.moves[:off_line_moves]:
+            game.play(move)
+        for _ in range(off_line_random):
+            if game.legal_moves:
+                game.push(rng.choice(list(game.legal_moves)))
+        yield game

@@ -7,12 +7,11 @@ calls dead must be lost (checked against exhaustive search and CP-SAT).
 
 from __future__ import annotations
 
-import random
 
 import numpy as np
 import pytest
 
-from conftest import brute_force, make_layout, pack
+from conftest import brute_force, games_near_the_end, make_layout, pack
 from halfmoon import Game, parse_layout
 from halfmoon.deal import Deal
 from solver.bounds import NCARDS, bounds_dead, partner_table
@@ -171,25 +170,7 @@ def test_winning_lines_lie_inside_the_intervals(chunk):
 
 
 def small_games():
-    rng = random.Random(12)
-    for number in range(10):
-        result = solve(number, budget=200_000)
-        game = Game(number)
-        for move in result.moves:
-            if game.cards_left() <= 26:
-                break
-            game.play(move)
-        yield game
-    # a few positions off the winning line: some are lost
-    for number in range(10, 16):
-        result = solve(number, budget=200_000)
-        game = Game(number)
-        for move in result.moves[:38]:
-            game.play(move)
-        for _ in range(2):
-            if game.legal_moves:
-                game.push(rng.choice(list(game.legal_moves)))
-        yield game
+    return games_near_the_end(12, 38, 2)
 
 
 def test_dead_positions_are_lost():

@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pytest
 
-from conftest import brute_force, make_layout, pack
+from conftest import brute_force, games_near_the_end, make_layout, pack
 from halfmoon import Game, parse_layout
 from halfmoon.cards import rank_class
 from halfmoon.deal import Deal
@@ -229,24 +229,7 @@ def test_never_dead_along_winning_lines(table):
 
 
 def small_games():
-    rng = random.Random(21)
-    for number in range(10):
-        result = solve(number, budget=200_000)
-        game = Game(number)
-        for move in result.moves:
-            if game.cards_left() <= 26:
-                break
-            game.play(move)
-        yield game
-    for number in range(10, 16):
-        result = solve(number, budget=200_000)
-        game = Game(number)
-        for move in result.moves[:36]:
-            game.play(move)
-        for _ in range(3):
-            if game.legal_moves:
-                game.push(rng.choice(list(game.legal_moves)))
-        yield game
+    yield from games_near_the_end(21, 36, 3)
     yield Game(parse_layout(make_layout({1: "Jc Qd Kh", 2: "Kc Jd Qh", 3: "Qc Kd Jh"}, "5s 6s")))
 
 
