@@ -7,7 +7,6 @@ calls dead must be lost (checked against exhaustive search and CP-SAT).
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
