@@ -338,7 +338,13 @@ def _start(out: Path, deals: str, chunk_size: int) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "halfmoon", *batch_args(out, "--range", deals, "--workers", "2",
                                                          "--chunk-size", str(chunk_size))]
     return subprocess.Popen(cmd, cwd=out.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=_ctrl_c_as_on_a_terminal)
+
+
+def _ctrl_c_as_on_a_terminal() -> None:
+    """A shell runs background jobs with SIGINT ignored, and Python then keeps it
+    ignored; the run under test gets Ctrl-C as it would on a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for_first_chunk(proc: subprocess.Popen, out: Path) -> set[str]:
