@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
 from .cards import Card, rank_class
 from .codes import canonical_code, number_to_code, parse_code
@@ -119,7 +119,3 @@ def source_index(source: str) -> int:
 
 
 _SOURCE_INDEX = {s: i for i, s in enumerate(SOURCES)}
-
-
-def iter_sources() -> Iterable[str]:
-    return iter(SOURCES)

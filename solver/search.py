@@ -174,8 +174,6 @@ def solve(
     return Result(VERDICTS[status], moves, nodes, time.perf_counter() - t0, d.code)
 
 
-ENGINES = ("dfs", "cpsat")
-
 
 def solve_cpsat_deal(deal: Union[Deal, str, int], time_limit: Optional[float] = None) -> Result:
     """The same verdict by the independent constraint model (needs ``halfmoon[check]``).

@@ -15,8 +15,9 @@ from numba import njit
 
 MAX_PROBE = 16
 ENTRY_BYTES = 8 + 4  # uint64 key + uint32 generation
-DEFAULT_MIB = 384
-MAX_DEFAULT_MIB = 512
+# 64 MiB hold 2**22 (4.2 million) positions, about what a search of the default
+# budget stores (a fuller table only forgets); batch runs keep one per worker.
+DEFAULT_MIB = 64
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 
 
