@@ -14,26 +14,12 @@ from conftest import make_layout
 from halfmoon import Deal
 from halfmoon.cli import main
 from halfmoon.layouts import format_layout
+from test_deal import SPEC_VECTORS
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# From /work/shared/spec/deal-codes.md, "Vectors".
-DEAL1_LAYOUT = """\
-# HM1-N-AAAAAAB
-P1: 6h 7h Jc 8c Ks 7d 6s 8c
-P2: 6c 9c 5c 10h Kd Jh Ah Qs
-P3: 10s 4d 3c 4c Jc 9s Js Kc
-P4: 5s 3s 7s Ac 8s 9c 8d 9d
-P5: Qd 3d 6c 7d As Ad As 6d
-P6: 6h Kh 3h Kc Js 10d 5s 5d
-P7: 2d 3s 2c 8h 7c 4s 8h 2h
-P8: Jh 2s 9h 2c 5c 9s 5h 7c
-P9: 3c 6s 2s Ah 10h 4s 9h Qh
-P10: 4c 4d Qs Qh 2h 9d 4h Qc
-P11: Ks 10c 7h 6d 5d 5h Ad 10s
-P12: 2d Kh Qd 3h 8s Qc 3d 8d
-R: 10d Kd Jd 10c Jd Ac 4h 7s
-"""
+# The layout vector of deal 1 in the deal-code spec, with its code as the first line.
+DEAL1_LAYOUT = "# HM1-N-AAAAAAB\n" + SPEC_VECTORS["HM1-N-AAAAAAB"]
 
 
 def run(capsys, *argv):

@@ -14,7 +14,7 @@ from halfmoon.deal import SOURCES, source_index
 from halfmoon.errors import InvalidCodeError
 from halfmoon.layouts import format_layout
 
-# Copied verbatim from /work/shared/spec/deal-codes.md, "Vectors".
+# Copied verbatim from the deal-code spec (spec/deal-codes.md), section "Vectors".
 SPEC_VECTORS = {
     "HM1-N-AAAAAAA": """\
 P1: 3d 8s Jc 6c 4d 2h 10c 7d
