@@ -106,3 +106,18 @@ def games_near_the_end(seed, off_line_moves, off_line_random):
             if game.legal_moves:
                 game.push(rng.choice(list(game.legal_moves)))
         yield game
+
+
+def near_end(number: int, cards: int) -> Game:
+    """The game on deal ``number`` after its winning line, stopped with at most
+    ``cards`` cards left."""
+    from solver.search import solve
+
+    result = solve(number, budget=200_000)
+    assert result.verdict == "win", number
+    game = Game(number)
+    for move in result.moves:
+        if game.cards_left() <= cards:
+            break
+        game.play(move)
+    return game

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import make_layout, pack
+from conftest import make_layout, near_end, pack
 from halfmoon import Game, parse_layout
 from halfmoon.codes import random_numbers
 from halfmoon.deal import SOURCES, Deal
@@ -143,19 +143,6 @@ def walk(game: Game) -> tuple[int, int, int]:
 
     visit()
     return len(seen), wins, dead
-
-
-def near_end(number: int, cards: int) -> Game:
-    """The game on deal ``number`` after its winning line, stopped with at most
-    ``cards`` cards left."""
-    result = solve(number, budget=200_000)
-    assert result.verdict == "win", number
-    game = Game(number)
-    for move in result.moves:
-        if game.cards_left() <= cards:
-            break
-        game.play(move)
-    return game
 
 
 SMALL_LAYOUTS = [

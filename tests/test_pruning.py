@@ -16,7 +16,7 @@ import random
 import numpy as np
 import pytest
 
-from conftest import brute_force, make_layout, pack
+from conftest import brute_force, make_layout, near_end, pack
 from halfmoon import Game, parse_layout
 from halfmoon.cards import rank_class
 from halfmoon.deal import SOURCES, Deal
@@ -211,16 +211,6 @@ def test_class_prefix_and_class_left():
 
 
 # --- soundness against exhaustive search ---------------------------------------------------
-
-def near_end(number: int, cards: int) -> Game:
-    result = solve(number, budget=200_000)
-    assert result.verdict == "win", number
-    game = Game(number)
-    for move in result.moves:
-        if game.cards_left() <= cards:
-            break
-        game.play(move)
-    return game
 
 
 def small_games():
