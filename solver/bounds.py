@@ -115,11 +115,12 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive,
         hi[c] = m - 1
     if warm:
         for c in range(NCARDS):
-            if alive[c]:
-                if plo[c] - 1 > lo[c]:
-                    lo[c] = plo[c] - 1
-                if phi[c] - 1 < hi[c]:
-                    hi[c] = phi[c] - 1
+            if not alive[c]:
+                continue
+            if plo[c] - 1 > lo[c]:
+                lo[c] = plo[c] - 1
+            if phi[c] - 1 < hi[c]:
+                hi[c] = phi[c] - 1
     changed = True
     sweeps = 0
     limit = MAX_WARM_SWEEPS if warm else MAX_COLD_SWEEPS
@@ -138,7 +139,9 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive,
         for c in range(NCARDS):
             if not alive[c]:
                 continue
-            if lo[c] > hi[c]:
+            lc = lo[c]
+            hc = hi[c]
+            if lc > hc:
                 return True
             for g in range(2):
                 np_ = npart[c, g]
@@ -146,24 +149,28 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive,
                     continue
                 best_lo = 1 << 30
                 best_hi = -1
-                for j in range(np_):
-                    p = part[c, g, j]
-                    if alive[p] and lo[p] <= hi[c] and hi[p] >= lo[c]:
-                        a = lo[c] if lo[c] > lo[p] else lo[p]
-                        b = hi[c] if hi[c] < hi[p] else hi[p]
-                        if a < best_lo:
-                            best_lo = a
-                        if b > best_hi:
-                            best_hi = b
+                for q in range(np_):
+                    p = part[c, g, q]
+                    if alive[p]:
+                        lp = lo[p]
+                        hp = hi[p]
+                        if lp <= hc and hp >= lc:
+                            if lp < best_lo:
+                                best_lo = lp
+                            if hp > best_hi:
+                                best_hi = hp
                 if best_hi < 0:
                     return True
-                if best_lo > lo[c]:
-                    lo[c] = best_lo
+                # the card's step lies in some partner's interval, and in its own
+                if best_lo > lc:
+                    lc = best_lo
                     changed = True
-                if best_hi < hi[c]:
-                    hi[c] = best_hi
+                if best_hi < hc:
+                    hc = best_hi
                     changed = True
-            if lo[c] > hi[c]:
+            lo[c] = lc
+            hi[c] = hc
+            if lc > hc:
                 return True
     # cards pinned to one step must all belong to one move
     for t in range(m):

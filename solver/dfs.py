@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from .bounds import NCARDS, bounds_dead
-from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count
-from .projections import projections_dead
+from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
+from .projections import NPROJ, NPROJ_ALL, changed_projections_dead
 from .pruning import BOUNDS, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_store
 
@@ -32,6 +32,7 @@ BOUNDS_DEPTH = 36  # plies below which positions get the bounds test
 STAT_LINE = 1
 STAT_STORES = 2
 STAT_DEAD = 3
+DEEP_PROJECTION_DEPTH = 0  # positions this many plies deep or fewer: faces + two classes too
 
 
 @njit(cache=True)
@@ -59,8 +60,20 @@ def _first_step_ok(pos, delta, lo, hi, must, nmust):
 
 
 @njit(cache=True)
+def move_class(piles, reserve, pos, delta):
+    """The class (0..5) of the cards a move takes from ``pos``."""
+    for i in range(NPILES):
+        if (delta >> np.uint64(4 * i)) & np.uint64(15):
+            return rank_class(piles[i, pile_count(pos, i) - 1])
+    for r in range(8):
+        if (delta >> np.uint64(48 + r)) & np.uint64(1):
+            return rank_class(reserve[r])
+    return -1
+
+
+@njit(cache=True)
 def _next_random(rng):
-    """xorshift64: the jitter of restarts (a zero state means no jitter)."""
+    """xorshift64: the jitter of the move order (a zero state means no jitter)."""
     x = rng[0]
     x ^= x << np.uint64(13)
     x ^= x >> np.uint64(7)
@@ -71,12 +84,18 @@ def _next_random(rng):
 
 @njit(cache=True)
 def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, ws, scratch,
-            alive, pinned, must, rng, noise, proj, ptab, bounds_depth):
-    """Moves to search at ply ``d``; -1 when the position is a proven dead end."""
+            alive, pinned, must, rng, noise, proj, ptab, bounds_depth, mclass):
+    """Moves to search at ply ``d``; -1 when the position is a proven dead end.
+
+    ``mclass`` is the class of the move that led here (-1 if unknown): a pair move of
+    class a changes only the projection onto faces + a, the others are the parent's,
+    which were checked when the parent was expanded."""
     if flags & PROJECTIONS:
         ppiles, preserve, pprefs, pcount = proj
         pkeys, pgens, pgen, pbits = ptab
-        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pkeys, pgens, pgen, pbits):
+        last = NPROJ_ALL if d < DEEP_PROJECTION_DEPTH else NPROJ
+        if changed_projections_dead(pos, ppiles, preserve, pprefs, pcount, pkeys, pgens, pgen,
+                                    pbits, mclass, last):
             return -1
     use_bounds = flags & BOUNDS and d < bounds_depth
     if use_bounds:
@@ -137,45 +156,73 @@ def _urgency(pos, delta, hi):
     return best
 
 
+STACK_DEPTH = 0
+STACK_STARTED = 1
+
+
+@njit(cache=True)
+def new_stack(seed):
+    """The state of one search, kept between calls of :func:`dfs` so that a search
+    can be paused and resumed: moves, counts and indices of each ply, positions,
+    removal-time intervals, control words (depth, started) and the jitter state."""
+    rng = np.zeros(1, np.uint64)
+    rng[0] = np.uint64(seed)
+    return (
+        np.empty((MAX_PLY + 1, MAX_MOVES), np.uint64),
+        np.zeros(MAX_PLY + 1, np.int64),
+        np.zeros(MAX_PLY + 1, np.int64),
+        np.empty(MAX_PLY + 1, np.uint64),
+        np.zeros((MAX_PLY + 1, NCARDS), np.int64),
+        np.zeros((MAX_PLY + 1, NCARDS), np.int64),
+        np.zeros(2, np.int64),
+        rng,
+    )
+
+
 @njit(cache=True)
 def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen, bits, line, stats,
-        seed, noise, proj, ptab, bounds_depth):
-    """Search from ``root``; returns WIN, LOSS or UNRESOLVED.
+        stack, noise, proj, ptab, bounds_depth):
+    """Search from ``root`` for at most ``budget`` more expanded positions; returns WIN,
+    LOSS or UNRESOLVED (paused: call again with the same ``stack`` to go on).
 
-    ``line`` (uint64[48]) receives the winning moves as deltas; ``stats`` (int64[4])
-    receives positions expanded, the line length, table stores and dead ends found
-    by the bounds test.
+    Several searches of one deal may take turns on one table: each stores only
+    positions it has searched completely, and a resumed search first drops the part
+    of its stack that another search has proved lost meanwhile.  ``line`` (uint64[48])
+    receives the winning moves as deltas; ``stats`` (int64[4]) receives positions
+    expanded by this call, the line length, table stores and dead ends found.
     """
-    moves = np.empty((MAX_PLY + 1, MAX_MOVES), np.uint64)
-    nmoves = np.zeros(MAX_PLY + 1, np.int64)
-    index = np.zeros(MAX_PLY + 1, np.int64)
-    states = np.empty(MAX_PLY + 1, np.uint64)
+    moves, nmoves, index, states, los, his, ctl, rng = stack
     scratch = np.empty(MAX_MOVES, np.int64)
-    los = np.zeros((MAX_PLY + 1, NCARDS), np.int64)
-    his = np.zeros((MAX_PLY + 1, NCARDS), np.int64)
     alive = np.zeros(NCARDS, np.bool_)
     pinned = np.zeros((MAX_PLY, 14), np.int64)
     must = np.zeros(4, np.int64)
     ws = new_workspace()
-    rng = np.zeros(1, np.uint64)
-    rng[0] = np.uint64(seed)
     stores = 0
     dead = 0
+    nodes = 0
     stats[:] = 0
     if root == np.uint64(0):
         return WIN
     if tt_contains(keys, gens, gen, bits, root):
         return LOSS
-    nodes = 1
-    d = 0
-    states[0] = root
-    m = _expand(piles, reserve, pref, part, npart, root, 0, flags, moves, los, his, ws, scratch,
-                alive, pinned, must, rng, noise, proj, ptab, bounds_depth)
-    if m < 0:
-        dead += 1
-        m = 0
-    nmoves[0] = m
-    index[0] = 0
+    if ctl[STACK_STARTED] == 0:
+        ctl[STACK_STARTED] = 1
+        nodes = 1
+        d = 0
+        states[0] = root
+        m = _expand(piles, reserve, pref, part, npart, root, 0, flags, moves, los, his, ws, scratch,
+                    alive, pinned, must, rng, noise, proj, ptab, bounds_depth, -1)
+        if m < 0:
+            dead += 1
+            m = 0
+        nmoves[0] = m
+        index[0] = 0
+    else:
+        d = ctl[STACK_DEPTH]
+        for k in range(1, d + 1):
+            if tt_contains(keys, gens, gen, bits, states[k]):
+                d = k - 1  # proved lost by another search: its parent goes on
+                break
     result = LOSS
     while True:
         if index[d] < nmoves[d]:
@@ -192,6 +239,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
             if tt_contains(keys, gens, gen, bits, child):
                 continue
             if nodes >= budget:
+                index[d] -= 1  # try this move again when resumed
                 result = UNRESOLVED
                 break
             nodes += 1
@@ -199,7 +247,8 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
             states[d] = child
             index[d] = 0
             m = _expand(piles, reserve, pref, part, npart, child, d, flags, moves, los, his, ws,
-                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth)
+                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth,
+                        move_class(piles, reserve, states[d - 1], delta))
             if m < 0:
                 dead += 1
                 m = 0
@@ -210,6 +259,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
                 result = LOSS
                 break
             d -= 1
+    ctl[STACK_DEPTH] = d
     stats[STAT_NODES] = nodes
     stats[STAT_STORES] = stores
     stats[STAT_DEAD] = dead

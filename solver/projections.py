@@ -36,6 +36,7 @@ NPROJ = 5
 NPROJ_ALL = len(PROJECTION_MASKS)
 PROJ_BUDGET = 200_000  # positions one projected search may expand before giving up
 _WIN_BIT = np.uint64(1) << np.uint64(62)
+_UNKNOWN_BIT = np.uint64(1) << np.uint64(61)  # a projected search gave up here
 _TAG_SHIFT = np.uint64(56)
 PROJ_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING
 P_WIN = 1
@@ -68,7 +69,7 @@ def projection_arrays(piles, reserve, masks):
             if r != 0:
                 if (mask >> rank_class(r)) & 1:
                     preserve[p, s] = r
-    pprefs = np.zeros((nproj, NPILES + NRESERVE, DEPTH + 1, 6), np.int8)
+    pprefs = np.zeros((nproj, NPILES + NRESERVE, DEPTH + 1, 7), np.int8)
     for p in range(nproj):
         pprefs[p] = class_prefix(ppiles[p], preserve[p])
     return ppiles, preserve, pprefs, count
@@ -104,6 +105,8 @@ def projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
         return P_LOSS
     if tt_contains(keys, gens, gen, bits, ppos | tag | _WIN_BIT):
         return P_WIN
+    if tt_contains(keys, gens, gen, bits, ppos | tag | _UNKNOWN_BIT):
+        return P_UNKNOWN  # not searched twice
     piles = ppiles[p]
     reserve = preserve[p]
     pref = pprefs[p]
@@ -132,6 +135,7 @@ def projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
                     tt_store(keys, gens, gen, bits, states[k] | tag | _WIN_BIT)
                 return P_WIN
             if nodes >= budget:
+                tt_store(keys, gens, gen, bits, ppos | tag | _UNKNOWN_BIT)
                 return P_UNKNOWN
             nodes += 1
             d += 1
@@ -150,6 +154,22 @@ def projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits
                      first=0, last=NPROJ, budget=PROJ_BUDGET):
     """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost."""
     for p in range(first, last):
+        ppos = project(pos, p, preserve, count)
+        if projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
+                              budget) == P_LOSS:
+            return True
+    return False
+
+
+@njit(cache=True)
+def changed_projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits,
+                             mclass, last, budget=PROJ_BUDGET):
+    """True if one of projections 0..``last - 1`` that contain class ``mclass`` (the
+    class of the move that led to ``pos``; -1 for all) is proved lost.  The others
+    are the projections of the parent position."""
+    for p in range(last):
+        if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
+            continue
         ppos = project(pos, p, preserve, count)
         if projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
                               budget) == P_LOSS:

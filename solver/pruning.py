@@ -38,18 +38,23 @@ ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS
 NO_RULES = 0
 
 
+COVERED = NCLASSES  # pref[i, n, COVERED]: bit mask of the classes among the bottom n cards
+
+
 @njit(cache=True)
 def class_prefix(piles, reserve):
     """``pref[i, n, c]``: class-c cards among the bottom n cards of pile i;
-    ``pref[12 + r, 1, c]`` for reserve slot r."""
-    pref = np.zeros((NSOURCES, DEPTH + 1, NCLASSES), np.int8)
+    ``pref[12 + r, 1, c]`` for reserve slot r; ``pref[i, n, COVERED]`` the bit mask
+    of the classes present among the bottom n cards of pile i."""
+    pref = np.zeros((NSOURCES, DEPTH + 1, NCLASSES + 1), np.int8)
     for i in range(NPILES):
         for n in range(1, DEPTH + 1):
-            for c in range(NCLASSES):
+            for c in range(NCLASSES + 1):
                 pref[i, n, c] = pref[i, n - 1, c]
             r = piles[i, n - 1]
             if r != 0:
                 pref[i, n, rank_class(r)] += 1
+                pref[i, n, COVERED] |= 1 << rank_class(r)
     for s in range(NRESERVE):
         if reserve[s] != 0:
             pref[NPILES + s, 1, rank_class(reserve[s])] = 1
@@ -69,16 +74,31 @@ def class_left(pref, pos, c):
 
 @njit(cache=True)
 def new_workspace():
-    """Scratch arrays for :func:`search_moves` (allocated once per search)."""
+    """Scratch arrays for :func:`search_moves` (allocated once per search): per rank,
+    the sources of covering and of free playable cards as bit masks; per source, its
+    move delta and ordering weight; per class, the cards in view."""
     return (
-        np.empty(NSOURCES, np.int64),
-        np.empty(NSOURCES, np.int64),
-        np.empty((14, NSOURCES), np.int64),
         np.zeros(14, np.int64),
         np.zeros(14, np.int64),
-        np.empty(14, np.int64),
+        np.zeros(NSOURCES, np.uint64),
+        np.zeros(NSOURCES, np.int64),
         np.zeros(NCLASSES, np.int64),
+        np.zeros(NSOURCES, np.int64),
     )
+
+
+@njit(cache=True)
+def _bits(mask, out):
+    """The set bits of ``mask`` (sources), lowest first; returns how many."""
+    n = 0
+    s = 0
+    while mask:
+        if mask & 1:
+            out[n] = s
+            n += 1
+        mask >>= 1
+        s += 1
+    return n
 
 
 @njit(cache=True)
@@ -88,61 +108,80 @@ def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
     ``out`` receives move deltas, ``keys`` is scratch space for the ordering and
     ``ws`` the workspace of :func:`new_workspace`.
     """
-    srcs, ranks, cand, ncand, nfree, freesrc, in_view = ws
-    n = playable(piles, reserve, pos, srcs, ranks)
-    ncand[:] = 0
-    nfree[:] = 0
-    in_view[:] = 0
-    for a in range(n):
-        r = ranks[a]
-        s = srcs[a]
-        in_view[rank_class(r)] += 1
-        covering = s < NPILES and pile_count(pos, s) >= 2
-        if covering or not (flags & FREE_CARDS):
-            cand[r, ncand[r]] = s
-            ncand[r] += 1
-        else:
-            if nfree[r] == 0:
-                freesrc[r] = s
-            nfree[r] += 1
-    if flags & FREE_CARDS:
+    cover, free, delta, weight, in_view, lst = ws
+    for r in range(14):
+        cover[r] = 0
+        free[r] = 0
+    for c in range(NCLASSES):
+        in_view[c] = 0
+    use_free = flags & FREE_CARDS
+    covered = 0
+    for i in range(NPILES):
+        n = np.int64((pos >> np.uint64(4 * i)) & np.uint64(15))
+        if n > 0:
+            r = piles[i, n - 1]
+            in_view[rank_class(r)] += 1
+            covered |= pref[i, n - 1, NCLASSES]
+            weight[i] = 2 * n
+            delta[i] = np.uint64(1) << np.uint64(4 * i)
+            if n >= 2 or not use_free:
+                cover[r] |= 1 << i
+            else:
+                free[r] |= 1 << i
+    for s_ in range(NRESERVE):
+        if (pos >> np.uint64(48 + s_)) & np.uint64(1):
+            r = reserve[s_]
+            in_view[rank_class(r)] += 1
+            src = NPILES + s_
+            weight[src] = 0
+            delta[src] = np.uint64(1) << np.uint64(48 + s_)
+            if use_free:
+                free[r] |= 1 << src
+            else:
+                cover[r] |= 1 << src
+    if use_free:
         for r in range(1, 14):
-            if ncand[r] == 0 and nfree[r] > 0:
-                cand[r, 0] = freesrc[r]
-                ncand[r] = 1
+            if cover[r] == 0 and free[r] != 0:
+                cover[r] = free[r] & -free[r]  # the first free card of the rank
     lo = 0
     hi = NCLASSES
     if flags & CLASS_IN_VIEW:
         for c in range(NCLASSES):
-            if in_view[c] > 0 and in_view[c] == class_left(pref, pos, c):
+            if in_view[c] > 0 and not (covered >> c) & 1:
                 lo = c
                 hi = c + 1
                 break
     m = 0
     for c in range(lo, hi):
         if c < 5:
-            r1 = c + 1
-            r2 = 10 - c
-            for a in range(ncand[r1]):
-                for b in range(ncand[r2]):
-                    out[m] = source_delta(cand[r1, a]) + source_delta(cand[r2, b])
-                    m += 1
-        else:
-            for a in range(ncand[11]):
-                for b in range(ncand[12]):
-                    for d in range(ncand[13]):
-                        out[m] = (
-                            source_delta(cand[11, a])
-                            + source_delta(cand[12, b])
-                            + source_delta(cand[13, d])
-                        )
+            na = _bits(cover[c + 1], lst)
+            if na == 0:
+                continue
+            mb = cover[10 - c]
+            for a in range(na):
+                x = lst[a]
+                for y in range(NSOURCES):
+                    if (mb >> y) & 1:
+                        out[m] = delta[x] + delta[y]
+                        keys[m] = weight[x] + weight[y]
                         m += 1
+        else:
+            if cover[11] == 0 or cover[12] == 0 or cover[13] == 0:
+                continue
+            na = _bits(cover[11], lst)
+            for a in range(na):
+                x = lst[a]
+                for y in range(NSOURCES):
+                    if (cover[12] >> y) & 1:
+                        for z in range(NSOURCES):
+                            if (cover[13] >> z) & 1:
+                                out[m] = delta[x] + delta[y] + delta[z]
+                                keys[m] = weight[x] + weight[y] + weight[z]
+                                m += 1
         if hi - lo == 1 and m > 0:
             m = 1  # one canonical move clears a class in view
     if flags & ORDERING and m > 1:
-        for k in range(m):
-            keys[k] = move_key(pos, out[k])
-        # insertion sort, best (largest key) first
+        # insertion sort, best (largest key) first, stable
         for k in range(1, m):
             kk = keys[k]
             mv = out[k]

@@ -14,28 +14,33 @@ from halfmoon.inputs import load_deal
 from halfmoon.moves import Move
 
 from .bounds import partner_table
-from .dfs import LOSS, UNRESOLVED, WIN, dfs
+from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
-from .pruning import ALL_RULES, BOUNDS, PROJECTIONS, class_prefix
+from .pruning import ALL_RULES, BOUNDS, ORDERING, PROJECTIONS, class_prefix
 from .table import Table
 
-SOLVER_VERSION = "2"
+SOLVER_VERSION = "3"
 DEFAULT_BUDGET = 5_000_000
-# Phase one searches this many positions with the bounds test at the root only
-# (cheap; settles most wins).  Then come restarts with every rule: the first with
-# the plain move order, later ones with the order jittered, allowed RESTART_UNIT
-# times the terms of the Luby sequence.  Lost positions found by any run stay in the
-# table, so no proof of an earlier run is lost to a later one.
+# Hard wins are heavy-tailed: one move order finds them at once while another wanders
+# in a lost subtree for millions of positions.  So a deal is searched by a portfolio
+# of searches that take turns on one table of lost positions, SLICE positions at a
+# time, none ever restarted: the cheap search (the bounds test at the root only; its
+# first turn is QUICK_PHASE positions, which settles most wins), the search with
+# every rule in the urgency order, and JITTERED more with the order jittered at
+# random (seeded, so a deal always gives the same result).  A position proved lost by
+# one search is skipped by all, so no proof is lost to the others.
 QUICK_PHASE = 2_000
-RESTART_UNIT = 4_000
+SLICE = 2_000
+JITTERED = 2
+ENGINE_ORDER = 1
 JITTER = 4096
 # Positions this many plies from the root or fewer get the bounds test; deeper
 # subtrees are small enough that the plain search is cheaper than the test.
 BOUNDS_DEPTH = 24
-# Before this run (counting from 0), a search not settled yet tries the projections
+# Once this many positions are spent, a search not settled yet tries the projections
 # onto faces + two classes at the root, each allowed this many positions.
-DEEP_PROJECTIONS_AFTER = 4
+DEEP_PROJECTIONS_AFTER = 20_000
 DEEP_PROJECTION_BUDGET = 300_000
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
@@ -91,33 +96,19 @@ def _as_deal(deal: Union[Deal, str, int]) -> Deal:
     return load_deal(deal)
 
 
-def _luby(i: int) -> int:
-    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
-
-
-def _schedule(rules: int, budget: int, quick_phase: int):
-    """(flags, positions allowed, jitter seed, bounds depth) of the successive runs:
-    a plain pass, then passes with every rule, allowed RESTART_UNIT times the terms of
-    the Luby sequence (the first with the plain order, later ones jittered), until
-    the budget is spent."""
+def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int]]:
+    """(flags, jitter seed, bounds depth) of the searches that take turns on a deal."""
+    members = []
     if rules & (BOUNDS | PROJECTIONS) and quick_phase:
-        # the bounds test at the root only, then a plain search
-        yield rules & ~PROJECTIONS, quick_phase, 0, 1
+        members.append((rules & ~PROJECTIONS, 0, 1))  # bounds test at the root only
+    members.append((rules, 0, BOUNDS_DEPTH))
+    if rules & (ORDERING | BOUNDS | PROJECTIONS) and ENGINE_ORDER:
+        members.append((rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0))
     seed = 0
-    i = 1
-    while True:
-        yield rules, RESTART_UNIT * _luby(i), seed, BOUNDS_DEPTH
-        seed = seed * 6364136223846793005 + 1442695040888963407 & (2**64 - 1) or 1
-        i += 1
+    for _ in range(JITTERED if rules & BOUNDS else 0):
+        seed = (seed * 6364136223846793005 + 1442695040888963407) & (2**64 - 1) or 1
+        members.append((rules, seed, BOUNDS_DEPTH))
+    return members
 
 
 def solve(
@@ -151,23 +142,27 @@ def solve(
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
     gen = tab.next_generation()
+    members = _portfolio(rules, quick_phase)
+    stacks = [new_stack(np.uint64(seed)) for _, seed, _ in members]
     nodes = 0
     status = UNRESOLVED
-    for run, (flags, allowance, seed, depth) in enumerate(_schedule(rules, budget, quick_phase)):
-        allowance = min(allowance, budget - nodes)
-        if allowance <= 0:
-            break
-        if run == DEEP_PROJECTIONS_AFTER and rules & PROJECTIONS:
+    deep_tried = False
+    turn = 0
+    while status == UNRESOLVED and nodes < budget:
+        if not deep_tried and nodes >= DEEP_PROJECTIONS_AFTER and rules & PROJECTIONS:
             # a hard search: try the projections onto faces + two classes at the root
+            deep_tried = True
             if projections_dead(root, *proj, *ptab_args, NPROJ, NPROJ_ALL, DEEP_PROJECTION_BUDGET):
                 status = LOSS
                 break
-        status = dfs(piles, reserve, pref, part, npart, root, allowance, flags, tab.keys,
-                     tab.gens, np.uint32(gen), tab.bits, line, stats, np.uint64(seed), JITTER,
-                     proj, ptab_args, depth)
+        k = turn % len(members)
+        flags, _, depth = members[k]
+        allowance = quick_phase if turn == 0 and len(members) > 1 and quick_phase else SLICE
+        status = dfs(piles, reserve, pref, part, npart, root, min(allowance, budget - nodes),
+                     flags, tab.keys, tab.gens, np.uint32(gen), tab.bits, line, stats, stacks[k],
+                     JITTER, proj, ptab_args, depth)
         nodes += int(stats[0])
-        if status != UNRESOLVED:
-            break
+        turn += 1
     moves = None
     if status == WIN:
         moves = tuple(delta_to_move(int(line[k])) for k in range(int(stats[1])))

@@ -1,5 +1,7 @@
 """The transposition table: positions proved lost, in two NumPy arrays.
 
+Each slot is a key and a generation stamp side by side (one 16-byte pair, so a
+probe touches one cache line); ``keys`` and ``gens`` are the two columns.
 Open addressing with linear probing over at most ``MAX_PROBE`` slots, so a full
 table never loops: when every probed slot is taken by the current deal, the entry
 at the home slot is overwritten (forgetting a lost position is always sound, it
@@ -14,7 +16,7 @@ import numpy as np
 from numba import njit
 
 MAX_PROBE = 16
-ENTRY_BYTES = 8 + 4  # uint64 key + uint32 generation
+ENTRY_BYTES = 16  # uint64 key + uint64 generation, side by side
 # 64 MiB hold 2**22 (4.2 million) positions, about what a search of the default
 # budget stores (a fuller table only forgets); batch runs keep one per worker.
 DEFAULT_MIB = 64
@@ -30,13 +32,14 @@ class Table:
         entries = int(mib * 2**20) // ENTRY_BYTES
         bits = max(10, entries.bit_length() - 1)
         self.bits = bits
-        self.keys = np.zeros(1 << bits, dtype=np.uint64)
-        self.gens = np.zeros(1 << bits, dtype=np.uint32)
+        self.slots = np.zeros((1 << bits, 2), dtype=np.uint64)
+        self.keys = self.slots[:, 0]
+        self.gens = self.slots[:, 1]
         self.generation = 0
 
     @property
     def nbytes(self) -> int:
-        return self.keys.nbytes + self.gens.nbytes
+        return self.slots.nbytes
 
     def next_generation(self) -> int:
         """Start a new search: every older entry now reads as empty."""
@@ -80,3 +83,4 @@ def tt_store(keys, gens, gen, bits, pos):
             return 0
     keys[h] = pos
     return 0
+
