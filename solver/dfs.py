@@ -18,7 +18,7 @@ from numba import njit
 
 from .bounds import NCARDS, bounds_dead
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
-from .projections import NPROJ, NPROJ_ALL, changed_projections_dead
+from .projections import NPROJ, PROJ_BUDGET, projections_dead
 from .pruning import BOUNDS, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_store
 
@@ -32,7 +32,6 @@ BOUNDS_DEPTH = 36  # plies below which positions get the bounds test
 STAT_LINE = 1
 STAT_STORES = 2
 STAT_DEAD = 3
-DEEP_PROJECTION_DEPTH = 0  # positions this many plies deep or fewer: faces + two classes too
 
 
 @njit(cache=True)
@@ -88,14 +87,13 @@ def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, w
     """Moves to search at ply ``d``; -1 when the position is a proven dead end.
 
     ``mclass`` is the class of the move that led here (-1 if unknown): a pair move of
-    class a changes only the projection onto faces + a, the others are the parent's,
-    which were checked when the parent was expanded."""
+    class a changes only the projections that hold class a, the others are the
+    parent's, which were checked when the parent was expanded."""
     if flags & PROJECTIONS:
         ppiles, preserve, pprefs, pcount = proj
         pkeys, pgens, pgen, pbits = ptab
-        last = NPROJ_ALL if d < DEEP_PROJECTION_DEPTH else NPROJ
-        if changed_projections_dead(pos, ppiles, preserve, pprefs, pcount, pkeys, pgens, pgen,
-                                    pbits, mclass, last):
+        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pkeys, pgens, pgen, pbits,
+                            0, NPROJ, PROJ_BUDGET, mclass):
             return -1
     use_bounds = flags & BOUNDS and d < bounds_depth
     if use_bounds:

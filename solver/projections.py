@@ -151,23 +151,12 @@ def projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
 
 @njit(cache=True)
 def projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits,
-                     first=0, last=NPROJ, budget=PROJ_BUDGET):
-    """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost."""
+                     first=0, last=NPROJ, budget=PROJ_BUDGET, mclass=-1):
+    """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost.
+
+    With ``mclass`` (the class of the move that led to ``pos``) only the projections
+    holding that class are looked at: the others are the parent position's."""
     for p in range(first, last):
-        ppos = project(pos, p, preserve, count)
-        if projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
-                              budget) == P_LOSS:
-            return True
-    return False
-
-
-@njit(cache=True)
-def changed_projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits,
-                             mclass, last, budget=PROJ_BUDGET):
-    """True if one of projections 0..``last - 1`` that contain class ``mclass`` (the
-    class of the move that led to ``pos``; -1 for all) is proved lost.  The others
-    are the projections of the parent position."""
-    for p in range(last):
         if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
             continue
         ppos = project(pos, p, preserve, count)

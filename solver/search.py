@@ -34,7 +34,7 @@ QUICK_PHASE = 2_000
 SLICE = 2_000
 JITTERED = 2
 ENGINE_ORDER = 1
-JITTER = 4096
+JITTER = 64
 # Positions this many plies from the root or fewer get the bounds test; deeper
 # subtrees are small enough that the plain search is cheaper than the test.
 BOUNDS_DEPTH = 24
@@ -168,6 +168,19 @@ def solve(
         moves = tuple(delta_to_move(int(line[k])) for k in range(int(stats[1])))
     return Result(VERDICTS[status], moves, nodes, time.perf_counter() - t0, d.code)
 
+
+
+def warm_up() -> None:
+    """Load every compiled kernel the solver calls from Python, so that the first deal
+    of a process is not charged with it (numba loads each from its cache on first use)."""
+    solve(0, budget=QUICK_PHASE + SLICE)
+    d = Deal.from_number(0)
+    piles, reserve = deal_arrays(d)
+    ptab = default_tables()[1]
+    proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
+    gen = np.uint32(ptab.next_generation())
+    projections_dead(initial_position(piles, reserve), *proj, ptab.keys, ptab.gens, gen, ptab.bits,
+                     NPROJ, NPROJ_ALL, 1)
 
 
 def solve_cpsat_deal(deal: Union[Deal, str, int], time_limit: Optional[float] = None) -> Result:

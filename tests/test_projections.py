@@ -160,6 +160,34 @@ def test_projection_verdicts_are_remembered(table):
     assert proj.verdict(0, 3) == P_WIN  # the empty position
 
 
+def test_a_projected_search_that_gives_up_is_not_repeated(table):
+    """Deal 495's faces + 2/9 + 4/7 needs thousands of positions: with a budget of 10
+    the search gives up, leaves a mark, and the same question later is answered
+    'unknown' from the table even with a budget that would settle it."""
+    proj = Projections(Deal.from_number(495), table)
+    pos = int(initial_position(proj.piles, proj.reserve))
+    p = [q for q in range(NPROJ_ALL) if classes(q) == {1, 3, 5}][0]
+    assert proj.verdict(pos, p, budget=10) == P_UNKNOWN
+    assert proj.verdict(pos, p) == P_UNKNOWN  # not searched a second time
+    proj.gen = np.uint32(table.next_generation())  # a new search forgets the mark
+    assert proj.verdict(pos, p) == P_LOSS
+
+
+def test_only_projections_holding_the_move_class_are_checked(table):
+    """Deal 459 is dead at the start by some faces + one class projection: asked with
+    the class of a move that none of its lost projections holds, the check skips them
+    (they are the parent's, already checked); with the faces, every one is checked."""
+    proj = Projections(Deal.from_number(459), table)
+    pos = np.uint64(initial_position(proj.piles, proj.reserve))
+    lost = {q for q in range(NPROJ) if proj.verdict(int(pos), q) == P_LOSS}
+    assert lost and lost != set(range(NPROJ))
+    args = (pos, *proj.arrays, *proj.targs, 0, NPROJ, PROJ_BUDGET)
+    for a in range(5):
+        assert bool(projections_dead(*args, a)) == (a in lost)
+    assert projections_dead(*args, 5)  # a triplet changes them all
+    assert projections_dead(*args, -1)
+
+
 # --- the test fires, and is sound ----------------------------------------------------------------
 
 def bounds_fire(deal: Deal) -> bool:
