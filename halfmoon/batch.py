@@ -210,14 +210,14 @@ _warm = False
 def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
     """Solve deals (by number) and return their result rows; runs in a worker."""
     from solver import solve
+    from solver.search import warm_up
 
     global _warm
     with _solve_lock:
         if not _warm:
             # Load the compiled kernels and fault the tables in now, so that no
             # deal's time includes them.
-            for number in (0, 1):
-                solve(number, budget=5_000)
+            warm_up()
             _warm = True
         rows = []
         for number in numbers:

@@ -90,9 +90,9 @@ def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, w
     class a changes only the projections that hold class a, the others are the
     parent's, which were checked when the parent was expanded."""
     if flags & PROJECTIONS:
-        ppiles, preserve, pprefs, pcount = proj
+        ppiles, preserve, pprefs, pcount, pws = proj
         pkeys, pgens, pgen, pbits = ptab
-        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pkeys, pgens, pgen, pbits,
+        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pws, pkeys, pgens, pgen, pbits,
                             0, NPROJ, PROJ_BUDGET, mclass):
             return -1
     use_bounds = flags & BOUNDS and d < bounds_depth

@@ -21,7 +21,7 @@ from numba import njit
 
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, pile_count, rank_class
 from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, class_prefix, new_workspace, search_moves
-from .table import tt_contains, tt_store
+from .table import tt_get, tt_put
 
 # Classes of each projection, as bit masks over the classes 0..5 (5 = J+Q+K): first
 # the five "faces + one pair class" used at every position, then the ten "faces + two
@@ -35,20 +35,25 @@ PROJECTION_MASKS = np.array(
 NPROJ = 5
 NPROJ_ALL = len(PROJECTION_MASKS)
 PROJ_BUDGET = 200_000  # positions one projected search may expand before giving up
-_WIN_BIT = np.uint64(1) << np.uint64(62)
+# the verdict stored with a projected position (tag in bits 56-59)
+_LOSS_BIT = np.uint64(1) << np.uint64(60)
 _UNKNOWN_BIT = np.uint64(1) << np.uint64(61)  # a projected search gave up here
+_WIN_BIT = np.uint64(1) << np.uint64(62)
+_VERDICT_BITS = _LOSS_BIT | _UNKNOWN_BIT | _WIN_BIT
 _TAG_SHIFT = np.uint64(56)
 PROJ_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING
 P_WIN = 1
 P_LOSS = 0
 P_UNKNOWN = -1
+P_NONE = -2  # nothing stored yet
 
 
 @njit(cache=True)
 def projection_arrays(piles, reserve, masks):
     """For projection p (the classes of ``masks[p]``): its piles and reserve (ranks,
-    the cards of other classes left out), its class prefix table, and
-    ``count[p, i, n]``, the projected height of pile i when the full pile has n cards."""
+    the cards of other classes left out), its class prefix table,
+    ``count[p, i, n]``, the projected height of pile i when the full pile has n cards,
+    and the workspace of the projected searches."""
     nproj = masks.size
     ppiles = np.zeros((nproj, NPILES, DEPTH), np.int8)
     preserve = np.zeros((nproj, NRESERVE), np.int8)
@@ -72,7 +77,21 @@ def projection_arrays(piles, reserve, masks):
     pprefs = np.zeros((nproj, NPILES + NRESERVE, DEPTH + 1, 7), np.int8)
     for p in range(nproj):
         pprefs[p] = class_prefix(ppiles[p], preserve[p])
-    return ppiles, preserve, pprefs, count
+    return ppiles, preserve, pprefs, count, new_projection_workspace()
+
+
+@njit(cache=True)
+def new_projection_workspace():
+    """The stack of a projected search (moves, counts, indices and positions of each
+    ply, scratch), allocated once per deal rather than once per projected search."""
+    return (
+        np.empty((MAX_PLY + 1, MAX_MOVES), np.uint64),
+        np.zeros(MAX_PLY + 1, np.int64),
+        np.zeros(MAX_PLY + 1, np.int64),
+        np.empty(MAX_PLY + 1, np.uint64),
+        np.empty(MAX_MOVES, np.int64),
+        new_workspace(),
+    )
 
 
 @njit(cache=True)
@@ -95,27 +114,33 @@ def reserve_bit_set(pos, bit):
 
 
 @njit(cache=True)
-def projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits, budget):
+def _stored(keys, gens, gen, bits, key):
+    """The verdict stored for a tagged projected position, or P_NONE."""
+    e = tt_get(keys, gens, gen, bits, key, _VERDICT_BITS)
+    if e == np.uint64(0):
+        return P_NONE
+    if e & _LOSS_BIT:
+        return P_LOSS
+    if e & _WIN_BIT:
+        return P_WIN
+    return P_UNKNOWN
+
+
+@njit(cache=True)
+def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, keys, gens, gen, bits, budget):
     """Win, loss or unknown for projected position ``ppos`` of projection ``p``,
-    searching the projected game if its verdict is not in the table yet."""
+    searching the projected game if its verdict is not in the table yet (an
+    'unknown' is stored too: a search that gave up is not run again)."""
     tag = np.uint64(p + 1) << _TAG_SHIFT
     if ppos == np.uint64(0):
         return P_WIN
-    if tt_contains(keys, gens, gen, bits, ppos | tag):
-        return P_LOSS
-    if tt_contains(keys, gens, gen, bits, ppos | tag | _WIN_BIT):
-        return P_WIN
-    if tt_contains(keys, gens, gen, bits, ppos | tag | _UNKNOWN_BIT):
-        return P_UNKNOWN  # not searched twice
+    known = _stored(keys, gens, gen, bits, ppos | tag)
+    if known != P_NONE:
+        return known
     piles = ppiles[p]
     reserve = preserve[p]
     pref = pprefs[p]
-    moves = np.empty((MAX_PLY + 1, MAX_MOVES), np.uint64)
-    nmoves = np.zeros(MAX_PLY + 1, np.int64)
-    index = np.zeros(MAX_PLY + 1, np.int64)
-    states = np.empty(MAX_PLY + 1, np.uint64)
-    scratch = np.empty(MAX_MOVES, np.int64)
-    ws = new_workspace()
+    moves, nmoves, index, states, scratch, ws = pws
     d = 0
     states[0] = ppos
     nmoves[0] = search_moves(piles, reserve, pref, ppos, PROJ_RULES, moves[0], scratch, ws)
@@ -127,15 +152,16 @@ def projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
             index[d] += 1
             won = child == np.uint64(0)
             if not won:
-                if tt_contains(keys, gens, gen, bits, child | tag):
+                v = _stored(keys, gens, gen, bits, child | tag)
+                if v == P_LOSS:
                     continue
-                won = tt_contains(keys, gens, gen, bits, child | tag | _WIN_BIT)
+                won = v == P_WIN
             if won:
                 for k in range(d + 1):
-                    tt_store(keys, gens, gen, bits, states[k] | tag | _WIN_BIT)
+                    tt_put(keys, gens, gen, bits, states[k] | tag, _WIN_BIT, _VERDICT_BITS)
                 return P_WIN
             if nodes >= budget:
-                tt_store(keys, gens, gen, bits, ppos | tag | _UNKNOWN_BIT)
+                tt_put(keys, gens, gen, bits, ppos | tag, _UNKNOWN_BIT, _VERDICT_BITS)
                 return P_UNKNOWN
             nodes += 1
             d += 1
@@ -143,14 +169,14 @@ def projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
             index[d] = 0
             nmoves[d] = search_moves(piles, reserve, pref, child, PROJ_RULES, moves[d], scratch, ws)
         else:
-            tt_store(keys, gens, gen, bits, states[d] | tag)
+            tt_put(keys, gens, gen, bits, states[d] | tag, _LOSS_BIT, _VERDICT_BITS)
             if d == 0:
                 return P_LOSS
             d -= 1
 
 
 @njit(cache=True)
-def projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits,
+def projections_dead(pos, ppiles, preserve, pprefs, count, pws, keys, gens, gen, bits,
                      first=0, last=NPROJ, budget=PROJ_BUDGET, mclass=-1):
     """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost.
 
@@ -160,7 +186,7 @@ def projections_dead(pos, ppiles, preserve, pprefs, count, keys, gens, gen, bits
         if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
             continue
         ppos = project(pos, p, preserve, count)
-        if projection_verdict(ppiles, preserve, pprefs, p, ppos, keys, gens, gen, bits,
+        if projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, keys, gens, gen, bits,
                               budget) == P_LOSS:
             return True
     return False

@@ -84,3 +84,35 @@ def tt_store(keys, gens, gen, bits, pos):
     keys[h] = pos
     return 0
 
+
+
+@njit(cache=True)
+def tt_get(keys, gens, gen, bits, key, ignore):
+    """The entry stored for ``key``, compared outside the bits ``ignore`` (which hold a
+    value stored with it, and are clear in ``key``); 0 if there is none."""
+    mask = keys.size - 1
+    h = _home(key, bits)
+    for k in range(MAX_PROBE):
+        j = (h + k) & mask
+        if gens[j] != gen:
+            return np.uint64(0)
+        if keys[j] & ~ignore == key:
+            return keys[j]
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def tt_put(keys, gens, gen, bits, key, value, ignore):
+    """Store ``key`` with ``value`` in the bits ``ignore`` (replacing its earlier value)."""
+    mask = keys.size - 1
+    h = _home(key, bits)
+    for k in range(MAX_PROBE):
+        j = (h + k) & mask
+        if gens[j] != gen:
+            gens[j] = gen
+            keys[j] = key | value
+            return
+        if keys[j] & ~ignore == key:
+            keys[j] = key | value
+            return
+    keys[h] = key | value

@@ -61,13 +61,13 @@ class Projections:
         return t.keys, t.gens, self.gen, t.bits
 
     def project(self, pos: int, p: int) -> int:
-        _, preserve, _, count = self.arrays
+        _, preserve, _, count, _ = self.arrays
         return int(project(np.uint64(pos), p, preserve, count))
 
     def verdict(self, pos: int, p: int, budget: int = PROJ_BUDGET) -> int:
-        ppiles, preserve, pprefs, _ = self.arrays
-        return int(projection_verdict(ppiles, preserve, pprefs, p, np.uint64(self.project(pos, p)),
-                                      *self.targs, budget))
+        ppiles, preserve, pprefs, _, pws = self.arrays
+        return int(projection_verdict(ppiles, preserve, pprefs, pws, p,
+                                      np.uint64(self.project(pos, p)), *self.targs, budget))
 
     def dead(self, pos: int, first: int = 0, last: int = NPROJ) -> bool:
         return bool(projections_dead(np.uint64(pos), *self.arrays, *self.targs, first, last,
@@ -75,7 +75,7 @@ class Projections:
 
     def projected_ranks(self, p: int):
         """The projected game of the start position, as rank lists for CP-SAT."""
-        ppiles, preserve, _, _ = self.arrays
+        ppiles, preserve, _, _, _ = self.arrays
         piles = [[int(r) for r in ppiles[p, i] if r] for i in range(12)]
         reserve = [int(r) if r else None for r in preserve[p]]
         return piles, reserve
