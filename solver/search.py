@@ -27,14 +27,19 @@ DEFAULT_BUDGET = 5_000_000
 # of searches that take turns on one table of lost positions, SLICE positions at a
 # time, none ever restarted: the cheap search (the bounds test at the root only; its
 # first turn is QUICK_PHASE positions, which settles most wins), the search with
-# every rule in the urgency order, and JITTERED more with the order jittered at
-# random (seeded, so a deal always gives the same result).  A position proved lost by
-# one search is skipped by all, so no proof is lost to the others.
+# every rule in the urgency order, a search in the engine's order with the free-card
+# and class rules only, one with the urgency order jittered at random and one that
+# restarts with ever new random orders (seeded, so a deal always gives the same result).  A position proved lost by one search is
+# skipped by all, so no proof is lost to the others.
 QUICK_PHASE = 2_000
 SLICE = 2_000
-JITTERED = 2
-ENGINE_ORDER = 1
-JITTER = 64
+# The noise the jittered searches add to the urgency keys: NEAR_TIES keeps the urgency
+# order and shuffles near-ties; SHUFFLE shuffles nearly everything, and that search is
+# restarted with a new seed after RESTART_UNIT times the terms of the Luby sequence
+# (short random runs sample many different openings).
+NEAR_TIES = 64
+SHUFFLE = 4096
+RESTART_UNIT = 4_000
 # Positions this many plies from the root or fewer get the bounds test; deeper
 # subtrees are small enough that the plain search is cheaper than the test.
 BOUNDS_DEPTH = 24
@@ -96,18 +101,36 @@ def _as_deal(deal: Union[Deal, str, int]) -> Deal:
     return load_deal(deal)
 
 
-def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int]]:
-    """(flags, jitter seed, bounds depth) of the searches that take turns on a deal."""
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+def _next_seed(seed: int) -> int:
+    return (seed * 6364136223846793005 + 1442695040888963407) & (2**64 - 1) or 1
+
+
+def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int, int, bool]]:
+    """(flags, jitter seed, jitter size, bounds depth, restarts) of the searches that
+    take turns on a deal."""
     members = []
     if rules & (BOUNDS | PROJECTIONS) and quick_phase:
-        members.append((rules & ~PROJECTIONS, 0, 1))  # bounds test at the root only
-    members.append((rules, 0, BOUNDS_DEPTH))
-    if rules & (ORDERING | BOUNDS | PROJECTIONS) and ENGINE_ORDER:
-        members.append((rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0))
-    seed = 0
-    for _ in range(JITTERED if rules & BOUNDS else 0):
-        seed = (seed * 6364136223846793005 + 1442695040888963407) & (2**64 - 1) or 1
-        members.append((rules, seed, BOUNDS_DEPTH))
+        members.append((rules & ~PROJECTIONS, 0, 0, 1, False))  # bounds test at the root only
+    members.append((rules, 0, 0, BOUNDS_DEPTH, False))
+    if rules & (ORDERING | BOUNDS | PROJECTIONS):
+        members.append((rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
+    if rules & BOUNDS:
+        seed = _next_seed(0)
+        members.append((rules, seed, NEAR_TIES, BOUNDS_DEPTH, False))
+        members.append((rules, _next_seed(seed), SHUFFLE, BOUNDS_DEPTH, True))
     return members
 
 
@@ -143,7 +166,10 @@ def solve(
     stats = np.zeros(4, np.int64)
     gen = tab.next_generation()
     members = _portfolio(rules, quick_phase)
-    stacks = [new_stack(np.uint64(seed)) for _, seed, _ in members]
+    stacks = [new_stack(np.uint64(seed)) for _, seed, _, _, _ in members]
+    seeds = [seed for _, seed, _, _, _ in members]
+    runs = [1] * len(members)  # Luby term of the current run of a restarting search
+    left = [RESTART_UNIT * _luby(1)] * len(members)
     nodes = 0
     status = UNRESOLVED
     deep_tried = False
@@ -156,13 +182,23 @@ def solve(
                 status = LOSS
                 break
         k = turn % len(members)
-        flags, _, depth = members[k]
+        flags, _, noise, depth, restarts = members[k]
         allowance = quick_phase if turn == 0 and len(members) > 1 and quick_phase else SLICE
+        if restarts:
+            allowance = min(allowance, left[k])
         status = dfs(piles, reserve, pref, part, npart, root, min(allowance, budget - nodes),
                      flags, tab.keys, tab.gens, np.uint32(gen), tab.bits, line, stats, stacks[k],
-                     JITTER, proj, ptab_args, depth)
-        nodes += int(stats[0])
+                     noise, proj, ptab_args, depth)
+        used = int(stats[0])
+        nodes += used
         turn += 1
+        if restarts and status == UNRESOLVED:
+            left[k] -= used
+            if left[k] <= 0:  # start again from the root with a new order
+                runs[k] += 1
+                left[k] = RESTART_UNIT * _luby(runs[k])
+                seeds[k] = _next_seed(seeds[k])
+                stacks[k] = new_stack(np.uint64(seeds[k]))
     moves = None
     if status == WIN:
         moves = tuple(delta_to_move(int(line[k])) for k in range(int(stats[1])))

@@ -11,7 +11,7 @@ from solver.dfs import LOSS, STACK_DEPTH, UNRESOLVED, WIN, dfs, move_class, new_
 from solver.kernels import MAX_PLY, initial_position, rank_class
 from solver.projections import PROJECTION_MASKS, projection_arrays
 from solver.pruning import ALL_RULES, FREE_CARDS
-from solver.search import BOUNDS_DEPTH, JITTER, deal_arrays
+from solver.search import BOUNDS_DEPTH, NEAR_TIES, deal_arrays
 from solver.table import Table, tt_store
 
 
@@ -40,7 +40,7 @@ class Kernel:
         ptab = (self.ptab.keys, self.ptab.gens, np.uint32(self.ptab.generation), self.ptab.bits)
         status = dfs(self.piles, self.reserve, self.pref, self.part, self.npart, self.root, budget,
                      flags, self.tab.keys, self.tab.gens, self.gen, self.tab.bits, line, stats,
-                     stack, JITTER, self.proj, ptab, BOUNDS_DEPTH)
+                     stack, NEAR_TIES, self.proj, ptab, BOUNDS_DEPTH)
         return status, int(stats[0]), [int(line[k]) for k in range(int(stats[1]))]
 
     def store(self, pos) -> None:

@@ -265,3 +265,32 @@ def test_crowded_position_without_free_cards():
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-1500:]
     assert proc.stdout.split() == ["win", "7"]
+
+
+# --- the portfolio ------------------------------------------------------------------------------
+
+def test_luby_sequence():
+    from solver.search import _luby
+
+    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_portfolio_members():
+    from solver.pruning import BOUNDS, FREE_CARDS, PROJECTIONS
+    from solver.search import _portfolio
+
+    members = _portfolio(ALL_RULES, quick_phase=2000)
+    assert members[0][0] == ALL_RULES & ~PROJECTIONS and members[0][3] == 1  # the cheap search first
+    assert sum(m[4] for m in members) == 1  # one search restarts
+    assert len({m[1] for m in members if m[2]}) == 2  # the jittered ones have their own seeds
+    assert _portfolio(ALL_RULES, quick_phase=0)[0][0] == ALL_RULES
+    assert _portfolio(FREE_CARDS, quick_phase=2000) == [(FREE_CARDS, 0, 0, 24, False)]
+    assert all(not m[0] & BOUNDS or m[3] >= 1 for m in members)
+
+
+def test_a_restarting_portfolio_finds_wins_the_fixed_orders_miss():
+    """Deal 5913: the fixed orders wander for over 200,000 positions (checked without
+    the restarting search); short runs in random orders find a win at once."""
+    r = solve(5913, budget=200_000)
+    assert r.verdict == "win"
+    assert replay(Deal.from_number(5913), r.moves).is_won
