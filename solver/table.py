@@ -57,39 +57,19 @@ def _home(pos, bits):
 
 @njit(cache=True)
 def tt_contains(keys, gens, gen, bits, pos):
-    mask = keys.size - 1
-    h = _home(pos, bits)
-    for k in range(MAX_PROBE):
-        j = (h + k) & mask
-        if gens[j] != gen:
-            return False
-        if keys[j] == pos:
-            return True
-    return False
+    return tt_get(keys, gens, gen, bits, pos, np.uint64(0)) != np.uint64(0)
 
 
 @njit(cache=True)
 def tt_store(keys, gens, gen, bits, pos):
     """Store a position; returns 1 if it took a free slot, 0 if it replaced one."""
-    mask = keys.size - 1
-    h = _home(pos, bits)
-    for k in range(MAX_PROBE):
-        j = (h + k) & mask
-        if gens[j] != gen:
-            gens[j] = gen
-            keys[j] = pos
-            return 1
-        if keys[j] == pos:
-            return 0
-    keys[h] = pos
-    return 0
-
+    return tt_put(keys, gens, gen, bits, pos, np.uint64(0), np.uint64(0))
 
 
 @njit(cache=True)
 def tt_get(keys, gens, gen, bits, key, ignore):
-    """The entry stored for ``key``, compared outside the bits ``ignore`` (which hold a
-    value stored with it, and are clear in ``key``); 0 if there is none."""
+    """The entry stored for ``key`` (never 0), compared outside the bits ``ignore``
+    (which hold a value stored with it, and are clear in ``key``); 0 if there is none."""
     mask = keys.size - 1
     h = _home(key, bits)
     for k in range(MAX_PROBE):
@@ -103,7 +83,9 @@ def tt_get(keys, gens, gen, bits, key, ignore):
 
 @njit(cache=True)
 def tt_put(keys, gens, gen, bits, key, value, ignore):
-    """Store ``key`` with ``value`` in the bits ``ignore`` (replacing its earlier value)."""
+    """Store ``key`` with ``value`` in the bits ``ignore`` (replacing an earlier value);
+    returns 1 if it took a free slot, 0 otherwise.  When every probed slot is taken by
+    this generation, the home slot is overwritten."""
     mask = keys.size - 1
     h = _home(key, bits)
     for k in range(MAX_PROBE):
@@ -111,8 +93,9 @@ def tt_put(keys, gens, gen, bits, key, value, ignore):
         if gens[j] != gen:
             gens[j] = gen
             keys[j] = key | value
-            return
+            return 1
         if keys[j] & ~ignore == key:
             keys[j] = key | value
-            return
+            return 0
     keys[h] = key | value
+    return 0
