@@ -83,13 +83,14 @@ def _next_random(rng):
 
 @njit(cache=True)
 def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, ws, scratch,
-            alive, pinned, must, rng, noise, proj, ptab, bounds_depth, mclass):
+            alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta):
     """Moves to search at ply ``d``; -1 when the position is a proven dead end.
 
-    ``mclass`` is the class of the move that led here (-1 if unknown): a pair move of
+    ``delta`` is the move that led here (0 at the root of a search): a pair move of
     class a changes only the projections that hold class a, the others are the
     parent's, which were checked when the parent was expanded."""
     if flags & PROJECTIONS:
+        mclass = -1 if delta == np.uint64(0) else move_class(piles, reserve, pos + delta, delta)
         ppiles, preserve, pprefs, pcount, pws = proj
         pkeys, pgens, pgen, pbits = ptab
         if projections_dead(pos, ppiles, preserve, pprefs, pcount, pws, pkeys, pgens, pgen, pbits,
@@ -209,7 +210,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
         d = 0
         states[0] = root
         m = _expand(piles, reserve, pref, part, npart, root, 0, flags, moves, los, his, ws, scratch,
-                    alive, pinned, must, rng, noise, proj, ptab, bounds_depth, -1)
+                    alive, pinned, must, rng, noise, proj, ptab, bounds_depth, np.uint64(0))
         if m < 0:
             dead += 1
             m = 0
@@ -245,8 +246,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
             states[d] = child
             index[d] = 0
             m = _expand(piles, reserve, pref, part, npart, child, d, flags, moves, los, his, ws,
-                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth,
-                        move_class(piles, reserve, states[d - 1], delta))
+                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta)
             if m < 0:
                 dead += 1
                 m = 0

@@ -23,10 +23,8 @@ from .kernels import (
     NRESERVE,
     NSOURCES,
     pile_count,
-    playable,
     rank_class,
     reserve_full,
-    source_delta,
 )
 
 FREE_CARDS = 1
@@ -121,7 +119,7 @@ def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
         if n > 0:
             r = piles[i, n - 1]
             in_view[rank_class(r)] += 1
-            covered |= pref[i, n - 1, NCLASSES]
+            covered |= pref[i, n - 1, COVERED]
             weight[i] = 2 * n
             delta[i] = np.uint64(1) << np.uint64(4 * i)
             if n >= 2 or not use_free:
@@ -197,7 +195,9 @@ def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
 
 @njit(cache=True)
 def move_key(pos, delta):
-    """Ordering key: cards uncovered in the fullest piles count most."""
+    """Ordering key: cards uncovered in the fullest piles count most (the key
+    :func:`search_moves` computes as it generates the moves; the tests check one
+    against the other)."""
     key = 0
     for i in range(NPILES):
         if (delta >> np.uint64(4 * i)) & np.uint64(15):

@@ -25,12 +25,13 @@ DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
 # of searches that take turns on one table of lost positions, SLICE positions at a
-# time, none ever restarted: the cheap search (the bounds test at the root only; its
-# first turn is QUICK_PHASE positions, which settles most wins), the search with
-# every rule in the urgency order, a search in the engine's order with the free-card
-# and class rules only, one with the urgency order jittered at random and one that
-# restarts with ever new random orders (seeded, so a deal always gives the same result).  A position proved lost by one search is
-# skipped by all, so no proof is lost to the others.
+# time: the cheap search (the bounds test at the root only; its first turn is
+# QUICK_PHASE positions, which settles most wins), the search with every rule in the
+# urgency order, a search in the engine's order with the free-card and class rules
+# only, one with the urgency order jittered among near-ties, and one in a shuffled
+# order that restarts with new orders (seeded, so a deal always gives the same
+# result).  Only that one is ever restarted; the others keep their stacks between
+# turns.  A position proved lost by one search is skipped by all, so no proof is lost.
 QUICK_PHASE = 2_000
 SLICE = 2_000
 # The noise the jittered searches add to the urgency keys: NEAR_TIES keeps the urgency

@@ -1,4 +1,4 @@
-"""The transposition table: positions proved lost, in two NumPy arrays.
+"""The transposition table: positions proved lost, in one NumPy array of slots.
 
 Each slot is a key and a generation stamp side by side (one 16-byte pair, so a
 probe touches one cache line); ``keys`` and ``gens`` are the two columns.
