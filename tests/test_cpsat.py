@@ -208,29 +208,21 @@ def test_replay_rejects_bad_sequences():
     assert not _replay_ok(piles, reserve, [("P1", "P2", "R3"), ("R1", "R2", "R4")])
 
 
-def test_random_small_positions_agree_with_brute_force():
-    rng = random.Random(20240601)
+@pytest.mark.parametrize("make, seed, count, at_least", [
+    (random_small_position, 20240601, 400, 100),
+    (random_face_heavy_position, 7, 150, 30),
+], ids=["small", "face-heavy"])
+def test_random_positions_agree_with_brute_force(make, seed, count, at_least):
+    rng = random.Random(seed)
     verdicts = {"win": 0, "loss": 0}
-    for _ in range(400):
-        piles, reserve = random_small_position(rng)
+    for _ in range(count):
+        piles, reserve = make(rng)
         res = solve_cpsat(piles, reserve)
         check_result(res, piles, reserve)
         assert res.verdict == ("win" if brute_force(piles, reserve) else "loss"), (piles, reserve)
         verdicts[res.verdict] += 1
     # the generator must exercise both answers
-    assert verdicts["win"] >= 100 and verdicts["loss"] >= 100, verdicts
-
-
-def test_random_face_heavy_positions_agree_with_brute_force():
-    rng = random.Random(7)
-    verdicts = {"win": 0, "loss": 0}
-    for _ in range(150):
-        piles, reserve = random_face_heavy_position(rng)
-        res = solve_cpsat(piles, reserve)
-        check_result(res, piles, reserve)
-        assert res.verdict == ("win" if brute_force(piles, reserve) else "loss"), (piles, reserve)
-        verdicts[res.verdict] += 1
-    assert verdicts["win"] >= 30 and verdicts["loss"] >= 30, verdicts
+    assert verdicts["win"] >= at_least and verdicts["loss"] >= at_least, verdicts
 
 
 def test_full_deals_replay():
