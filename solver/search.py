@@ -15,6 +15,7 @@ from halfmoon.moves import Move
 
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
+from .grouping import G_LOSS, G_WIN, grouping_search, line_wins
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
 from .pruning import ALL_RULES, BOUNDS, ORDERING, PROJECTIONS, class_prefix
@@ -48,6 +49,13 @@ BOUNDS_DEPTH = 24
 # onto faces + two classes at the root, each allowed this many positions.
 DEEP_PROJECTIONS_AFTER = 20_000
 DEEP_PROJECTION_BUDGET = 300_000
+# The grouping search (clause learning in the grouping view, solver/grouping.py) first
+# runs once this many positions are spent, with GROUPING_CONFLICTS conflicts; each
+# later run doubles its conflicts and comes after the searches have spent
+# GROUPING_SHARE positions per conflict of the run before (about equal time each).
+GROUPING_AFTER = 2_000
+GROUPING_CONFLICTS = 256
+GROUPING_SHARE = 30
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
 
@@ -174,8 +182,26 @@ def solve(
     nodes = 0
     status = UNRESOLVED
     deep_tried = False
+    grouping_at = GROUPING_AFTER
+    conflicts = GROUPING_CONFLICTS
+    info = np.zeros(2, np.int64)
     turn = 0
     while status == UNRESOLVED and nodes < budget:
+        if nodes >= grouping_at and rules & PROJECTIONS:
+            g = grouping_search(piles, reserve, root, min(conflicts, budget - nodes), line, info)
+            nodes += int(info[0])
+            if g == G_LOSS:
+                status = LOSS
+                break
+            if g == G_WIN:
+                if not line_wins(piles, reserve, root, line, int(info[1])):
+                    raise RuntimeError("the grouping search's line does not replay (a bug)")
+                status = WIN
+                stats[1] = info[1]
+                break
+            grouping_at = nodes + GROUPING_SHARE * conflicts
+            conflicts *= 2
+            continue
         if not deep_tried and nodes >= DEEP_PROJECTIONS_AFTER and rules & PROJECTIONS:
             # a hard search: try the projections onto faces + two classes at the root
             deep_tried = True
@@ -216,8 +242,11 @@ def warm_up() -> None:
     ptab = default_tables()[1]
     proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
     gen = np.uint32(ptab.next_generation())
-    projections_dead(initial_position(piles, reserve), *proj, ptab.keys, ptab.gens, gen, ptab.bits,
-                     NPROJ, NPROJ_ALL, 1)
+    root = initial_position(piles, reserve)
+    projections_dead(root, *proj, ptab.keys, ptab.gens, gen, ptab.bits, NPROJ, NPROJ_ALL, 1)
+    line = np.zeros(MAX_PLY, np.uint64)
+    grouping_search(piles, reserve, root, 1, line, np.zeros(2, np.int64))
+    line_wins(piles, reserve, root, line, 0)
 
 
 def solve_cpsat_deal(deal: Union[Deal, str, int], time_limit: Optional[float] = None) -> Result:

@@ -1,0 +1,684 @@
+"""The grouping view decided by a clause-learning search (CDCL), in numba.
+
+A position is winnable exactly when its cards can be grouped -- number cards into
+pairs adding up to 11 from different sources, face cards into J+Q+K triplets -- and
+every card given a removal step 0..M-1 (M = moves left) so that the cards of a group
+share a step and a card lying on another goes strictly earlier (docs/solver.md, "The
+grouping view").  This module writes that as clauses and decides them:
+
+- ``[t_c <= v]`` is a Boolean for every card c and step v inside c's interval
+  [cards above c, M-1 - cards below c] (the order encoding: ``[t_c <= v]`` implies
+  ``[t_c <= v+1]``);
+- a card lying on card b: ``[t_b <= v]`` implies ``[t_above <= v-1]``;
+- one Boolean per pair of cards that may share a move (complementary ranks, different
+  piles, intervals that meet); for faces, a J-Q and a J-K matching, as in the CP-SAT
+  model of :mod:`solver.cpsat`; each card is in exactly one chosen pair of each kind
+  it needs, and a chosen pair has equal steps (``x and [t_a <= v]`` implies
+  ``[t_b <= v]`` and back);
+- free cards of one rank (reserve cards and the only card of a pile) are
+  interchangeable, so their steps are taken non-decreasing in source order.
+
+Unit propagation on these clauses is the interval narrowing of :mod:`solver.bounds`;
+learning a clause from each conflict (first unique implication point), VSIDS
+branching with phase saving and Luby restarts make it a complete search: the answer
+is a grouping (which sorts into a winning line) or a proof that there is none.  Given
+a budget of conflicts it may also stop without an answer.
+
+Everything is in one jitted function over plain arrays; it imports only the kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernels import DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count, reserve_full, source_delta
+
+G_WIN = 1
+G_LOSS = 0
+G_UNKNOWN = -1
+
+TRUE = -1  # literal codes of constants while the clauses are written
+FALSE = -2
+JACK, QUEEN, KING = 11, 12, 13
+RESTART_BASE = 64
+VAR_DECAY = 0.95
+
+
+# ---------------------------------------------------------------------------
+# writing the clauses
+
+
+@njit(cache=True)
+def _le(base, lo, hi, c, v):
+    """The literal [t_c <= v] (or the constant TRUE / FALSE)."""
+    if v < lo[c]:
+        return FALSE
+    if v >= hi[c]:
+        return TRUE
+    return 2 * (base[c] + v - lo[c])
+
+
+@njit(cache=True)
+def _neg(lit):
+    if lit == TRUE:
+        return FALSE
+    if lit == FALSE:
+        return TRUE
+    return lit ^ 1
+
+
+@njit(cache=True)
+def _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k):
+    """Append the clause buf[:k] simplified (constants dropped); returns (ncl, nlit,
+    code): code 0 added, 1 satisfied (skipped), 2 empty (the model has no solution)."""
+    m = 0
+    for i in range(k):
+        lit = buf[i]
+        if lit == TRUE:
+            return ncl, nlit, 1
+        if lit == FALSE:
+            continue
+        buf[m] = lit
+        m += 1
+    if m == 0:
+        return ncl, nlit, 2
+    cl_start[ncl] = nlit
+    cl_len[ncl] = m
+    for i in range(m):
+        cl_lits[nlit + i] = buf[i]
+    return ncl + 1, nlit + m, 0
+
+
+@njit(cache=True)
+def _model_cards(piles, reserve, pos):
+    """The cards left: source, rank, pile (-1 for the reserve), cards above and below."""
+    src = np.empty(NPILES * DEPTH + NRESERVE, np.int64)
+    rank = np.empty_like(src)
+    pile = np.empty_like(src)
+    above = np.empty_like(src)
+    below = np.empty_like(src)
+    n = 0
+    for i in range(NPILES):
+        m = pile_count(pos, i)
+        for k in range(m):
+            src[n] = i
+            rank[n] = piles[i, k]
+            pile[n] = i
+            above[n] = m - 1 - k
+            below[n] = k
+            n += 1
+    for r in range(NRESERVE):
+        if reserve_full(pos, r):
+            src[n] = NPILES + r
+            rank[n] = reserve[r]
+            pile[n] = -1
+            above[n] = 0
+            below[n] = 0
+            n += 1
+    return n, src, rank, pile, above, below
+
+
+# ---------------------------------------------------------------------------
+# the decision heap (VSIDS)
+
+
+@njit(cache=True)
+def _heap_up(heap, hpos, act, i):
+    v = heap[i]
+    while i > 0:
+        p = (i - 1) >> 1
+        if act[heap[p]] >= act[v]:
+            break
+        heap[i] = heap[p]
+        hpos[heap[i]] = i
+        i = p
+    heap[i] = v
+    hpos[v] = i
+
+
+@njit(cache=True)
+def _heap_down(heap, hpos, act, size, i):
+    v = heap[i]
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and act[heap[c + 1]] > act[heap[c]]:
+            c += 1
+        if act[heap[c]] <= act[v]:
+            break
+        heap[i] = heap[c]
+        hpos[heap[i]] = i
+        i = c
+    heap[i] = v
+    hpos[v] = i
+
+
+@njit(cache=True)
+def _luby(i):
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+# ---------------------------------------------------------------------------
+# the search
+
+
+@njit(cache=True)
+def grouping_search(piles, reserve, pos, budget, line, info):
+    """Decide ``pos`` in the grouping view with at most ``budget`` conflicts.
+
+    Returns G_WIN (``line[:info[1]]`` is a winning line as move deltas, in play order),
+    G_LOSS (no grouping exists: the position is lost) or G_UNKNOWN (budget spent).
+    ``info[0]`` receives the conflicts used.
+    """
+    info[0] = 0
+    info[1] = 0
+    n, src, rank, pile, above, below = _model_cards(piles, reserve, pos)
+    if n == 0:
+        return G_WIN
+    count = np.zeros(14, np.int64)
+    for c in range(n):
+        count[rank[c]] += 1
+    for r in range(1, 6):
+        if count[r] != count[11 - r]:
+            return G_LOSS
+    if count[JACK] != count[QUEEN] or count[JACK] != count[KING]:
+        return G_LOSS
+    nmoves = count[1] + count[2] + count[3] + count[4] + count[5] + count[JACK]
+    lo = np.empty(n, np.int64)
+    hi = np.empty(n, np.int64)
+    base = np.empty(n, np.int64)
+    nvars = 0
+    for c in range(n):
+        lo[c] = above[c]
+        hi[c] = nmoves - 1 - below[c]
+        if lo[c] > hi[c]:
+            return G_LOSS
+        base[c] = nvars
+        nvars += hi[c] - lo[c]
+    norder = nvars
+    # the pair Booleans: (a, b, kind) with kind 0 pairs, 1 J-Q, 2 J-K
+    maxx = 8 * 64
+    xa = np.empty(maxx, np.int64)
+    xb = np.empty(maxx, np.int64)
+    xk = np.empty(maxx, np.int64)
+    nx = 0
+    for a in range(n):
+        ra = rank[a]
+        for b in range(n):
+            rb = rank[b]
+            kind = -1
+            if ra <= 5 and rb == 11 - ra:
+                kind = 0
+            elif ra == JACK and rb == QUEEN:
+                kind = 1
+            elif ra == JACK and rb == KING:
+                kind = 2
+            if kind < 0:
+                continue
+            if pile[a] >= 0 and pile[a] == pile[b]:
+                continue
+            if max(lo[a], lo[b]) > min(hi[a], hi[b]):
+                continue
+            xa[nx] = a
+            xb[nx] = b
+            xk[nx] = kind
+            nx += 1
+    nvars = norder + nx
+    xvar0 = norder
+
+    # room for the model's clauses (each bound counts every clause a phase may write)
+    cap_cl = n * 8 * 49 + nx * 2 * (nmoves + 1) + n * 60 + 64
+    cap_lits = 3 * cap_cl + n * 4 * 48 * 10
+    cl_lits = np.empty(cap_lits, np.int64)
+    cl_start = np.empty(cap_cl, np.int64)
+    cl_len = np.empty(cap_cl, np.int64)
+    ncl = 0
+    nlit = 0
+    buf = np.empty(nvars + 8, np.int64)
+    pair = np.empty(2, np.int64)
+    partners = np.empty(n, np.int64)
+    empty = False
+    # the clauses of the model (the arrays are large enough: checked as we go)
+    for phase in range(6):
+        if empty:
+            break
+        if phase == 0:  # order encoding
+            for c in range(n):
+                for v in range(lo[c], hi[c] - 1):
+                    buf[0] = _neg(_le(base, lo, hi, c, v))
+                    buf[1] = _le(base, lo, hi, c, v + 1)
+                    ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
+        elif phase == 1:  # pile order: the card above goes strictly earlier
+            for c in range(n):
+                if pile[c] >= 0 and below[c] > 0:
+                    b = c - 1  # the card c lies on
+                    for v in range(lo[b], hi[b] + 1):
+                        buf[0] = _neg(_le(base, lo, hi, b, v))
+                        buf[1] = _le(base, lo, hi, c, v - 1)
+                        ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
+                        if code == 2:
+                            empty = True
+        elif phase == 2:  # a chosen pair shares its step
+            for i in range(nx):
+                a = xa[i]
+                b = xb[i]
+                x = 2 * (xvar0 + i)
+                for side in range(2):
+                    p = a if side == 0 else b
+                    q = b if side == 0 else a
+                    for v in range(lo[p], hi[p] + 1):
+                        buf[0] = x ^ 1
+                        buf[1] = _neg(_le(base, lo, hi, p, v))
+                        buf[2] = _le(base, lo, hi, q, v)
+                        ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 3)
+                        if code == 2:
+                            empty = True
+        elif phase == 3:  # every card in exactly one chosen pair of each kind it needs
+            for c in range(n):
+                for kind in range(3):
+                    if kind == 0 and rank[c] > 10:
+                        continue
+                    if kind > 0 and rank[c] <= 10:
+                        continue
+                    if kind > 0 and rank[c] == QUEEN and kind == 2:
+                        continue
+                    if kind > 0 and rank[c] == KING and kind == 1:
+                        continue
+                    k = 0
+                    for i in range(nx):
+                        if xk[i] == kind and (xa[i] == c or xb[i] == c):
+                            buf[k] = 2 * (xvar0 + i)
+                            k += 1
+                    for s in range(k):  # at most one
+                        for t in range(s + 1, k):
+                            pair[0] = buf[s] ^ 1
+                            pair[1] = buf[t] ^ 1
+                            ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, pair, 2)
+                    ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
+                    if code == 2:
+                        empty = True
+        elif phase == 4:  # interchangeable free cards: steps non-decreasing
+            for a in range(n):
+                if not (pile[a] < 0 or (below[a] == 0 and above[a] == 0)):
+                    continue
+                for b in range(a + 1, n):
+                    if rank[b] != rank[a] or not (pile[b] < 0 or (below[b] == 0 and above[b] == 0)):
+                        continue
+                    # t_a <= t_b: [t_b <= v] implies [t_a <= v]
+                    for v in range(lo[b], hi[b] + 1):
+                        buf[0] = _neg(_le(base, lo, hi, b, v))
+                        buf[1] = _le(base, lo, hi, a, v)
+                        ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
+                        if code == 2:
+                            empty = True
+                    break  # the next free card of the rank continues the chain
+        elif phase == 5:  # supports: a card's step is some partner's step (implied)
+            for c in range(n):
+                rc = rank[c]
+                for g in range(2):
+                    if rc <= 10 and g == 1:
+                        continue
+                    # the partner rank of group g
+                    if rc <= 10:
+                        want = 11 - rc
+                    elif rc == JACK:
+                        want = QUEEN if g == 0 else KING
+                    elif rc == QUEEN:
+                        want = JACK if g == 0 else KING
+                    else:
+                        want = JACK if g == 0 else QUEEN
+                    npart = 0
+                    for p in range(n):
+                        if rank[p] != want or (pile[p] >= 0 and pile[p] == pile[c]):
+                            continue
+                        if max(lo[c], lo[p]) > min(hi[c], hi[p]):
+                            continue
+                        partners[npart] = p
+                        npart += 1
+                    for side in range(2):
+                        for v in range(lo[c], hi[c]):
+                            # side 0: [t_c <= v] -> some partner p has [t_p <= v]
+                            # side 1: not [t_c <= v] -> some partner p has not [t_p <= v]
+                            lit = _le(base, lo, hi, c, v)
+                            buf[0] = lit ^ 1 if side == 0 else lit
+                            k = 1
+                            sat = False
+                            for j in range(npart):
+                                q = _le(base, lo, hi, partners[j], v)
+                                if side == 1:
+                                    q = _neg(q)
+                                if q == TRUE:
+                                    sat = True
+                                    break
+                                if q != FALSE:
+                                    buf[k] = q
+                                    k += 1
+                            if not sat:
+                                ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
+                                if code == 2:
+                                    empty = True
+    if empty:
+        return G_LOSS
+
+    # ---- the CDCL state
+    nlits = 2 * nvars
+    assign = np.full(nvars, -1, np.int8)
+    level = np.zeros(nvars, np.int64)
+    reason = np.full(nvars, -1, np.int64)
+    saved = np.zeros(nvars, np.int8)
+    for i in range(nx):
+        saved[xvar0 + i] = 1
+    act = np.zeros(nvars, np.float64)
+    for i in range(nx):
+        act[xvar0 + i] = 1.0  # branch on the pairs first
+    var_inc = 1.0
+    heap = np.empty(nvars, np.int64)
+    hpos = np.full(nvars, -1, np.int64)
+    hsize = 0
+    for v in range(nvars):
+        heap[hsize] = v
+        hpos[v] = hsize
+        hsize += 1
+        _heap_up(heap, hpos, act, hsize - 1)
+    trail = np.empty(nvars, np.int64)
+    tlen = 0
+    qhead = 0
+    lim = np.empty(nvars + 1, np.int64)  # trail length at the start of each level
+    dl = 0
+    seen = np.zeros(nvars, np.int8)
+    learnt = np.empty(nvars + 1, np.int64)
+    # watch lists as linked lists of watch entries 2 * clause + w (w: which of the
+    # clause's first two literals it watches)
+    cap_w = 2 * cap_cl
+    wnext = np.full(cap_w, -1, np.int64)
+    whead = np.full(nlits, -1, np.int64)
+    units = np.empty(ncl, np.int64)
+    nunits = 0
+    for cl in range(ncl):
+        s = cl_start[cl]
+        if cl_len[cl] == 1:
+            units[nunits] = cl_lits[s]
+            nunits += 1
+            continue
+        for w in range(2):
+            lit = cl_lits[s + w]
+            wnext[2 * cl + w] = whead[lit]
+            whead[lit] = 2 * cl + w
+    for u in range(nunits):
+        lit = units[u]
+        v = lit >> 1
+        val = 1 - (lit & 1)
+        if assign[v] >= 0:
+            if assign[v] != val:
+                return G_LOSS
+            continue
+        assign[v] = val
+        level[v] = 0
+        trail[tlen] = lit
+        tlen += 1
+
+    conflicts = 0
+    restarts = 1
+    next_restart = RESTART_BASE * _luby(1)
+    since_restart = 0
+    while True:
+        # ---- propagate
+        confl = -1
+        while qhead < tlen and confl < 0:
+            p = trail[qhead]
+            qhead += 1
+            f = p ^ 1  # the literal that just became false
+            prev = -1
+            e = whead[f]
+            while e >= 0:
+                cl = e >> 1
+                w = e & 1
+                nxt = wnext[e]
+                s = cl_start[cl]
+                other = cl_lits[s + 1 - w]
+                ov = assign[other >> 1]
+                if ov >= 0 and ov != (other & 1):  # other watch true: keep
+                    prev = e
+                    e = nxt
+                    continue
+                moved = False
+                for j in range(s + 2, s + cl_len[cl]):
+                    q = cl_lits[j]
+                    qv = assign[q >> 1]
+                    if qv < 0 or qv != (q & 1):  # not false: watch it instead
+                        cl_lits[j] = f
+                        cl_lits[s + w] = q
+                        if prev < 0:
+                            whead[f] = nxt
+                        else:
+                            wnext[prev] = nxt
+                        wnext[e] = whead[q]
+                        whead[q] = e
+                        moved = True
+                        break
+                if moved:
+                    e = nxt
+                    continue
+                prev = e
+                e = nxt
+                if ov < 0:  # unit: imply the other watch
+                    assign[other >> 1] = 1 - (other & 1)
+                    level[other >> 1] = dl
+                    reason[other >> 1] = cl
+                    trail[tlen] = other
+                    tlen += 1
+                else:
+                    confl = cl
+                    break
+        if confl >= 0:
+            conflicts += 1
+            since_restart += 1
+            if dl == 0:
+                info[0] = conflicts
+                return G_LOSS
+            if conflicts > budget:
+                info[0] = conflicts
+                return G_UNKNOWN
+            # ---- first-UIP learning
+            k = 1
+            path = 0
+            p = -1
+            idx = tlen - 1
+            cl = confl
+            while True:
+                s = cl_start[cl]
+                for j in range(s, s + cl_len[cl]):
+                    q = cl_lits[j]
+                    if q == p:
+                        continue
+                    v = q >> 1
+                    if seen[v] == 0 and level[v] > 0:
+                        seen[v] = 1
+                        act[v] += var_inc
+                        if act[v] > 1e100:
+                            for u in range(nvars):
+                                act[u] *= 1e-100
+                            var_inc *= 1e-100
+                        if hpos[v] >= 0:
+                            _heap_up(heap, hpos, act, hpos[v])
+                        if level[v] == dl:
+                            path += 1
+                        else:
+                            learnt[k] = q
+                            k += 1
+                while seen[trail[idx] >> 1] == 0:
+                    idx -= 1
+                p = trail[idx]
+                idx -= 1
+                seen[p >> 1] = 0
+                path -= 1
+                if path == 0:
+                    break
+                cl = reason[p >> 1]
+            learnt[0] = p ^ 1
+            for j in range(1, k):
+                seen[learnt[j] >> 1] = 0
+            var_inc /= VAR_DECAY
+            # backjump level: the highest level among the rest (moved to position 1)
+            back = 0
+            if k > 1:
+                best = 1
+                for j in range(2, k):
+                    if level[learnt[j] >> 1] > level[learnt[best] >> 1]:
+                        best = j
+                tmp = learnt[1]
+                learnt[1] = learnt[best]
+                learnt[best] = tmp
+                back = level[learnt[1] >> 1]
+            # undo to level back
+            while tlen > lim[back + 1]:
+                tlen -= 1
+                v = trail[tlen] >> 1
+                saved[v] = assign[v]
+                assign[v] = -1
+                reason[v] = -1
+                if hpos[v] < 0:
+                    heap[hsize] = v
+                    hpos[v] = hsize
+                    hsize += 1
+                    _heap_up(heap, hpos, act, hsize - 1)
+            dl = back
+            qhead = tlen
+            # store the clause (grow the arrays when full)
+            if nlit + k > cap_lits:
+                new_l = np.empty(2 * cap_lits + k, np.int64)
+                new_l[:nlit] = cl_lits[:nlit]
+                cl_lits = new_l
+                cap_lits = 2 * cap_lits + k
+            if ncl + 1 > cap_cl:
+                new_s = np.empty(2 * cap_cl, np.int64)
+                new_s[:ncl] = cl_start[:ncl]
+                cl_start = new_s
+                new_n = np.empty(2 * cap_cl, np.int64)
+                new_n[:ncl] = cl_len[:ncl]
+                cl_len = new_n
+                new_w = np.full(4 * cap_cl, -1, np.int64)
+                new_w[: 2 * ncl] = wnext[: 2 * ncl]
+                wnext = new_w
+                cap_cl *= 2
+            cl = ncl
+            cl_start[cl] = nlit
+            cl_len[cl] = k
+            for j in range(k):
+                cl_lits[nlit + j] = learnt[j]
+            nlit += k
+            ncl += 1
+            if k > 1:
+                for w in range(2):
+                    lit = learnt[w]
+                    wnext[2 * cl + w] = whead[lit]
+                    whead[lit] = 2 * cl + w
+            lit = learnt[0]
+            v = lit >> 1
+            assign[v] = 1 - (lit & 1)
+            level[v] = dl
+            reason[v] = cl if k > 1 else -1
+            trail[tlen] = lit
+            tlen += 1
+            continue
+        # ---- restart
+        if since_restart >= next_restart and dl > 0:
+            since_restart = 0
+            restarts += 1
+            next_restart = RESTART_BASE * _luby(restarts)
+            while tlen > lim[1]:
+                tlen -= 1
+                v = trail[tlen] >> 1
+                saved[v] = assign[v]
+                assign[v] = -1
+                reason[v] = -1
+                if hpos[v] < 0:
+                    heap[hsize] = v
+                    hpos[v] = hsize
+                    hsize += 1
+                    _heap_up(heap, hpos, act, hsize - 1)
+            dl = 0
+            qhead = tlen
+        # ---- decide
+        v = -1
+        while hsize > 0:
+            top = heap[0]
+            hsize -= 1
+            hpos[top] = -1
+            if hsize > 0:
+                heap[0] = heap[hsize]
+                hpos[heap[0]] = 0
+                _heap_down(heap, hpos, act, hsize, 0)
+            if assign[top] < 0:
+                v = top
+                break
+        if v < 0:
+            break  # every variable assigned, no conflict: a solution
+        dl += 1
+        lim[dl] = tlen
+        assign[v] = saved[v]
+        level[v] = dl
+        reason[v] = -1
+        trail[tlen] = 2 * v + (1 - saved[v])
+        tlen += 1
+
+    # ---- a solution: steps of the cards, groups sorted by step
+    info[0] = conflicts
+    step = np.empty(n, np.int64)
+    for c in range(n):
+        step[c] = hi[c]
+        for v in range(lo[c], hi[c]):
+            if assign[base[c] + v - lo[c]] == 1:
+                step[c] = v
+                break
+    gkey = np.empty(nmoves, np.int64)
+    gdelta = np.empty(nmoves, np.uint64)
+    ng = 0
+    for i in range(nx):
+        if assign[xvar0 + i] != 1:
+            continue
+        a = xa[i]
+        b = xb[i]
+        if xk[i] == 0:
+            gkey[ng] = step[a] * 1024 + a
+            gdelta[ng] = source_delta(src[a]) + source_delta(src[b])
+            ng += 1
+        elif xk[i] == 1:  # J a with Q b: find the K of a
+            for i2 in range(nx):
+                if xk[i2] == 2 and xa[i2] == a and assign[xvar0 + i2] == 1:
+                    gkey[ng] = step[a] * 1024 + a
+                    gdelta[ng] = source_delta(src[a]) + source_delta(src[b]) + source_delta(src[xb[i2]])
+                    ng += 1
+    order = np.argsort(gkey[:ng])
+    for j in range(ng):
+        line[j] = gdelta[order[j]]
+    info[1] = ng
+    return G_WIN
+
+
+@njit(cache=True)
+def line_wins(piles, reserve, pos, line, m):
+    """True if the moves ``line[:m]`` are legal one after another from ``pos`` and
+    clear the table (checked against the mirror's unpruned move list)."""
+    moves = np.empty(MAX_MOVES, np.uint64)
+    for j in range(m):
+        k = all_moves(piles, reserve, pos, moves)
+        ok = False
+        for i in range(k):
+            if moves[i] == line[j]:
+                ok = True
+                break
+        if not ok:
+            return False
+        pos = pos - line[j]
+    return pos == np.uint64(0)
