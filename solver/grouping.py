@@ -42,6 +42,10 @@ TRUE = -1  # literal codes of constants while the clauses are written
 FALSE = -2
 JACK, QUEEN, KING = 11, 12, 13
 RESTART_BASE = 64
+# the search's counters, kept between runs in the model's ctl array
+(C_N, C_NVARS, C_XVAR0, C_NX, C_NCL, C_NLIT, C_TLEN, C_QHEAD, C_DL, C_CONFLICTS, C_RESTARTS,
+ C_SINCE, C_NEXT_RESTART, C_HSIZE, C_NMOVES, C_STATUS) = range(16)
+NCTL = 16
 VAR_DECAY = 0.95
 
 
@@ -156,6 +160,59 @@ def _heap_down(heap, hpos, act, size, i):
 
 
 @njit(cache=True)
+def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear, nclear):
+    """True if the false literal p of a learnt clause follows from the clause's other
+    literals (every path through the reasons ends in a marked literal or level 0).
+    Literals met on the way are marked and listed in toclear; the list's new length is
+    left in toclear[-1]."""
+    top = 0
+    stack[top] = p
+    top += 1
+    start = nclear
+    while top > 0:
+        top -= 1
+        q = stack[top]
+        cl = reason[q >> 1]
+        s = cl_start[cl]
+        for j in range(s, s + cl_len[cl]):
+            lit = cl_lits[j]
+            u = lit >> 1
+            if u == (q >> 1) or seen[u] != 0 or level[u] == 0:
+                continue
+            if reason[u] >= 0:
+                seen[u] = 1
+                stack[top] = lit
+                top += 1
+                toclear[nclear] = lit
+                nclear += 1
+            else:
+                for i in range(start, nclear):
+                    seen[toclear[i] >> 1] = 0
+                toclear[-1] = start
+                return False
+    toclear[-1] = nclear
+    return True
+
+
+@njit(cache=True)
+def _undo(target, trail, tlen, assign, saved, reason, heap, hpos, act, hsize):
+    """Unassign the trail down to length target (phases saved, variables back in the
+    heap); returns (trail length, heap size)."""
+    while tlen > target:
+        tlen -= 1
+        v = trail[tlen] >> 1
+        saved[v] = assign[v]
+        assign[v] = -1
+        reason[v] = -1
+        if hpos[v] < 0:
+            heap[hsize] = v
+            hpos[v] = hsize
+            hsize += 1
+            _heap_up(heap, hpos, act, hsize - 1)
+    return tlen, hsize
+
+
+@njit(cache=True)
 def _luby(i):
     k = 1
     while (1 << k) - 1 < i:
@@ -168,31 +225,125 @@ def _luby(i):
     return 1 << (k - 1)
 
 
+@njit(cache=True)
+def _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits, cl_start,
+               cl_len, dl):
+    """Unit propagation (two watched literals) of the trail from qhead; returns
+    (conflicting clause or -1, trail length, qhead)."""
+    confl = -1
+    while qhead < tlen and confl < 0:
+        p = trail[qhead]
+        qhead += 1
+        f = p ^ 1  # the literal that just became false
+        prev = -1
+        e = whead[f]
+        while e >= 0:
+            cl = e >> 1
+            w = e & 1
+            nxt = wnext[e]
+            s = cl_start[cl]
+            other = cl_lits[s + 1 - w]
+            ov = assign[other >> 1]
+            if ov >= 0 and ov != (other & 1):  # other watch true: keep
+                prev = e
+                e = nxt
+                continue
+            moved = False
+            for j in range(s + 2, s + cl_len[cl]):
+                q = cl_lits[j]
+                qv = assign[q >> 1]
+                if qv < 0 or qv != (q & 1):  # not false: watch it instead
+                    cl_lits[j] = f
+                    cl_lits[s + w] = q
+                    if prev < 0:
+                        whead[f] = nxt
+                    else:
+                        wnext[prev] = nxt
+                    wnext[e] = whead[q]
+                    whead[q] = e
+                    moved = True
+                    break
+            if moved:
+                e = nxt
+                continue
+            prev = e
+            e = nxt
+            if ov < 0:  # unit: imply the other watch
+                assign[other >> 1] = 1 - (other & 1)
+                level[other >> 1] = dl
+                reason[other >> 1] = cl
+                trail[tlen] = other
+                tlen += 1
+            else:
+                confl = cl
+                break
+    return confl, tlen, qhead
+
+
+@njit(cache=True)
+def _probe(first, last, trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits,
+           cl_start, cl_len):
+    """Failed literals at the root: a variable of first..last-1 whose value leads to a
+    conflict by propagation alone takes the other value for good.  Rounds until nothing
+    changes; returns (False if the root itself is contradictory, trail length)."""
+    confl, tlen, qhead = _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext,
+                                    cl_lits, cl_start, cl_len, 0)
+    if confl >= 0:
+        return False, tlen
+    changed = True
+    while changed:
+        changed = False
+        for v in range(first, last):
+            if assign[v] >= 0:
+                continue
+            for val in range(1, -1, -1):
+                mark = tlen
+                assign[v] = val
+                level[v] = 1
+                reason[v] = -1
+                trail[tlen] = 2 * v + 1 - val
+                confl, t2, q2 = _propagate(trail, tlen + 1, tlen, assign, level, reason, whead,
+                                           wnext, cl_lits, cl_start, cl_len, 1)
+                for j in range(mark, t2):
+                    u = trail[j] >> 1
+                    assign[u] = -1
+                    reason[u] = -1
+                if confl >= 0:  # v = val fails: v = 1 - val at the root
+                    assign[v] = 1 - val
+                    level[v] = 0
+                    trail[tlen] = 2 * v + val
+                    confl, tlen, qhead = _propagate(trail, tlen + 1, tlen, assign, level, reason,
+                                                    whead, wnext, cl_lits, cl_start, cl_len, 0)
+                    if confl >= 0:
+                        return False, tlen
+                    changed = True
+                    break
+    return True, tlen
+
+
 # ---------------------------------------------------------------------------
 # the search
 
 
 @njit(cache=True)
-def grouping_search(piles, reserve, pos, budget, line, info):
-    """Decide ``pos`` in the grouping view with at most ``budget`` conflicts.
+def grouping_model(piles, reserve, pos):
+    """The clauses of ``pos`` and a fresh search state, ready for :func:`grouping_run`.
 
-    Returns G_WIN (``line[:info[1]]`` is a winning line as move deltas, in play order),
-    G_LOSS (no grouping exists: the position is lost) or G_UNKNOWN (budget spent).
-    ``info[0]`` receives the conflicts used.
+    Returns (status, model): G_LOSS when writing the clauses or propagating them at the
+    root (with failed-literal probing of the pair Booleans) already shows there is no
+    grouping, G_WIN for the empty position, else G_UNKNOWN.
     """
-    info[0] = 0
-    info[1] = 0
     n, src, rank, pile, above, below = _model_cards(piles, reserve, pos)
     if n == 0:
-        return G_WIN
+        return G_WIN, _empty_model(G_WIN)
     count = np.zeros(14, np.int64)
     for c in range(n):
         count[rank[c]] += 1
     for r in range(1, 6):
         if count[r] != count[11 - r]:
-            return G_LOSS
+            return G_LOSS, _empty_model(G_LOSS)
     if count[JACK] != count[QUEEN] or count[JACK] != count[KING]:
-        return G_LOSS
+        return G_LOSS, _empty_model(G_LOSS)
     nmoves = count[1] + count[2] + count[3] + count[4] + count[5] + count[JACK]
     lo = np.empty(n, np.int64)
     hi = np.empty(n, np.int64)
@@ -202,7 +353,7 @@ def grouping_search(piles, reserve, pos, budget, line, info):
         lo[c] = above[c]
         hi[c] = nmoves - 1 - below[c]
         if lo[c] > hi[c]:
-            return G_LOSS
+            return G_LOSS, _empty_model(G_LOSS)
         base[c] = nvars
         nvars += hi[c] - lo[c]
     norder = nvars
@@ -368,7 +519,7 @@ def grouping_search(piles, reserve, pos, budget, line, info):
                                 if code == 2:
                                     empty = True
     if empty:
-        return G_LOSS
+        return G_LOSS, _empty_model(G_LOSS)
 
     # ---- the CDCL state
     nlits = 2 * nvars
@@ -397,6 +548,8 @@ def grouping_search(piles, reserve, pos, budget, line, info):
     dl = 0
     seen = np.zeros(nvars, np.int8)
     learnt = np.empty(nvars + 1, np.int64)
+    stack = np.empty(nvars + 1, np.int64)
+    toclear = np.empty(nvars + 2, np.int64)
     # watch lists as linked lists of watch entries 2 * clause + w (w: which of the
     # clause's first two literals it watches)
     cap_w = 2 * cap_cl
@@ -420,75 +573,92 @@ def grouping_search(piles, reserve, pos, budget, line, info):
         val = 1 - (lit & 1)
         if assign[v] >= 0:
             if assign[v] != val:
-                return G_LOSS
+                return G_LOSS, _empty_model(G_LOSS)
             continue
         assign[v] = val
         level[v] = 0
         trail[tlen] = lit
         tlen += 1
 
+    ok, tlen = _probe(xvar0, nvars, trail, tlen, 0, assign, level, reason, whead, wnext, cl_lits,
+                      cl_start, cl_len)
+    if not ok:
+        return G_LOSS, _empty_model(G_LOSS)
+    ctl = np.zeros(NCTL, np.int64)
+    ctl[C_N] = n
+    ctl[C_NVARS] = nvars
+    ctl[C_XVAR0] = xvar0
+    ctl[C_NX] = nx
+    ctl[C_NCL] = ncl
+    ctl[C_NLIT] = nlit
+    ctl[C_TLEN] = tlen
+    ctl[C_QHEAD] = tlen
+    ctl[C_RESTARTS] = 1
+    ctl[C_NEXT_RESTART] = RESTART_BASE * _luby(1)
+    ctl[C_HSIZE] = hsize
+    ctl[C_NMOVES] = nmoves
+    ctl[C_STATUS] = G_UNKNOWN
+    fctl = np.ones(1, np.float64)
+    return G_UNKNOWN, (ctl, fctl, src[:n].copy(), lo, hi, base, xa[:nx].copy(), xb[:nx].copy(),
+                       xk[:nx].copy(), cl_lits, cl_start, cl_len, wnext, whead, assign, level,
+                       reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear)
+
+
+@njit(cache=True)
+def _empty_model(status):
+    i = np.zeros(1, np.int64)
+    b = np.zeros(1, np.int8)
+    ctl = np.zeros(NCTL, np.int64)
+    ctl[C_STATUS] = status
+    return (ctl, np.ones(1, np.float64), i, i, i, i, i, i, i, i, i, i, i,
+            i, b, i, i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i)
+
+
+@njit(cache=True)
+def grouping_run(model, budget, line, info):
+    """Go on with the search of :func:`grouping_model` for at most ``budget`` conflicts.
+
+    Returns (status, model) -- the model to pass next time (its clause arrays may have
+    been regrown).  G_WIN: ``line[:info[1]]`` is a winning line as move deltas, in play
+    order; G_LOSS: no grouping exists, the position is lost; G_UNKNOWN: budget spent.
+    ``info[0]`` receives the conflicts of this call.  The learnt clauses and the
+    branching state are kept from one call to the next.
+    """
+    (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead, assign,
+     level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear) = model
+    info[0] = 0
+    info[1] = 0
+    n = ctl[C_N]
+    nvars = ctl[C_NVARS]
+    xvar0 = ctl[C_XVAR0]
+    nx = ctl[C_NX]
+    ncl = ctl[C_NCL]
+    nlit = ctl[C_NLIT]
+    tlen = ctl[C_TLEN]
+    qhead = ctl[C_QHEAD]
+    dl = ctl[C_DL]
+    restarts = ctl[C_RESTARTS]
+    since_restart = ctl[C_SINCE]
+    next_restart = ctl[C_NEXT_RESTART]
+    hsize = ctl[C_HSIZE]
+    nmoves = ctl[C_NMOVES]
+    var_inc = fctl[0]
+    cap_cl = len(cl_start)
+    cap_lits = len(cl_lits)
+    if ctl[C_STATUS] != G_UNKNOWN:
+        return ctl[C_STATUS], model
     conflicts = 0
-    restarts = 1
-    next_restart = RESTART_BASE * _luby(1)
-    since_restart = 0
+    result = G_UNKNOWN
     while True:
         # ---- propagate
-        confl = -1
-        while qhead < tlen and confl < 0:
-            p = trail[qhead]
-            qhead += 1
-            f = p ^ 1  # the literal that just became false
-            prev = -1
-            e = whead[f]
-            while e >= 0:
-                cl = e >> 1
-                w = e & 1
-                nxt = wnext[e]
-                s = cl_start[cl]
-                other = cl_lits[s + 1 - w]
-                ov = assign[other >> 1]
-                if ov >= 0 and ov != (other & 1):  # other watch true: keep
-                    prev = e
-                    e = nxt
-                    continue
-                moved = False
-                for j in range(s + 2, s + cl_len[cl]):
-                    q = cl_lits[j]
-                    qv = assign[q >> 1]
-                    if qv < 0 or qv != (q & 1):  # not false: watch it instead
-                        cl_lits[j] = f
-                        cl_lits[s + w] = q
-                        if prev < 0:
-                            whead[f] = nxt
-                        else:
-                            wnext[prev] = nxt
-                        wnext[e] = whead[q]
-                        whead[q] = e
-                        moved = True
-                        break
-                if moved:
-                    e = nxt
-                    continue
-                prev = e
-                e = nxt
-                if ov < 0:  # unit: imply the other watch
-                    assign[other >> 1] = 1 - (other & 1)
-                    level[other >> 1] = dl
-                    reason[other >> 1] = cl
-                    trail[tlen] = other
-                    tlen += 1
-                else:
-                    confl = cl
-                    break
+        confl, tlen, qhead = _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext,
+                                        cl_lits, cl_start, cl_len, dl)
         if confl >= 0:
             conflicts += 1
             since_restart += 1
             if dl == 0:
-                info[0] = conflicts
-                return G_LOSS
-            if conflicts > budget:
-                info[0] = conflicts
-                return G_UNKNOWN
+                result = G_LOSS
+                break
             # ---- first-UIP learning
             k = 1
             path = 0
@@ -526,8 +696,24 @@ def grouping_search(piles, reserve, pos, budget, line, info):
                     break
                 cl = reason[p >> 1]
             learnt[0] = p ^ 1
+            # minimize: drop a literal implied by the others (its reason's literals are
+            # all in the clause, recursively) -- MiniSat's recursive minimization
+            nclear = 0
             for j in range(1, k):
-                seen[learnt[j] >> 1] = 0
+                toclear[nclear] = learnt[j]
+                nclear += 1
+            m = 1
+            for j in range(1, k):
+                q = learnt[j]
+                if reason[q >> 1] < 0 or not _redundant(q, reason, level, seen, cl_lits, cl_start,
+                                                          cl_len, stack, toclear, nclear):
+                    learnt[m] = q
+                    m += 1
+                else:
+                    nclear = toclear[-1]  # _redundant left the new length here
+            k = m
+            for j in range(nclear):
+                seen[toclear[j] >> 1] = 0
             var_inc /= VAR_DECAY
             # backjump level: the highest level among the rest (moved to position 1)
             back = 0
@@ -541,17 +727,7 @@ def grouping_search(piles, reserve, pos, budget, line, info):
                 learnt[best] = tmp
                 back = level[learnt[1] >> 1]
             # undo to level back
-            while tlen > lim[back + 1]:
-                tlen -= 1
-                v = trail[tlen] >> 1
-                saved[v] = assign[v]
-                assign[v] = -1
-                reason[v] = -1
-                if hpos[v] < 0:
-                    heap[hsize] = v
-                    hpos[v] = hsize
-                    hsize += 1
-                    _heap_up(heap, hpos, act, hsize - 1)
+            tlen, hsize = _undo(lim[back + 1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
             dl = back
             qhead = tlen
             # store the clause (grow the arrays when full)
@@ -590,23 +766,20 @@ def grouping_search(piles, reserve, pos, budget, line, info):
             reason[v] = cl if k > 1 else -1
             trail[tlen] = lit
             tlen += 1
+            if conflicts >= budget:  # pause at the root (the next run starts there)
+                if dl > 0:
+                    tlen, hsize = _undo(lim[1], trail, tlen, assign, saved, reason, heap, hpos, act,
+                                        hsize)
+                    dl = 0
+                    qhead = tlen
+                break
             continue
         # ---- restart
         if since_restart >= next_restart and dl > 0:
             since_restart = 0
             restarts += 1
             next_restart = RESTART_BASE * _luby(restarts)
-            while tlen > lim[1]:
-                tlen -= 1
-                v = trail[tlen] >> 1
-                saved[v] = assign[v]
-                assign[v] = -1
-                reason[v] = -1
-                if hpos[v] < 0:
-                    heap[hsize] = v
-                    hpos[v] = hsize
-                    hsize += 1
-                    _heap_up(heap, hpos, act, hsize - 1)
+            tlen, hsize = _undo(lim[1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
             dl = 0
             qhead = tlen
         # ---- decide
@@ -623,7 +796,8 @@ def grouping_search(piles, reserve, pos, budget, line, info):
                 v = top
                 break
         if v < 0:
-            break  # every variable assigned, no conflict: a solution
+            result = G_WIN  # every variable assigned, no conflict: a solution
+            break
         dl += 1
         lim[dl] = tlen
         assign[v] = saved[v]
@@ -632,8 +806,25 @@ def grouping_search(piles, reserve, pos, budget, line, info):
         trail[tlen] = 2 * v + (1 - saved[v])
         tlen += 1
 
-    # ---- a solution: steps of the cards, groups sorted by step
     info[0] = conflicts
+    ctl[C_STATUS] = result
+    ctl[C_NCL] = ncl
+    ctl[C_NLIT] = nlit
+    ctl[C_TLEN] = tlen
+    ctl[C_QHEAD] = qhead
+    ctl[C_DL] = dl
+    ctl[C_CONFLICTS] += conflicts
+    ctl[C_RESTARTS] = restarts
+    ctl[C_SINCE] = since_restart
+    ctl[C_NEXT_RESTART] = next_restart
+    ctl[C_HSIZE] = hsize
+    fctl[0] = var_inc
+    model = (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead,
+             assign, level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
+             toclear)
+    if result != G_WIN:
+        return result, model
+    # ---- a solution: steps of the cards, groups sorted by step
     step = np.empty(n, np.int64)
     for c in range(n):
         step[c] = hi[c]
@@ -663,7 +854,20 @@ def grouping_search(piles, reserve, pos, budget, line, info):
     for j in range(ng):
         line[j] = gdelta[order[j]]
     info[1] = ng
-    return G_WIN
+    return G_WIN, model
+
+
+@njit(cache=True)
+def grouping_search(piles, reserve, pos, budget, line, info):
+    """Decide ``pos`` in the grouping view with at most ``budget`` conflicts: the model
+    and one run (see :func:`grouping_run` for the result and ``line``/``info``)."""
+    info[0] = 0
+    info[1] = 0
+    status, model = grouping_model(piles, reserve, pos)
+    if status != G_UNKNOWN:
+        return status
+    status, model = grouping_run(model, budget, line, info)
+    return status
 
 
 @njit(cache=True)

@@ -15,13 +15,13 @@ from halfmoon.moves import Move
 
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
-from .grouping import G_LOSS, G_WIN, grouping_search, line_wins
+from .grouping import G_LOSS, G_UNKNOWN, G_WIN, grouping_model, grouping_run, line_wins
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
-from .pruning import ALL_RULES, BOUNDS, ORDERING, PROJECTIONS, class_prefix
+from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, class_prefix
 from .table import Table
 
-SOLVER_VERSION = "3"
+SOLVER_VERSION = "4"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
@@ -45,17 +45,14 @@ RESTART_UNIT = 4_000
 # Positions this many plies from the root or fewer get the bounds test; deeper
 # subtrees are small enough that the plain search is cheaper than the test.
 BOUNDS_DEPTH = 24
-# Once this many positions are spent, a search not settled yet tries the projections
-# onto faces + two classes at the root, each allowed this many positions.
-DEEP_PROJECTIONS_AFTER = 20_000
-DEEP_PROJECTION_BUDGET = 300_000
-# The grouping search (clause learning in the grouping view, solver/grouping.py) first
-# runs once this many positions are spent, with GROUPING_CONFLICTS conflicts; each
-# later run doubles its conflicts and comes after the searches have spent
-# GROUPING_SHARE positions per conflict of the run before (about equal time each).
-GROUPING_AFTER = 2_000
-GROUPING_CONFLICTS = 256
-GROUPING_SHARE = 30
+# The grouping search (clause learning in the grouping view, solver/grouping.py) joins
+# once the searches have spent GROUPING_AFTER positions; it then takes turns of
+# GROUPING_SLICE conflicts, each after the searches have spent GROUPING_SHARE positions
+# per conflict of its last turn (a conflict costs about as much time as that many
+# positions, so the two get about equal time).  It keeps its learnt clauses between turns.
+GROUPING_AFTER = 5_000
+GROUPING_SLICE = 256
+GROUPING_SHARE = 60
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
 
@@ -181,15 +178,19 @@ def solve(
     left = [RESTART_UNIT * _luby(1)] * len(members)
     nodes = 0
     status = UNRESOLVED
-    deep_tried = False
     grouping_at = GROUPING_AFTER
-    conflicts = GROUPING_CONFLICTS
+    model = None
     info = np.zeros(2, np.int64)
     turn = 0
     while status == UNRESOLVED and nodes < budget:
-        if nodes >= grouping_at and rules & PROJECTIONS:
-            g = grouping_search(piles, reserve, root, min(conflicts, budget - nodes), line, info)
-            nodes += int(info[0])
+        if nodes >= grouping_at and rules & GROUPING:
+            if model is None:
+                g, model = grouping_model(piles, reserve, root)
+            else:
+                g = G_UNKNOWN
+            if g == G_UNKNOWN:
+                g, model = grouping_run(model, min(GROUPING_SLICE, budget - nodes), line, info)
+                nodes += int(info[0])
             if g == G_LOSS:
                 status = LOSS
                 break
@@ -199,15 +200,8 @@ def solve(
                 status = WIN
                 stats[1] = info[1]
                 break
-            grouping_at = nodes + GROUPING_SHARE * conflicts
-            conflicts *= 2
+            grouping_at = nodes + GROUPING_SHARE * max(int(info[0]), 1)
             continue
-        if not deep_tried and nodes >= DEEP_PROJECTIONS_AFTER and rules & PROJECTIONS:
-            # a hard search: try the projections onto faces + two classes at the root
-            deep_tried = True
-            if projections_dead(root, *proj, *ptab_args, NPROJ, NPROJ_ALL, DEEP_PROJECTION_BUDGET):
-                status = LOSS
-                break
         k = turn % len(members)
         flags, _, noise, depth, restarts = members[k]
         allowance = quick_phase if turn == 0 and len(members) > 1 and quick_phase else SLICE
@@ -245,7 +239,8 @@ def warm_up() -> None:
     root = initial_position(piles, reserve)
     projections_dead(root, *proj, ptab.keys, ptab.gens, gen, ptab.bits, NPROJ, NPROJ_ALL, 1)
     line = np.zeros(MAX_PLY, np.uint64)
-    grouping_search(piles, reserve, root, 1, line, np.zeros(2, np.int64))
+    g, model = grouping_model(piles, reserve, root)
+    grouping_run(model, 1, line, np.zeros(2, np.int64))
     line_wins(piles, reserve, root, line, 0)
 
 

@@ -4,7 +4,7 @@
   leaves one move, ORDERING puts the fullest piles first.
 - The pruned moves are legal, and on every position reachable from small positions
   they keep a win whenever one exists (checked against exhaustive search).
-- ``solve`` gives the same verdicts with each of the five rules on and off, on at
+- ``solve`` gives the same verdicts with each of the six rules on and off, on at
   least 200 deals settled both ways and on positions from random play (where
   losses are common), and every winning line replays through the engine.
 """
@@ -26,6 +26,7 @@ from solver.pruning import (
     BOUNDS,
     CLASS_IN_VIEW,
     FREE_CARDS,
+    GROUPING,
     NO_RULES,
     ORDERING,
     PROJECTIONS,
@@ -257,6 +258,7 @@ RULES = {
     "ORDERING": ORDERING,
     "BOUNDS": BOUNDS,
     "PROJECTIONS": PROJECTIONS,
+    "GROUPING": GROUPING,
 }
 BUDGET = 20_000
 # Deals 0..299 without 38, 124 and 129, which plain search does not settle quickly.
