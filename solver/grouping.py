@@ -227,7 +227,7 @@ def _luby(i):
 
 @njit(cache=True)
 def _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits, cl_start,
-               cl_len, dl):
+               cl_len, dl, bstart, bimp, bcl):
     """Unit propagation (two watched literals) of the trail from qhead; returns
     (conflicting clause or -1, trail length, qhead)."""
     confl = -1
@@ -235,6 +235,20 @@ def _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits,
         p = trail[qhead]
         qhead += 1
         f = p ^ 1  # the literal that just became false
+        for j in range(bstart[f], bstart[f + 1]):
+            q = bimp[j]
+            qv = assign[q >> 1]
+            if qv < 0:
+                assign[q >> 1] = 1 - (q & 1)
+                level[q >> 1] = dl
+                reason[q >> 1] = bcl[j]
+                trail[tlen] = q
+                tlen += 1
+            elif qv == (q & 1):
+                confl = bcl[j]
+                break
+        if confl >= 0:
+            break
         prev = -1
         e = whead[f]
         while e >= 0:
@@ -282,12 +296,12 @@ def _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits,
 
 @njit(cache=True)
 def _probe(first, last, trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits,
-           cl_start, cl_len):
+           cl_start, cl_len, bstart, bimp, bcl):
     """Failed literals at the root: a variable of first..last-1 whose value leads to a
     conflict by propagation alone takes the other value for good.  Rounds until nothing
     changes; returns (False if the root itself is contradictory, trail length)."""
     confl, tlen, qhead = _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext,
-                                    cl_lits, cl_start, cl_len, 0)
+                                    cl_lits, cl_start, cl_len, 0, bstart, bimp, bcl)
     if confl >= 0:
         return False, tlen
     changed = True
@@ -303,7 +317,8 @@ def _probe(first, last, trail, tlen, qhead, assign, level, reason, whead, wnext,
                 reason[v] = -1
                 trail[tlen] = 2 * v + 1 - val
                 confl, t2, q2 = _propagate(trail, tlen + 1, tlen, assign, level, reason, whead,
-                                           wnext, cl_lits, cl_start, cl_len, 1)
+                                           wnext, cl_lits, cl_start, cl_len, 1, bstart, bimp,
+                                           bcl)
                 for j in range(mark, t2):
                     u = trail[j] >> 1
                     assign[u] = -1
@@ -313,7 +328,8 @@ def _probe(first, last, trail, tlen, qhead, assign, level, reason, whead, wnext,
                     level[v] = 0
                     trail[tlen] = 2 * v + val
                     confl, tlen, qhead = _propagate(trail, tlen + 1, tlen, assign, level, reason,
-                                                    whead, wnext, cl_lits, cl_start, cl_len, 0)
+                                                    whead, wnext, cl_lits, cl_start, cl_len, 0,
+                                                    bstart, bimp, bcl)
                     if confl >= 0:
                         return False, tlen
                     changed = True
@@ -557,11 +573,31 @@ def grouping_model(piles, reserve, pos):
     whead = np.full(nlits, -1, np.int64)
     units = np.empty(ncl, np.int64)
     nunits = 0
+    # the model's binary clauses as implication lists: bimp[bstart[f]:bstart[f+1]] are
+    # the literals made true when literal f becomes false (bcl: their clauses)
+    bstart = np.zeros(nlits + 1, np.int64)
+    for cl in range(ncl):
+        if cl_len[cl] == 2:
+            s = cl_start[cl]
+            bstart[cl_lits[s] + 1] += 1
+            bstart[cl_lits[s + 1] + 1] += 1
+    for lit in range(nlits):
+        bstart[lit + 1] += bstart[lit]
+    bfill = bstart[:nlits].copy()
+    bimp = np.empty(bstart[nlits], np.int64)
+    bcl = np.empty(bstart[nlits], np.int64)
     for cl in range(ncl):
         s = cl_start[cl]
         if cl_len[cl] == 1:
             units[nunits] = cl_lits[s]
             nunits += 1
+            continue
+        if cl_len[cl] == 2:
+            for w in range(2):
+                f = cl_lits[s + w]
+                bimp[bfill[f]] = cl_lits[s + 1 - w]
+                bcl[bfill[f]] = cl
+                bfill[f] += 1
             continue
         for w in range(2):
             lit = cl_lits[s + w]
@@ -581,7 +617,7 @@ def grouping_model(piles, reserve, pos):
         tlen += 1
 
     ok, tlen = _probe(xvar0, nvars, trail, tlen, 0, assign, level, reason, whead, wnext, cl_lits,
-                      cl_start, cl_len)
+                      cl_start, cl_len, bstart, bimp, bcl)
     if not ok:
         return G_LOSS, _empty_model(G_LOSS)
     ctl = np.zeros(NCTL, np.int64)
@@ -601,7 +637,8 @@ def grouping_model(piles, reserve, pos):
     fctl = np.ones(1, np.float64)
     return G_UNKNOWN, (ctl, fctl, src[:n].copy(), lo, hi, base, xa[:nx].copy(), xb[:nx].copy(),
                        xk[:nx].copy(), cl_lits, cl_start, cl_len, wnext, whead, assign, level,
-                       reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear)
+                       reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear,
+                       bstart, bimp, bcl)
 
 
 @njit(cache=True)
@@ -611,7 +648,7 @@ def _empty_model(status):
     ctl = np.zeros(NCTL, np.int64)
     ctl[C_STATUS] = status
     return (ctl, np.ones(1, np.float64), i, i, i, i, i, i, i, i, i, i, i,
-            i, b, i, i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i)
+            i, b, i, i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i)
 
 
 @njit(cache=True)
@@ -625,7 +662,8 @@ def grouping_run(model, budget, line, info):
     branching state are kept from one call to the next.
     """
     (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead, assign,
-     level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear) = model
+     level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear, bstart, bimp,
+     bcl) = model
     info[0] = 0
     info[1] = 0
     n = ctl[C_N]
@@ -652,7 +690,7 @@ def grouping_run(model, budget, line, info):
     while True:
         # ---- propagate
         confl, tlen, qhead = _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext,
-                                        cl_lits, cl_start, cl_len, dl)
+                                        cl_lits, cl_start, cl_len, dl, bstart, bimp, bcl)
         if confl >= 0:
             conflicts += 1
             since_restart += 1
@@ -821,7 +859,7 @@ def grouping_run(model, budget, line, info):
     fctl[0] = var_inc
     model = (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead,
              assign, level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
-             toclear)
+             toclear, bstart, bimp, bcl)
     if result != G_WIN:
         return result, model
     # ---- a solution: steps of the cards, groups sorted by step
