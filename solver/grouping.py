@@ -403,7 +403,10 @@ def grouping_model(piles, reserve, pos):
     nvars = norder + nx
     xvar0 = norder
 
-    # room for the model's clauses (each bound counts every clause a phase may write)
+    # room for the model's clauses.  Per card at most: 48 order, 48 pile-order and 48
+    # free-card clauses, 2 x 2 x 48 supports, 2 x (28 + 1) exactly-one clauses: < 392;
+    # per pair Boolean 2 x (nmoves + 1) equalities.  Literals: at most 3 a clause but
+    # supports (up to 1 + 8) and at-least-one clauses (up to 8): n x 1,920 more covers them.
     cap_cl = n * 8 * 49 + nx * 2 * (nmoves + 1) + n * 60 + 64
     cap_lits = 3 * cap_cl + n * 4 * 48 * 10
     cl_lits = np.empty(cap_lits, np.int64)
@@ -415,125 +418,122 @@ def grouping_model(piles, reserve, pos):
     pair = np.empty(2, np.int64)
     partners = np.empty(n, np.int64)
     empty = False
-    # the clauses of the model (the arrays are large enough: checked as we go)
-    for phase in range(6):
-        if empty:
-            break
-        if phase == 0:  # order encoding
-            for c in range(n):
-                for v in range(lo[c], hi[c] - 1):
-                    buf[0] = _neg(_le(base, lo, hi, c, v))
-                    buf[1] = _le(base, lo, hi, c, v + 1)
-                    ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
-        elif phase == 1:  # pile order: the card above goes strictly earlier
-            for c in range(n):
-                if pile[c] >= 0 and below[c] > 0:
-                    b = c - 1  # the card c lies on
-                    for v in range(lo[b], hi[b] + 1):
-                        buf[0] = _neg(_le(base, lo, hi, b, v))
-                        buf[1] = _le(base, lo, hi, c, v - 1)
-                        ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
-                        if code == 2:
-                            empty = True
-        elif phase == 2:  # a chosen pair shares its step
+    # the clauses of the model (cap_cl and cap_lits bound what each family writes)
+    # order encoding
+    for c in range(n):
+        for v in range(lo[c], hi[c] - 1):
+            buf[0] = _neg(_le(base, lo, hi, c, v))
+            buf[1] = _le(base, lo, hi, c, v + 1)
+            ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
+    # pile order: the card above goes strictly earlier
+    for c in range(n):
+        if pile[c] >= 0 and below[c] > 0:
+            b = c - 1  # the card c lies on
+            for v in range(lo[b], hi[b] + 1):
+                buf[0] = _neg(_le(base, lo, hi, b, v))
+                buf[1] = _le(base, lo, hi, c, v - 1)
+                ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
+                if code == 2:
+                    empty = True
+    # a chosen pair shares its step
+    for i in range(nx):
+        a = xa[i]
+        b = xb[i]
+        x = 2 * (xvar0 + i)
+        for side in range(2):
+            p = a if side == 0 else b
+            q = b if side == 0 else a
+            for v in range(lo[p], hi[p] + 1):
+                buf[0] = x ^ 1
+                buf[1] = _neg(_le(base, lo, hi, p, v))
+                buf[2] = _le(base, lo, hi, q, v)
+                ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 3)
+                if code == 2:
+                    empty = True
+    # every card in exactly one chosen pair of each kind it needs
+    for c in range(n):
+        for kind in range(3):
+            if kind == 0 and rank[c] > 10:
+                continue
+            if kind > 0 and rank[c] <= 10:
+                continue
+            if kind > 0 and rank[c] == QUEEN and kind == 2:
+                continue
+            if kind > 0 and rank[c] == KING and kind == 1:
+                continue
+            k = 0
             for i in range(nx):
-                a = xa[i]
-                b = xb[i]
-                x = 2 * (xvar0 + i)
-                for side in range(2):
-                    p = a if side == 0 else b
-                    q = b if side == 0 else a
-                    for v in range(lo[p], hi[p] + 1):
-                        buf[0] = x ^ 1
-                        buf[1] = _neg(_le(base, lo, hi, p, v))
-                        buf[2] = _le(base, lo, hi, q, v)
-                        ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 3)
-                        if code == 2:
-                            empty = True
-        elif phase == 3:  # every card in exactly one chosen pair of each kind it needs
-            for c in range(n):
-                for kind in range(3):
-                    if kind == 0 and rank[c] > 10:
-                        continue
-                    if kind > 0 and rank[c] <= 10:
-                        continue
-                    if kind > 0 and rank[c] == QUEEN and kind == 2:
-                        continue
-                    if kind > 0 and rank[c] == KING and kind == 1:
-                        continue
-                    k = 0
-                    for i in range(nx):
-                        if xk[i] == kind and (xa[i] == c or xb[i] == c):
-                            buf[k] = 2 * (xvar0 + i)
-                            k += 1
-                    for s in range(k):  # at most one
-                        for t in range(s + 1, k):
-                            pair[0] = buf[s] ^ 1
-                            pair[1] = buf[t] ^ 1
-                            ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, pair, 2)
-                    ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
-                    if code == 2:
-                        empty = True
-        elif phase == 4:  # interchangeable free cards: steps non-decreasing
-            for a in range(n):
-                if not (pile[a] < 0 or (below[a] == 0 and above[a] == 0)):
+                if xk[i] == kind and (xa[i] == c or xb[i] == c):
+                    buf[k] = 2 * (xvar0 + i)
+                    k += 1
+            for s in range(k):  # at most one
+                for t in range(s + 1, k):
+                    pair[0] = buf[s] ^ 1
+                    pair[1] = buf[t] ^ 1
+                    ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, pair, 2)
+            ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
+            if code == 2:
+                empty = True
+    # interchangeable free cards: steps non-decreasing
+    for a in range(n):
+        if not (pile[a] < 0 or (below[a] == 0 and above[a] == 0)):
+            continue
+        for b in range(a + 1, n):
+            if rank[b] != rank[a] or not (pile[b] < 0 or (below[b] == 0 and above[b] == 0)):
+                continue
+            # t_a <= t_b: [t_b <= v] implies [t_a <= v]
+            for v in range(lo[b], hi[b] + 1):
+                buf[0] = _neg(_le(base, lo, hi, b, v))
+                buf[1] = _le(base, lo, hi, a, v)
+                ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
+                if code == 2:
+                    empty = True
+            break  # the next free card of the rank continues the chain
+    # supports: a card's step is some partner's step (implied)
+    for c in range(n):
+        rc = rank[c]
+        for g in range(2):
+            if rc <= 10 and g == 1:
+                continue
+            # the partner rank of group g
+            if rc <= 10:
+                want = 11 - rc
+            elif rc == JACK:
+                want = QUEEN if g == 0 else KING
+            elif rc == QUEEN:
+                want = JACK if g == 0 else KING
+            else:
+                want = JACK if g == 0 else QUEEN
+            npart = 0
+            for p in range(n):
+                if rank[p] != want or (pile[p] >= 0 and pile[p] == pile[c]):
                     continue
-                for b in range(a + 1, n):
-                    if rank[b] != rank[a] or not (pile[b] < 0 or (below[b] == 0 and above[b] == 0)):
-                        continue
-                    # t_a <= t_b: [t_b <= v] implies [t_a <= v]
-                    for v in range(lo[b], hi[b] + 1):
-                        buf[0] = _neg(_le(base, lo, hi, b, v))
-                        buf[1] = _le(base, lo, hi, a, v)
-                        ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
+                if max(lo[c], lo[p]) > min(hi[c], hi[p]):
+                    continue
+                partners[npart] = p
+                npart += 1
+            for side in range(2):
+                for v in range(lo[c], hi[c]):
+                    # side 0: [t_c <= v] -> some partner p has [t_p <= v]
+                    # side 1: not [t_c <= v] -> some partner p has not [t_p <= v]
+                    lit = _le(base, lo, hi, c, v)
+                    buf[0] = lit ^ 1 if side == 0 else lit
+                    k = 1
+                    sat = False
+                    for j in range(npart):
+                        q = _le(base, lo, hi, partners[j], v)
+                        if side == 1:
+                            q = _neg(q)
+                        if q == TRUE:
+                            sat = True
+                            break
+                        if q != FALSE:
+                            buf[k] = q
+                            k += 1
+                    if not sat:
+                        ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
                         if code == 2:
                             empty = True
-                    break  # the next free card of the rank continues the chain
-        elif phase == 5:  # supports: a card's step is some partner's step (implied)
-            for c in range(n):
-                rc = rank[c]
-                for g in range(2):
-                    if rc <= 10 and g == 1:
-                        continue
-                    # the partner rank of group g
-                    if rc <= 10:
-                        want = 11 - rc
-                    elif rc == JACK:
-                        want = QUEEN if g == 0 else KING
-                    elif rc == QUEEN:
-                        want = JACK if g == 0 else KING
-                    else:
-                        want = JACK if g == 0 else QUEEN
-                    npart = 0
-                    for p in range(n):
-                        if rank[p] != want or (pile[p] >= 0 and pile[p] == pile[c]):
-                            continue
-                        if max(lo[c], lo[p]) > min(hi[c], hi[p]):
-                            continue
-                        partners[npart] = p
-                        npart += 1
-                    for side in range(2):
-                        for v in range(lo[c], hi[c]):
-                            # side 0: [t_c <= v] -> some partner p has [t_p <= v]
-                            # side 1: not [t_c <= v] -> some partner p has not [t_p <= v]
-                            lit = _le(base, lo, hi, c, v)
-                            buf[0] = lit ^ 1 if side == 0 else lit
-                            k = 1
-                            sat = False
-                            for j in range(npart):
-                                q = _le(base, lo, hi, partners[j], v)
-                                if side == 1:
-                                    q = _neg(q)
-                                if q == TRUE:
-                                    sat = True
-                                    break
-                                if q != FALSE:
-                                    buf[k] = q
-                                    k += 1
-                            if not sat:
-                                ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
-                                if code == 2:
-                                    empty = True
     if empty:
         return G_LOSS, _empty_model(G_LOSS)
 
@@ -548,7 +548,6 @@ def grouping_model(piles, reserve, pos):
     act = np.zeros(nvars, np.float64)
     for i in range(nx):
         act[xvar0 + i] = 1.0  # branch on the pairs first
-    var_inc = 1.0
     heap = np.empty(nvars, np.int64)
     hpos = np.full(nvars, -1, np.int64)
     hsize = 0
@@ -559,9 +558,7 @@ def grouping_model(piles, reserve, pos):
         _heap_up(heap, hpos, act, hsize - 1)
     trail = np.empty(nvars, np.int64)
     tlen = 0
-    qhead = 0
     lim = np.empty(nvars + 1, np.int64)  # trail length at the start of each level
-    dl = 0
     seen = np.zeros(nvars, np.int8)
     learnt = np.empty(nvars + 1, np.int64)
     stack = np.empty(nvars + 1, np.int64)

@@ -81,10 +81,10 @@ def test_wins_of_full_deals_replay(number):
     assert g.replays(g.root, line)
 
 
-# Losses: 495 and 599 among deals 0-999; 1413, 1570, 4088 and 5408 were left
-# unresolved by the depth-first searches at 5,000,000 positions (1413 and 1570 also at
+# Losses: 495 and 599 among deals 0-999; 1570, 2502, 4088, 5408 and 8776 were left
+# unresolved by the depth-first searches at 5,000,000 positions (1570 also at
 # 20,000,000), while CP-SAT proves them lost.
-@pytest.mark.parametrize("number", [495, 599, 1413, 1570, 4088, 5408])
+@pytest.mark.parametrize("number", [495, 599, 1570, 2502, 4088, 5408, 8776])
 def test_proves_losses_the_positions_search_cannot(number):
     status, conflicts, _ = Grouping(Deal.from_number(number))(budget=200_000)
     assert status == G_LOSS
