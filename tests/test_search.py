@@ -294,3 +294,27 @@ def test_a_restarting_portfolio_finds_wins_the_fixed_orders_miss():
     r = solve(5913, budget=200_000)
     assert r.verdict == "win"
     assert replay(Deal.from_number(5913), r.moves).is_won
+
+
+@pytest.mark.parametrize("number", [4088, 8776])
+def test_the_grouping_search_settles_losses_the_positions_search_cannot(number):
+    """Deals 4088 and 8776 were unresolved after 5,000,000 positions of the depth-first
+    searches alone; with the grouping search taking turns they are proved lost."""
+    from solver.pruning import GROUPING
+
+    r = solve(number)
+    assert r.verdict == "loss" and r.nodes < 2_000_000
+    assert solve(number, budget=r.nodes, rules=ALL_RULES & ~GROUPING).verdict == "unresolved"
+
+
+def test_a_win_found_by_the_grouping_search_replays(monkeypatch):
+    """Deal 1 with the grouping search joining at once: its first turn finds the win
+    (fewer conflicts than a turn allows, before any position is searched)."""
+    from solver.pruning import GROUPING
+
+    import solver.search as search
+
+    monkeypatch.setattr(search, "GROUPING_AFTER", 0)
+    r = solve(1, rules=GROUPING, quick_phase=0)
+    assert r.verdict == "win" and r.nodes <= search.GROUPING_SLICE
+    assert replay(Deal.from_number(1), r.moves).is_won
