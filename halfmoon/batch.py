@@ -326,11 +326,18 @@ class _Pool:
             self.executor.terminate_workers()
         elif cancel:
             procs = list((getattr(self.executor, "_processes", None) or {}).values())
+            # shutdown(wait=False) forgets the executor's manager thread, so a later
+            # shutdown(wait=True) no longer joins it; joined here instead, or it may still
+            # be closing its wake-up pipe while the interpreter's exit hook writes to it
+            # ("Bad file descriptor" at exit, seen about once in ten interrupted runs)
+            manager = getattr(self.executor, "_executor_manager_thread", None)
             self.executor.shutdown(wait=False, cancel_futures=True)
             for p in procs:
                 p.terminate()
             for p in procs:
                 p.join()
+            if manager is not None:
+                manager.join(timeout=30)
         self.executor.shutdown(wait=True, cancel_futures=cancel)
 
 
