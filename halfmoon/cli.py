@@ -99,7 +99,8 @@ def _add_batch(p: argparse.ArgumentParser):
     p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
     p.add_argument("--out", metavar="DIR", default="results", help="results directory (default: results)")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
-    p.add_argument("--budget", type=int, metavar="N", help="positions searched per deal (default: the solver's)")
+    p.add_argument("--budget", type=int, metavar="N", help="positions searched per deal, a conflict of the clause-learning "
+                   "search counting as one (default: the solver's)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask distributed scheduler instead")
     p.add_argument("--chunk-size", type=int, metavar="N", help="deals per Parquet file (default: 250)")
     return cmd_batch
@@ -224,7 +225,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _add_solve(p: argparse.ArgumentParser):
     p.add_argument("deals", nargs="+", metavar="CODE|LAYOUT_FILE", help="deal codes, deal numbers or layout files")
-    p.add_argument("--budget", type=int, metavar="N", help="positions searched at most (default: the solver's)")
+    p.add_argument("--budget", type=int, metavar="N", help="positions searched at most, a conflict of the clause-learning search "
+                   "counting as one (default: the solver's)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--engine", choices=("dfs", "cpsat"), default="dfs",
                    help="dfs: the solver (default); cpsat: the independent constraint model")

@@ -62,7 +62,7 @@ class Result:
 
     verdict: str  # "win" | "loss" | "unresolved"
     moves: Optional[tuple[Move, ...]]
-    nodes: int
+    nodes: int  # positions expanded, plus conflicts of the grouping search (one each)
     seconds: float
     code: Optional[str] = None
 
