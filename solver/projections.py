@@ -24,8 +24,10 @@ from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, class_prefix, new_work
 from .table import tt_get, tt_put
 
 # Classes of each projection, as bit masks over the classes 0..5 (5 = J+Q+K): first
-# the five "faces + one pair class" used at every position, then the ten "faces + two
-# pair classes" used at the root of hard searches.
+# the five "faces + one pair class" the search checks at every position, then the ten
+# "faces + two pair classes", which ``projections_dead`` can check too (the tests do);
+# the solver no longer tries them at the root of hard deals: the grouping search proves
+# those losses, and more.
 _FACES = 1 << 5
 PROJECTION_MASKS = np.array(
     [_FACES | (1 << a) for a in range(5)]
