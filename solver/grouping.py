@@ -213,7 +213,8 @@ def _undo(target, trail, tlen, assign, saved, reason, heap, hpos, act, hsize):
 
 
 @njit(cache=True)
-def _luby(i):
+def luby(i):
+    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
     k = 1
     while (1 << k) - 1 < i:
         k += 1
@@ -627,7 +628,7 @@ def grouping_model(piles, reserve, pos):
     ctl[C_TLEN] = tlen
     ctl[C_QHEAD] = tlen
     ctl[C_RESTARTS] = 1
-    ctl[C_NEXT_RESTART] = RESTART_BASE * _luby(1)
+    ctl[C_NEXT_RESTART] = RESTART_BASE * luby(1)
     ctl[C_HSIZE] = hsize
     ctl[C_NMOVES] = nmoves
     ctl[C_STATUS] = G_UNKNOWN
@@ -813,7 +814,7 @@ def grouping_run(model, budget, line, info):
         if since_restart >= next_restart and dl > 0:
             since_restart = 0
             restarts += 1
-            next_restart = RESTART_BASE * _luby(restarts)
+            next_restart = RESTART_BASE * luby(restarts)
             tlen, hsize = _undo(lim[1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
             dl = 0
             qhead = tlen

@@ -15,7 +15,7 @@ from halfmoon.moves import Move
 
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
-from .grouping import G_LOSS, G_UNKNOWN, G_WIN, grouping_model, grouping_run, line_wins
+from .grouping import G_LOSS, G_UNKNOWN, G_WIN, grouping_model, grouping_run, line_wins, luby
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
 from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, class_prefix
@@ -107,19 +107,6 @@ def _as_deal(deal: Union[Deal, str, int]) -> Deal:
     return load_deal(deal)
 
 
-def _luby(i: int) -> int:
-    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
-
-
 def _next_seed(seed: int) -> int:
     return (seed * 6364136223846793005 + 1442695040888963407) & (2**64 - 1) or 1
 
@@ -175,7 +162,7 @@ def solve(
     stacks = [new_stack(np.uint64(seed)) for _, seed, _, _, _ in members]
     seeds = [seed for _, seed, _, _, _ in members]
     runs = [1] * len(members)  # Luby term of the current run of a restarting search
-    left = [RESTART_UNIT * _luby(1)] * len(members)
+    left = [RESTART_UNIT * luby(1)] * len(members)
     nodes = 0
     status = UNRESOLVED
     grouping_at = GROUPING_AFTER
@@ -217,7 +204,7 @@ def solve(
             left[k] -= used
             if left[k] <= 0:  # start again from the root with a new order
                 runs[k] += 1
-                left[k] = RESTART_UNIT * _luby(runs[k])
+                left[k] = RESTART_UNIT * luby(runs[k])
                 seeds[k] = _next_seed(seeds[k])
                 stacks[k] = new_stack(np.uint64(seeds[k]))
     moves = None

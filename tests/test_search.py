@@ -270,9 +270,9 @@ def test_crowded_position_without_free_cards():
 # --- the portfolio ------------------------------------------------------------------------------
 
 def test_luby_sequence():
-    from solver.search import _luby
+    from solver.grouping import luby
 
-    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 def test_portfolio_members():
