@@ -18,13 +18,17 @@ grouping view").  This module writes that as clauses and decides them:
 - free cards of one rank (reserve cards and the only card of a pile) are
   interchangeable, so their steps are taken non-decreasing in source order.
 
-Unit propagation on these clauses is the interval narrowing of :mod:`solver.bounds`;
-learning a clause from each conflict (first unique implication point), VSIDS
-branching with phase saving and Luby restarts make it a complete search: the answer
-is a grouping (which sorts into a winning line) or a proof that there is none.  Given
-a budget of conflicts it may also stop without an answer.
+- supports (implied, written out for propagation): a card removed by step v has a
+  partner removed by step v, and one removed after v if it is removed after v.
 
-Everything is in one jitted function over plain arrays; it imports only the kernels.
+Unit propagation on these clauses narrows the intervals much as :mod:`solver.bounds`
+does; learning a clause from each conflict (first unique implication point,
+recursively minimized), VSIDS branching with phase saving, Luby restarts and
+failed-literal probing at the root make it a complete search: the answer is a grouping
+(which sorts into a winning line) or a proof that there is none.  Given a budget of
+conflicts it stops without an answer; :func:`grouping_run` goes on where it stopped.
+
+Everything is jitted over plain arrays; the search state lives in the model tuple.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bounds import NCARDS, partner_table
 from .kernels import DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count, reserve_full, source_delta
 
 G_WIN = 1
@@ -96,16 +101,22 @@ def _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k):
 
 @njit(cache=True)
 def _model_cards(piles, reserve, pos):
-    """The cards left: source, rank, pile (-1 for the reserve), cards above and below."""
-    src = np.empty(NPILES * DEPTH + NRESERVE, np.int64)
+    """The cards left: source, rank, pile (-1 for the reserve), cards above and below,
+    the card id of :mod:`solver.bounds` of each (``gid``) and the index here of each card
+    id (``local``, -1 for a card gone)."""
+    src = np.empty(NCARDS, np.int64)
     rank = np.empty_like(src)
     pile = np.empty_like(src)
     above = np.empty_like(src)
     below = np.empty_like(src)
+    gid = np.empty_like(src)
+    local = np.full(NCARDS, -1, np.int64)
     n = 0
     for i in range(NPILES):
         m = pile_count(pos, i)
         for k in range(m):
+            gid[n] = i * DEPTH + k
+            local[gid[n]] = n
             src[n] = i
             rank[n] = piles[i, k]
             pile[n] = i
@@ -114,13 +125,30 @@ def _model_cards(piles, reserve, pos):
             n += 1
     for r in range(NRESERVE):
         if reserve_full(pos, r):
+            gid[n] = NPILES * DEPTH + r
+            local[gid[n]] = n
             src[n] = NPILES + r
             rank[n] = reserve[r]
             pile[n] = -1
             above[n] = 0
             below[n] = 0
             n += 1
-    return n, src, rank, pile, above, below
+    return n, src, rank, pile, above, below, gid, local
+
+
+@njit(cache=True)
+def _partners(part, npart, gid, local, lo, hi, c, g, out):
+    """The cards left that may share a move with card c -- group g of
+    :func:`solver.bounds.partner_table`: the other rank for a number card; for a face
+    card the lower (g = 0) or the higher (g = 1) of the two other face ranks -- and
+    whose intervals meet c's, in increasing order; returns how many."""
+    k = 0
+    for j in range(npart[gid[c], g]):
+        p = local[part[gid[c], g, j]]
+        if p >= 0 and max(lo[c], lo[p]) <= min(hi[c], hi[p]):
+            out[k] = p
+            k += 1
+    return k
 
 
 # ---------------------------------------------------------------------------
@@ -343,14 +371,16 @@ def _probe(first, last, trail, tlen, qhead, assign, level, reason, whead, wnext,
 
 
 @njit(cache=True)
-def grouping_model(piles, reserve, pos):
-    """The clauses of ``pos`` and a fresh search state, ready for :func:`grouping_run`.
+def grouping_model(piles, reserve, part, npart, pos):
+    """The clauses of ``pos`` and a fresh search state, ready for :func:`grouping_run`
+    (``part``, ``npart``: the deal's :func:`solver.bounds.partner_table`).
 
     Returns (status, model): G_LOSS when writing the clauses or propagating them at the
     root (with failed-literal probing of the pair Booleans) already shows there is no
-    grouping, G_WIN for the empty position, else G_UNKNOWN.
+    grouping, G_WIN for the empty position, else G_UNKNOWN.  A model settled here
+    gives the same status at once from :func:`grouping_run` (with an empty line).
     """
-    n, src, rank, pile, above, below = _model_cards(piles, reserve, pos)
+    n, src, rank, pile, above, below, gid, local = _model_cards(piles, reserve, pos)
     if n == 0:
         return G_WIN, _empty_model(G_WIN)
     count = np.zeros(14, np.int64)
@@ -379,28 +409,30 @@ def grouping_model(piles, reserve, pos):
     xa = np.empty(maxx, np.int64)
     xb = np.empty(maxx, np.int64)
     xk = np.empty(maxx, np.int64)
+    partners = np.empty(n, np.int64)
     nx = 0
-    for a in range(n):
-        ra = rank[a]
-        for b in range(n):
-            rb = rank[b]
-            kind = -1
-            if ra <= 5 and rb == 11 - ra:
-                kind = 0
-            elif ra == JACK and rb == QUEEN:
-                kind = 1
-            elif ra == JACK and rb == KING:
-                kind = 2
-            if kind < 0:
-                continue
-            if pile[a] >= 0 and pile[a] == pile[b]:
-                continue
-            if max(lo[a], lo[b]) > min(hi[a], hi[b]):
-                continue
-            xa[nx] = a
-            xb[nx] = b
-            xk[nx] = kind
-            nx += 1
+    for a in range(n):  # each pair from its low card, each triplet from its J
+        if rank[a] <= 5:
+            for j in range(_partners(part, npart, gid, local, lo, hi, a, 0, partners)):
+                xa[nx] = a
+                xb[nx] = partners[j]
+                xk[nx] = 0
+                nx += 1
+        elif rank[a] == JACK:  # its Qs and its Ks, merged in card order
+            nq = _partners(part, npart, gid, local, lo, hi, a, 0, partners)
+            end = nq + _partners(part, npart, gid, local, lo, hi, a, 1, partners[nq:])
+            i = 0
+            j = nq
+            while i < nq or j < end:
+                take_q = j == end or (i < nq and partners[i] < partners[j])
+                xa[nx] = a
+                xb[nx] = partners[i] if take_q else partners[j]
+                xk[nx] = 1 if take_q else 2
+                nx += 1
+                if take_q:
+                    i += 1
+                else:
+                    j += 1
     nvars = norder + nx
     xvar0 = norder
 
@@ -417,7 +449,6 @@ def grouping_model(piles, reserve, pos):
     nlit = 0
     buf = np.empty(nvars + 8, np.int64)
     pair = np.empty(2, np.int64)
-    partners = np.empty(n, np.int64)
     empty = False
     # the clauses of the model (cap_cl and cap_lits bound what each family writes)
     # order encoding
@@ -492,27 +523,8 @@ def grouping_model(piles, reserve, pos):
             break  # the next free card of the rank continues the chain
     # supports: a card's step is some partner's step (implied)
     for c in range(n):
-        rc = rank[c]
-        for g in range(2):
-            if rc <= 10 and g == 1:
-                continue
-            # the partner rank of group g
-            if rc <= 10:
-                want = 11 - rc
-            elif rc == JACK:
-                want = QUEEN if g == 0 else KING
-            elif rc == QUEEN:
-                want = JACK if g == 0 else KING
-            else:
-                want = JACK if g == 0 else QUEEN
-            npart = 0
-            for p in range(n):
-                if rank[p] != want or (pile[p] >= 0 and pile[p] == pile[c]):
-                    continue
-                if max(lo[c], lo[p]) > min(hi[c], hi[p]):
-                    continue
-                partners[npart] = p
-                npart += 1
+        for g in range(1 + (rank[c] > 10)):
+            np_ = _partners(part, npart, gid, local, lo, hi, c, g, partners)
             for side in range(2):
                 for v in range(lo[c], hi[c]):
                     # side 0: [t_c <= v] -> some partner p has [t_p <= v]
@@ -521,7 +533,7 @@ def grouping_model(piles, reserve, pos):
                     buf[0] = lit ^ 1 if side == 0 else lit
                     k = 1
                     sat = False
-                    for j in range(npart):
+                    for j in range(np_):
                         q = _le(base, lo, hi, partners[j], v)
                         if side == 1:
                             q = _neg(q)
@@ -897,12 +909,9 @@ def grouping_run(model, budget, line, info):
 def grouping_search(piles, reserve, pos, budget, line, info):
     """Decide ``pos`` in the grouping view with at most ``budget`` conflicts: the model
     and one run (see :func:`grouping_run` for the result and ``line``/``info``)."""
-    info[0] = 0
-    info[1] = 0
-    status, model = grouping_model(piles, reserve, pos)
-    if status != G_UNKNOWN:
-        return status
-    status, model = grouping_run(model, budget, line, info)
+    part, npart = partner_table(piles, reserve)
+    status, model = grouping_run(grouping_model(piles, reserve, part, npart, pos)[1], budget,
+                                 line, info)
     return status
 
 

@@ -15,7 +15,7 @@ from halfmoon.moves import Move
 
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
-from .grouping import G_LOSS, G_UNKNOWN, G_WIN, grouping_model, grouping_run, line_wins, luby
+from .grouping import G_LOSS, G_WIN, grouping_model, grouping_run, line_wins, luby
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
 from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, class_prefix
@@ -172,12 +172,9 @@ def solve(
     while status == UNRESOLVED and nodes < budget:
         if nodes >= grouping_at and rules & GROUPING:
             if model is None:
-                g, model = grouping_model(piles, reserve, root)
-            else:
-                g = G_UNKNOWN
-            if g == G_UNKNOWN:
-                g, model = grouping_run(model, min(GROUPING_SLICE, budget - nodes), line, info)
-                nodes += int(info[0])
+                model = grouping_model(piles, reserve, part, npart, root)[1]
+            g, model = grouping_run(model, min(GROUPING_SLICE, budget - nodes), line, info)
+            nodes += int(info[0])
             if g == G_LOSS:
                 status = LOSS
                 break
@@ -226,8 +223,8 @@ def warm_up() -> None:
     root = initial_position(piles, reserve)
     projections_dead(root, *proj, ptab.keys, ptab.gens, gen, ptab.bits, NPROJ, NPROJ_ALL, 1)
     line = np.zeros(MAX_PLY, np.uint64)
-    g, model = grouping_model(piles, reserve, root)
-    grouping_run(model, 1, line, np.zeros(2, np.int64))
+    part, npart = partner_table(piles, reserve)
+    grouping_run(grouping_model(piles, reserve, part, npart, root)[1], 1, line, np.zeros(2, np.int64))
     line_wins(piles, reserve, root, line, 0)
 
 

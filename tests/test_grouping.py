@@ -25,6 +25,7 @@ from solver.grouping import (
     grouping_search,
     line_wins,
 )
+from solver.bounds import partner_table
 from solver.kernels import MAX_PLY, initial_position
 from solver.search import deal_arrays, delta_to_move
 
@@ -99,7 +100,8 @@ def test_the_budget_stops_it():
 @pytest.mark.parametrize("number, verdict", [(2, G_WIN), (1570, G_LOSS)])
 def test_a_search_run_in_slices_keeps_its_work(number, verdict):
     g = Grouping(Deal.from_number(number))
-    status, model = grouping_model(g.piles, g.reserve, np.uint64(g.root))
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
+                                   np.uint64(g.root))
     assert status == G_UNKNOWN
     line = np.zeros(MAX_PLY, np.uint64)
     info = np.zeros(2, np.int64)
