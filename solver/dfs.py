@@ -81,7 +81,7 @@ def _next_random(rng):
     return np.int64(x >> np.uint64(33))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, ws, scratch,
             alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta):
     """Moves to search at ply ``d``; -1 when the position is a proven dead end.
@@ -92,8 +92,8 @@ def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, w
     if flags & PROJECTIONS:
         mclass = -1 if delta == np.uint64(0) else move_class(piles, reserve, pos + delta, delta)
         ppiles, preserve, pprefs, pcount, pws = proj
-        pkeys, pgens, pgen, pbits = ptab
-        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pws, pkeys, pgens, pgen, pbits,
+        pslots, pgen, pbits = ptab
+        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pws, pslots, pgen, pbits,
                             0, NPROJ, PROJ_BUDGET, mclass):
             return -1
     use_bounds = flags & BOUNDS and d < bounds_depth
@@ -179,7 +179,7 @@ def new_stack(seed):
 
 
 @njit(cache=True)
-def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen, bits, line, stats,
+def dfs(piles, reserve, pref, part, npart, root, budget, flags, slots, gen, bits, line, stats,
         stack, noise, proj, ptab, bounds_depth):
     """Search from ``root`` for at most ``budget`` more expanded positions; returns WIN,
     LOSS or UNRESOLVED (paused: call again with the same ``stack`` to go on).
@@ -202,7 +202,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
     stats[:] = 0
     if root == np.uint64(0):
         return WIN
-    if tt_contains(keys, gens, gen, bits, root):
+    if tt_contains(slots, gen, bits, root):
         return LOSS
     if ctl[STACK_STARTED] == 0:
         ctl[STACK_STARTED] = 1
@@ -219,7 +219,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
     else:
         d = ctl[STACK_DEPTH]
         for k in range(1, d + 1):
-            if tt_contains(keys, gens, gen, bits, states[k]):
+            if tt_contains(slots, gen, bits, states[k]):
                 d = k - 1  # proved lost by another search: its parent goes on
                 break
     result = LOSS
@@ -235,7 +235,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
                 stats[STAT_LINE] = d + 1
                 result = WIN
                 break
-            if tt_contains(keys, gens, gen, bits, child):
+            if tt_contains(slots, gen, bits, child):
                 continue
             if nodes >= budget:
                 index[d] -= 1  # try this move again when resumed
@@ -252,7 +252,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, keys, gens, gen,
                 m = 0
             nmoves[d] = m
         else:
-            stores += tt_store(keys, gens, gen, bits, states[d])
+            stores += tt_store(slots, gen, bits, states[d])
             if d == 0:
                 result = LOSS
                 break

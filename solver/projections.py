@@ -116,9 +116,9 @@ def reserve_bit_set(pos, bit):
 
 
 @njit(cache=True)
-def _stored(keys, gens, gen, bits, key):
+def _stored(slots, gen, bits, key):
     """The verdict stored for a tagged projected position, or P_NONE."""
-    e = tt_get(keys, gens, gen, bits, key, _VERDICT_BITS)
+    e = tt_get(slots, gen, bits, key, _VERDICT_BITS)
     if e == np.uint64(0):
         return P_NONE
     if e & _LOSS_BIT:
@@ -129,14 +129,14 @@ def _stored(keys, gens, gen, bits, key):
 
 
 @njit(cache=True)
-def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, keys, gens, gen, bits, budget):
+def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits, budget):
     """Win, loss or unknown for projected position ``ppos`` of projection ``p``,
     searching the projected game if its verdict is not in the table yet (an
     'unknown' is stored too: a search that gave up is not run again)."""
     tag = np.uint64(p + 1) << _TAG_SHIFT
     if ppos == np.uint64(0):
         return P_WIN
-    known = _stored(keys, gens, gen, bits, ppos | tag)
+    known = _stored(slots, gen, bits, ppos | tag)
     if known != P_NONE:
         return known
     piles = ppiles[p]
@@ -154,16 +154,16 @@ def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, keys, gens, gen, 
             index[d] += 1
             won = child == np.uint64(0)
             if not won:
-                v = _stored(keys, gens, gen, bits, child | tag)
+                v = _stored(slots, gen, bits, child | tag)
                 if v == P_LOSS:
                     continue
                 won = v == P_WIN
             if won:
                 for k in range(d + 1):
-                    tt_put(keys, gens, gen, bits, states[k] | tag, _WIN_BIT, _VERDICT_BITS)
+                    tt_put(slots, gen, bits, states[k] | tag, _WIN_BIT, _VERDICT_BITS)
                 return P_WIN
             if nodes >= budget:
-                tt_put(keys, gens, gen, bits, ppos | tag, _UNKNOWN_BIT, _VERDICT_BITS)
+                tt_put(slots, gen, bits, ppos | tag, _UNKNOWN_BIT, _VERDICT_BITS)
                 return P_UNKNOWN
             nodes += 1
             d += 1
@@ -171,14 +171,14 @@ def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, keys, gens, gen, 
             index[d] = 0
             nmoves[d] = search_moves(piles, reserve, pref, child, PROJ_RULES, moves[d], scratch, ws)
         else:
-            tt_put(keys, gens, gen, bits, states[d] | tag, _LOSS_BIT, _VERDICT_BITS)
+            tt_put(slots, gen, bits, states[d] | tag, _LOSS_BIT, _VERDICT_BITS)
             if d == 0:
                 return P_LOSS
             d -= 1
 
 
 @njit(cache=True)
-def projections_dead(pos, ppiles, preserve, pprefs, count, pws, keys, gens, gen, bits,
+def projections_dead(pos, ppiles, preserve, pprefs, count, pws, slots, gen, bits,
                      first=0, last=NPROJ, budget=PROJ_BUDGET, mclass=-1):
     """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost.
 
@@ -188,7 +188,7 @@ def projections_dead(pos, ppiles, preserve, pprefs, count, pws, keys, gens, gen,
         if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
             continue
         ppos = project(pos, p, preserve, count)
-        if projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, keys, gens, gen, bits,
+        if projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits,
                               budget) == P_LOSS:
             return True
     return False

@@ -100,7 +100,7 @@ def _bits(mask, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
     """The moves the search tries at ``pos``, best first; returns their count.
 
@@ -156,27 +156,38 @@ def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
             na = _bits(cover[c + 1], lst)
             if na == 0:
                 continue
-            mb = cover[10 - c]
             for a in range(na):
                 x = lst[a]
-                for y in range(NSOURCES):
-                    if (mb >> y) & 1:
+                mb = cover[10 - c]
+                y = 0
+                while mb:
+                    if mb & 1:
                         out[m] = delta[x] + delta[y]
                         keys[m] = weight[x] + weight[y]
                         m += 1
+                    mb >>= 1
+                    y += 1
         else:
             if cover[11] == 0 or cover[12] == 0 or cover[13] == 0:
                 continue
             na = _bits(cover[11], lst)
             for a in range(na):
                 x = lst[a]
-                for y in range(NSOURCES):
-                    if (cover[12] >> y) & 1:
-                        for z in range(NSOURCES):
-                            if (cover[13] >> z) & 1:
+                mb = cover[12]
+                y = 0
+                while mb:
+                    if mb & 1:
+                        mc = cover[13]
+                        z = 0
+                        while mc:
+                            if mc & 1:
                                 out[m] = delta[x] + delta[y] + delta[z]
                                 keys[m] = weight[x] + weight[y] + weight[z]
                                 m += 1
+                            mc >>= 1
+                            z += 1
+                    mb >>= 1
+                    y += 1
         if hi - lo == 1 and m > 0:
             m = 1  # one canonical move clears a class in view
     if flags & ORDERING and m > 1:

@@ -154,7 +154,7 @@ def solve(
     ptab = projection_table if projection_table is not None else default_tables()[1]
     proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
     pgen = ptab.next_generation()
-    ptab_args = (ptab.keys, ptab.gens, np.uint32(pgen), ptab.bits)
+    ptab_args = (ptab.slots, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
     gen = tab.next_generation()
@@ -192,7 +192,7 @@ def solve(
         if restarts:
             allowance = min(allowance, left[k])
         status = dfs(piles, reserve, pref, part, npart, root, min(allowance, budget - nodes),
-                     flags, tab.keys, tab.gens, np.uint32(gen), tab.bits, line, stats, stacks[k],
+                     flags, tab.slots, np.uint32(gen), tab.bits, line, stats, stacks[k],
                      noise, proj, ptab_args, depth)
         used = int(stats[0])
         nodes += used
@@ -221,7 +221,7 @@ def warm_up() -> None:
     proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
     gen = np.uint32(ptab.next_generation())
     root = initial_position(piles, reserve)
-    projections_dead(root, *proj, ptab.keys, ptab.gens, gen, ptab.bits, NPROJ, NPROJ_ALL, 1)
+    projections_dead(root, *proj, ptab.slots, gen, ptab.bits, NPROJ, NPROJ_ALL, 1)
     line = np.zeros(MAX_PLY, np.uint64)
     part, npart = partner_table(piles, reserve)
     grouping_run(grouping_model(piles, reserve, part, npart, root)[1], 1, line, np.zeros(2, np.int64))

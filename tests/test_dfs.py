@@ -37,14 +37,14 @@ class Kernel:
         """(status, positions expanded, line) of one call."""
         line = np.zeros(MAX_PLY, np.uint64)
         stats = np.zeros(4, np.int64)
-        ptab = (self.ptab.keys, self.ptab.gens, np.uint32(self.ptab.generation), self.ptab.bits)
+        ptab = (self.ptab.slots, np.uint32(self.ptab.generation), self.ptab.bits)
         status = dfs(self.piles, self.reserve, self.pref, self.part, self.npart, self.root, budget,
-                     flags, self.tab.keys, self.tab.gens, self.gen, self.tab.bits, line, stats,
+                     flags, self.tab.slots, self.gen, self.tab.bits, line, stats,
                      stack, NEAR_TIES, self.proj, ptab, BOUNDS_DEPTH)
         return status, int(stats[0]), [int(line[k]) for k in range(int(stats[1]))]
 
     def store(self, pos) -> None:
-        tt_store(self.tab.keys, self.tab.gens, self.gen, self.tab.bits, np.uint64(pos))
+        tt_store(self.tab.slots, self.gen, self.tab.bits, np.uint64(pos))
 
 
 @pytest.mark.parametrize("number, flags", [(0, ALL_RULES), (13, ALL_RULES), (55, ALL_RULES),

@@ -58,7 +58,7 @@ class Projections:
     @property
     def targs(self):
         t = self.table
-        return t.keys, t.gens, self.gen, t.bits
+        return t.slots, self.gen, t.bits
 
     def project(self, pos: int, p: int) -> int:
         _, preserve, _, count, _ = self.arrays

@@ -21,11 +21,11 @@ def random_positions(count: int, seed: int) -> np.ndarray:
 
 
 def store(t: Table, pos) -> int:
-    return int(tt_store(t.keys, t.gens, np.uint32(t.generation), t.bits, np.uint64(pos)))
+    return int(tt_store(t.slots, np.uint32(t.generation), t.bits, np.uint64(pos)))
 
 
 def contains(t: Table, pos) -> bool:
-    return bool(tt_contains(t.keys, t.gens, np.uint32(t.generation), t.bits, np.uint64(pos)))
+    return bool(tt_contains(t.slots, np.uint32(t.generation), t.bits, np.uint64(pos)))
 
 
 def test_size():
