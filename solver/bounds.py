@@ -31,7 +31,7 @@ MAX_COLD_SWEEPS = 1000
 MAX_WARM_SWEEPS = 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def card_rank(piles, reserve, c):
     if c < NPILES * DEPTH:
         return np.int64(piles[c // DEPTH, c % DEPTH])
@@ -74,7 +74,7 @@ def partner_table(piles, reserve):
     return part, npart
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _alive(pos, c):
     if c < NPILES * DEPTH:
         return (c % DEPTH) < pile_count(pos, c // DEPTH)

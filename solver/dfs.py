@@ -34,7 +34,7 @@ STAT_STORES = 2
 STAT_DEAD = 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _first_step_ok(pos, delta, lo, hi, must, nmust):
     """Whether a move may be the first of a win under the intervals ``lo``/``hi``:
     each of its cards may go at step 0 and it takes every card pinned to step 0."""
@@ -58,7 +58,7 @@ def _first_step_ok(pos, delta, lo, hi, must, nmust):
     return taken == nmust
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def move_class(piles, reserve, pos, delta):
     """The class (0..5) of the cards a move takes from ``pos``."""
     for i in range(NPILES):
@@ -70,7 +70,7 @@ def move_class(piles, reserve, pos, delta):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _next_random(rng):
     """xorshift64: the jitter of the move order (a zero state means no jitter)."""
     x = rng[0]
@@ -138,7 +138,7 @@ def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, w
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _urgency(pos, delta, hi):
     """The latest step allowed to the most urgent card of a move."""
     best = 1 << 30

@@ -49,8 +49,16 @@ JACK, QUEEN, KING = 11, 12, 13
 RESTART_BASE = 64
 # the search's counters, kept between runs in the model's ctl array
 (C_N, C_NVARS, C_XVAR0, C_NX, C_NCL, C_NLIT, C_TLEN, C_QHEAD, C_DL, C_CONFLICTS, C_RESTARTS,
- C_SINCE, C_NEXT_RESTART, C_HSIZE, C_NMOVES, C_STATUS) = range(16)
-NCTL = 16
+ C_SINCE, C_NEXT_RESTART, C_HSIZE, C_NMOVES, C_STATUS, C_NORIG, C_NEXT_REDUCE, C_REDUCTIONS,
+ C_DELETED) = range(20)
+NCTL = 20
+# Learnt clauses are thinned at the first restart after REDUCE_FIRST conflicts, then
+# after REDUCE_FIRST + REDUCE_INC * k more (k: reductions so far): half of those whose
+# literals span more than GLUE decision levels go, the most levels first (Glucose's
+# rule; a learnt clause is implied by the model, so forgetting one is always sound).
+REDUCE_FIRST = 4000
+REDUCE_INC = 1000
+GLUE = 2
 VAR_DECAY = 0.95
 
 
@@ -241,6 +249,27 @@ def _undo(target, trail, tlen, assign, saved, reason, heap, hpos, act, hsize):
 
 
 @njit(cache=True)
+def _reduce(first, ncl, cl_len, cl_lbd):
+    """Delete half of the learnt clauses first..ncl-1 that span more than GLUE levels,
+    the most levels first, the older first among equals (at the root, where no clause
+    is the reason of an assignment above level 0); returns how many went.  A deleted
+    clause's length is made negative; its watches are dropped as propagation meets them."""
+    cand = np.empty(ncl - first, np.int64)
+    key = np.empty(ncl - first, np.int64)
+    m = 0
+    for cl in range(first, ncl):
+        if cl_len[cl] > 2 and cl_lbd[cl] > GLUE:
+            cand[m] = cl
+            key[m] = -(cl_lbd[cl] * (ncl + 1) + (ncl - cl))
+            m += 1
+    order = np.argsort(key[:m])
+    for j in range(m // 2):
+        cl = cand[order[j]]
+        cl_len[cl] = -cl_len[cl]
+    return m // 2
+
+
+@njit(cache=True)
 def luby(i):
     """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
     k = 1
@@ -284,6 +313,13 @@ def _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits,
             cl = e >> 1
             w = e & 1
             nxt = wnext[e]
+            if cl_len[cl] < 0:  # a deleted learnt clause: unlink its watch
+                if prev < 0:
+                    whead[f] = nxt
+                else:
+                    wnext[prev] = nxt
+                e = nxt
+                continue
             s = cl_start[cl]
             other = cl_lits[s + 1 - w]
             ov = assign[other >> 1]
@@ -644,11 +680,13 @@ def grouping_model(piles, reserve, part, npart, pos):
     ctl[C_HSIZE] = hsize
     ctl[C_NMOVES] = nmoves
     ctl[C_STATUS] = G_UNKNOWN
+    ctl[C_NORIG] = ncl
+    ctl[C_NEXT_REDUCE] = REDUCE_FIRST
     fctl = np.ones(1, np.float64)
     return G_UNKNOWN, (ctl, fctl, src[:n].copy(), lo, hi, base, xa[:nx].copy(), xb[:nx].copy(),
-                       xk[:nx].copy(), cl_lits, cl_start, cl_len, wnext, whead, assign, level,
-                       reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear,
-                       bstart, bimp, bcl)
+                       xk[:nx].copy(), cl_lits, cl_start, cl_len, wnext, whead, assign,
+                       level) + (reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
+                                 toclear, bstart, bimp, bcl, np.zeros(len(cl_start), np.int64))
 
 
 @njit(cache=True)
@@ -657,8 +695,10 @@ def _empty_model(status):
     b = np.zeros(1, np.int8)
     ctl = np.zeros(NCTL, np.int64)
     ctl[C_STATUS] = status
+    # (built in two parts: a tuple display of more than 30 items is a list to Python,
+    # which numba cannot type)
     return (ctl, np.ones(1, np.float64), i, i, i, i, i, i, i, i, i, i, i,
-            i, b, i, i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i)
+            i, b, i) + (i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i, i)
 
 
 @njit(cache=True)
@@ -673,7 +713,7 @@ def grouping_run(model, budget, line, info):
     """
     (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead, assign,
      level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear, bstart, bimp,
-     bcl) = model
+     bcl, cl_lbd) = model
     info[0] = 0
     info[1] = 0
     n = ctl[C_N]
@@ -695,6 +735,8 @@ def grouping_run(model, budget, line, info):
     cap_lits = len(cl_lits)
     if ctl[C_STATUS] != G_UNKNOWN:
         return ctl[C_STATUS], model
+    norig = ctl[C_NORIG]
+    stamp = np.zeros(nvars + 2, np.int64)  # per decision level: last clause counted
     conflicts = 0
     result = G_UNKNOWN
     while True:
@@ -791,6 +833,9 @@ def grouping_run(model, budget, line, info):
                 new_n = np.empty(2 * cap_cl, np.int64)
                 new_n[:ncl] = cl_len[:ncl]
                 cl_len = new_n
+                new_b = np.empty(2 * cap_cl, np.int64)
+                new_b[:ncl] = cl_lbd[:ncl]
+                cl_lbd = new_b
                 new_w = np.full(4 * cap_cl, -1, np.int64)
                 new_w[: 2 * ncl] = wnext[: 2 * ncl]
                 wnext = new_w
@@ -798,6 +843,13 @@ def grouping_run(model, budget, line, info):
             cl = ncl
             cl_start[cl] = nlit
             cl_len[cl] = k
+            lbd = 0
+            for j in range(k):
+                lv = level[learnt[j] >> 1]
+                if stamp[lv] != cl + 1:
+                    stamp[lv] = cl + 1
+                    lbd += 1
+            cl_lbd[cl] = lbd
             for j in range(k):
                 cl_lits[nlit + j] = learnt[j]
             nlit += k
@@ -830,6 +882,11 @@ def grouping_run(model, budget, line, info):
             tlen, hsize = _undo(lim[1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
             dl = 0
             qhead = tlen
+            if ctl[C_CONFLICTS] + conflicts >= ctl[C_NEXT_REDUCE]:
+                ctl[C_REDUCTIONS] += 1
+                ctl[C_NEXT_REDUCE] = (ctl[C_CONFLICTS] + conflicts + REDUCE_FIRST
+                                      + REDUCE_INC * ctl[C_REDUCTIONS])
+                ctl[C_DELETED] += _reduce(norig, ncl, cl_len, cl_lbd)
         # ---- decide
         v = -1
         while hsize > 0:
@@ -868,8 +925,8 @@ def grouping_run(model, budget, line, info):
     ctl[C_HSIZE] = hsize
     fctl[0] = var_inc
     model = (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead,
-             assign, level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
-             toclear, bstart, bimp, bcl)
+             assign, level) + (reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
+                               toclear, bstart, bimp, bcl, cl_lbd)
     if result != G_WIN:
         return result, model
     # ---- a solution: steps of the cards, groups sorted by step

@@ -32,7 +32,7 @@ POS_DTYPE = np.uint64
 RANK_DTYPE = np.int8
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def rank_class(rank):
     """Class 0..4 of a number rank (A+10 … 5+6), 5 for faces."""
     if rank >= 11:
@@ -42,17 +42,17 @@ def rank_class(rank):
     return 10 - rank
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def pile_count(pos, i):
     return np.int64((pos >> np.uint64(4 * i)) & np.uint64(15))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def reserve_full(pos, r):
     return ((pos >> np.uint64(RESERVE_SHIFT + r)) & np.uint64(1)) != np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def source_delta(src):
     """The delta of removing the playable card of source 0..19 (P1..P12, R1..R8)."""
     if src < NPILES:

@@ -96,7 +96,7 @@ def new_projection_workspace():
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def project(pos, p, preserve, count):
     """The projected position of ``pos`` for projection ``p``."""
     out = np.uint64(0)
@@ -110,12 +110,12 @@ def project(pos, p, preserve, count):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def reserve_bit_set(pos, bit):
     return (np.uint64(pos) & bit) != np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _stored(slots, gen, bits, key):
     """The verdict stored for a tagged projected position, or P_NONE."""
     e = tt_get(slots, gen, bits, key, _VERDICT_BITS)

@@ -17,6 +17,11 @@ from halfmoon import Game
 from halfmoon.deal import Deal
 from solver.grouping import (
     C_CONFLICTS,
+    C_DELETED,
+    C_NCL,
+    C_NORIG,
+    C_REDUCTIONS,
+    REDUCE_FIRST,
     G_LOSS,
     G_UNKNOWN,
     G_WIN,
@@ -118,6 +123,28 @@ def test_a_search_run_in_slices_keeps_its_work(number, verdict):
     # a settled search answers again at once
     again, model = grouping_run(model, 50, line, info)
     assert again == verdict and info[0] == 0
+
+
+@pytest.mark.parametrize("number, verdict", [(159, G_WIN), (2502, G_LOSS)])
+def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
+    """Past REDUCE_FIRST conflicts, learnt clauses are deleted at restarts (their
+    length made negative); the search still ends with the right verdict, and a win
+    still replays."""
+    g = Grouping(Deal.from_number(number))
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
+                                   np.uint64(g.root))
+    line = np.zeros(MAX_PLY, np.uint64)
+    info = np.zeros(2, np.int64)
+    while status == G_UNKNOWN:
+        status, model = grouping_run(model, 1000, line, info)
+    ctl, cl_len = model[0], model[11]
+    assert status == verdict and ctl[C_CONFLICTS] > REDUCE_FIRST
+    assert ctl[C_REDUCTIONS] >= 1 and ctl[C_DELETED] > 0
+    learnt = cl_len[ctl[C_NORIG]:ctl[C_NCL]]
+    assert int(np.count_nonzero(learnt < 0)) == ctl[C_DELETED]
+    assert int(np.count_nonzero(cl_len[:ctl[C_NORIG]] < 0)) == 0  # the model's own clauses stay
+    if verdict == G_WIN:
+        assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
 
 
 def test_an_empty_position_is_won_and_unbalanced_cards_lose():
