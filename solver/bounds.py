@@ -41,36 +41,38 @@ def card_rank(piles, reserve, c):
 @njit(cache=True)
 def partner_table(piles, reserve):
     """``part[c, g, :npart[c, g]]``: the cards that can share a move with card c,
-    group g (one group for number cards, two for face cards), never in c's pile."""
+    group g (one group for number cards, two for face cards: the lower and the higher
+    of the two other face ranks), never in c's pile; each list in card order."""
     part = np.full((NCARDS, 2, MAX_PARTNERS * 2), -1, np.int16)
     npart = np.zeros((NCARDS, 2), np.int8)
+    # the cards of each rank, in card order
+    of_rank = np.empty((14, NCARDS), np.int64)
+    nrank = np.zeros(14, np.int64)
+    for c in range(NCARDS):
+        r = card_rank(piles, reserve, c)
+        if r != 0:
+            of_rank[r, nrank[r]] = c
+            nrank[r] += 1
     for c in range(NCARDS):
         rc = card_rank(piles, reserve, c)
         if rc == 0:
             continue
         pc = c // DEPTH if c < NPILES * DEPTH else -1
-        for p in range(NCARDS):
-            rp = card_rank(piles, reserve, p)
-            if rp == 0 or p == c:
-                continue
-            pp = p // DEPTH if p < NPILES * DEPTH else -2
-            if pp == pc:
-                continue
+        g = 0
+        for rp in range(1, 14):
             if rc <= 10:
-                if rp + rc == 11:
-                    part[c, 0, npart[c, 0]] = p
-                    npart[c, 0] += 1
-            elif rp > 10 and rp != rc:
-                # group 0: the lower of the two other face ranks, group 1: the higher
-                g = 0
-                other = 0
-                for f in range(11, 14):
-                    if f != rc:
-                        if f == rp:
-                            g = other
-                        other += 1
-                part[c, g, npart[c, g]] = p
-                npart[c, g] += 1
+                if rp + rc != 11:
+                    continue
+            elif rp <= 10 or rp == rc:
+                continue
+            for j in range(nrank[rp]):
+                p = of_rank[rp, j]
+                pp = p // DEPTH if p < NPILES * DEPTH else -2
+                if pp != pc:
+                    part[c, g, npart[c, g]] = p
+                    npart[c, g] += 1
+            if rc > 10:
+                g += 1
     return part, npart
 
 

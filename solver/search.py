@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Optional, Union
@@ -81,6 +82,7 @@ def deal_arrays(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
     return piles, reserve
 
 
+@functools.lru_cache(maxsize=None)  # at most 1,330 moves; a Move is immutable
 def delta_to_move(delta: int) -> Move:
     out = np.empty(3, np.int64)
     n = delta_sources(np.uint64(delta), out)
@@ -159,7 +161,7 @@ def solve(
     stats = np.zeros(4, np.int64)
     gen = tab.next_generation()
     members = _portfolio(rules, quick_phase)
-    stacks = [new_stack(np.uint64(seed)) for _, seed, _, _, _ in members]
+    stacks = [None] * len(members)  # made at a search's first turn: most deals need one
     seeds = [seed for _, seed, _, _, _ in members]
     runs = [1] * len(members)  # Luby term of the current run of a restarting search
     left = [RESTART_UNIT * luby(1)] * len(members)
@@ -191,6 +193,8 @@ def solve(
         allowance = quick_phase if turn == 0 and len(members) > 1 and quick_phase else SLICE
         if restarts:
             allowance = min(allowance, left[k])
+        if stacks[k] is None:
+            stacks[k] = new_stack(np.uint64(seeds[k]))
         status = dfs(piles, reserve, pref, part, npart, root, min(allowance, budget - nodes),
                      flags, tab.slots, np.uint32(gen), tab.bits, line, stats, stacks[k],
                      noise, proj, ptab_args, depth)

@@ -66,14 +66,14 @@ def test_partner_table():
         pile = [c // 8 for c in range(96)] + [-1 - r for r in range(8)]
         for c in range(NCARDS):
             rc = ranks[c]
-            groups = [set(b.part[c, g, : b.npart[c, g]]) for g in range(2)]
+            groups = [list(b.part[c, g, : b.npart[c, g]]) for g in range(2)]  # in card order
             if rc <= 10:
-                expected = {p for p in range(NCARDS) if ranks[p] == 11 - rc and pile[p] != pile[c]}
-                assert groups == [expected, set()]
+                expected = [p for p in range(NCARDS) if ranks[p] == 11 - rc and pile[p] != pile[c]]
+                assert groups == [expected, []]
             else:
                 others = [r for r in (11, 12, 13) if r != rc]
                 assert groups == [
-                    {p for p in range(NCARDS) if ranks[p] == others[g] and pile[p] != pile[c]}
+                    [p for p in range(NCARDS) if ranks[p] == others[g] and pile[p] != pile[c]]
                     for g in range(2)
                 ]
 
