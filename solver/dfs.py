@@ -28,7 +28,6 @@ UNRESOLVED = -1
 
 URG_W = 100
 STAT_NODES = 0
-BOUNDS_DEPTH = 36  # plies below which positions get the bounds test
 STAT_LINE = 1
 STAT_STORES = 2
 STAT_DEAD = 3

@@ -98,7 +98,7 @@ def test_the_same_deal_twice():
 
 def test_own_tables():
     t, p = Table(1), Table(1)
-    assert solve(262, budget=100_000, table=t, projection_table=p).verdict == "loss"
+    assert solve(262, budget=300_000, table=t, projection_table=p).verdict == "loss"
     assert solve(0, budget=100_000, table=t, projection_table=p).verdict == "win"
     assert t.generation == 2 and p.generation == 2
 
@@ -277,14 +277,14 @@ def test_luby_sequence():
 
 def test_portfolio_members():
     from solver.pruning import BOUNDS, FREE_CARDS, PROJECTIONS
-    from solver.search import _portfolio
+    from solver.search import BOUNDS_DEPTH, _portfolio
 
     members = _portfolio(ALL_RULES, quick_phase=2000)
     assert members[0][0] == ALL_RULES & ~PROJECTIONS and members[0][3] == 1  # the cheap search first
     assert sum(m[4] for m in members) == 1  # one search restarts
     assert len({m[1] for m in members if m[2]}) == 2  # the jittered ones have their own seeds
     assert _portfolio(ALL_RULES, quick_phase=0)[0][0] == ALL_RULES
-    assert _portfolio(FREE_CARDS, quick_phase=2000) == [(FREE_CARDS, 0, 0, 24, False)]
+    assert _portfolio(FREE_CARDS, quick_phase=2000) == [(FREE_CARDS, 0, 0, BOUNDS_DEPTH, False)]
     assert all(not m[0] & BOUNDS or m[3] >= 1 for m in members)
 
 
