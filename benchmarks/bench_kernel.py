@@ -32,12 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from halfmoon.deal import Deal  # noqa: E402
-from solver.bounds import partner_table  # noqa: E402
 from solver.dfs import dfs, new_stack  # noqa: E402
-from solver.kernels import MAX_PLY, initial_position  # noqa: E402
-from solver.projections import PROJECTION_MASKS, projection_arrays  # noqa: E402
-from solver.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS, class_prefix  # noqa: E402
-from solver.search import BOUNDS_DEPTH, deal_arrays, default_tables, warm_up  # noqa: E402
+from solver.kernels import MAX_PLY  # noqa: E402
+from solver.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS  # noqa: E402
+from solver.search import BOUNDS_DEPTH, deal_arrays, default_tables, kernel_arrays, warm_up  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 TARGET = 5_000_000
@@ -53,10 +51,7 @@ class DealArrays:
     def __init__(self, number: int) -> None:
         self.number = number
         self.piles, self.reserve = deal_arrays(Deal.from_number(number))
-        self.root = initial_position(self.piles, self.reserve)
-        self.pref = class_prefix(self.piles, self.reserve)
-        self.part, self.npart = partner_table(self.piles, self.reserve)
-        self.proj = projection_arrays(self.piles, self.reserve, PROJECTION_MASKS)
+        self.root, self.pref, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
 
     def run(self, flags: int, depth: int, positions: int) -> tuple[int, float]:
         """(positions expanded, seconds) of one search from the start."""

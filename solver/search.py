@@ -84,6 +84,14 @@ def deal_arrays(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
     return piles, reserve
 
 
+def kernel_arrays(piles: np.ndarray, reserve: np.ndarray) -> tuple:
+    """What the search kernels take of a deal besides its ranks: (start position, class
+    prefix table, partner table, partner counts, the projections' arrays)."""
+    part, npart = partner_table(piles, reserve)
+    return (initial_position(piles, reserve), class_prefix(piles, reserve), part, npart,
+            projection_arrays(piles, reserve, PROJECTION_MASKS))
+
+
 @functools.lru_cache(maxsize=None)  # at most 1,330 moves; a Move is immutable
 def delta_to_move(delta: int) -> Move:
     out = np.empty(3, np.int64)
@@ -151,12 +159,9 @@ def solve(
     d = _as_deal(deal)
     t0 = time.perf_counter()
     piles, reserve = deal_arrays(d)
-    root = initial_position(piles, reserve)
-    pref = class_prefix(piles, reserve)
-    part, npart = partner_table(piles, reserve)
+    root, pref, part, npart, proj = kernel_arrays(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
-    proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
     pgen = ptab.next_generation()
     ptab_args = (ptab.slots, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
@@ -221,15 +226,12 @@ def warm_up() -> None:
     """Load every compiled kernel the solver calls from Python, so that the first deal
     of a process is not charged with it (numba loads each from its cache on first use)."""
     solve(0, budget=QUICK_PHASE + SLICE)
-    d = Deal.from_number(0)
-    piles, reserve = deal_arrays(d)
+    piles, reserve = deal_arrays(Deal.from_number(0))
+    root, _, part, npart, proj = kernel_arrays(piles, reserve)
     ptab = default_tables()[1]
-    proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
     gen = np.uint32(ptab.next_generation())
-    root = initial_position(piles, reserve)
     projections_dead(root, *proj, ptab.slots, gen, ptab.bits, NPROJ, NPROJ_ALL, 1)
     line = np.zeros(MAX_PLY, np.uint64)
-    part, npart = partner_table(piles, reserve)
     grouping_run(grouping_model(piles, reserve, part, npart, root)[1], 1, line, np.zeros(2, np.int64))
     line_wins(piles, reserve, root, line, 0)
 

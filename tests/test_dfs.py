@@ -6,12 +6,10 @@ import numpy as np
 import pytest
 
 from halfmoon.deal import Deal
-from solver.bounds import partner_table
 from solver.dfs import LOSS, STACK_DEPTH, UNRESOLVED, WIN, dfs, move_class, new_stack
 from solver.kernels import MAX_PLY, initial_position, rank_class
-from solver.projections import PROJECTION_MASKS, projection_arrays
 from solver.pruning import ALL_RULES, FREE_CARDS
-from solver.search import BOUNDS_DEPTH, NEAR_TIES, deal_arrays
+from solver.search import BOUNDS_DEPTH, NEAR_TIES, deal_arrays, kernel_arrays
 from solver.table import Table, tt_store
 
 
@@ -20,12 +18,7 @@ class Kernel:
 
     def __init__(self, number: int) -> None:
         self.piles, self.reserve = deal_arrays(Deal.from_number(number))
-        self.root = initial_position(self.piles, self.reserve)
-        from solver.pruning import class_prefix
-
-        self.pref = class_prefix(self.piles, self.reserve)
-        self.part, self.npart = partner_table(self.piles, self.reserve)
-        self.proj = projection_arrays(self.piles, self.reserve, PROJECTION_MASKS)
+        self.root, self.pref, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
         self.tab, self.ptab = Table(16), Table(16)
         self.ptab.next_generation()
         self.new_search()
