@@ -293,6 +293,17 @@ def check_line(deal: Deal, result) -> None:
     assert game.is_won
 
 
+@pytest.fixture(scope="module", autouse=True)
+def grouping_joins_within_the_budget():
+    """The grouping search joins a deal after GROUPING_AFTER positions, more than BUDGET;
+    here it joins after 5,000, so that switching GROUPING off changes the searches."""
+    import solver.search as search
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(search, "GROUPING_AFTER", 5_000)
+        yield
+
+
 @pytest.fixture(scope="module")
 def all_rules():
     return (
@@ -314,6 +325,8 @@ def test_same_verdicts_with_the_rule_on_and_off(name, all_rules):
     assert not differ, f"deal, verdict with all rules, verdict without {name}: {differ}"
     assert len(settled) >= 200
     assert sum(on_deals[n].verdict == "loss" for n in settled) >= 3
+    # the rule changed the searches somewhere
+    assert any(on_deals[n].nodes != off_deals[n].nodes for n in DEALS)
 
     both = [k for k in range(len(POSITIONS)) if on_positions[k].solved and off_positions[k].solved]
     differ = [(POSITIONS[k].code, on_positions[k].verdict, off_positions[k].verdict)
