@@ -107,8 +107,11 @@ class Deal:
         return deal_png(self)
 
 
+_DECK = tuple(Card.from_index(i) for i in range(104))  # a Card is immutable: made once
+
+
 def _deal_cards(number: int) -> tuple[list[list[Card]], list[Card]]:
-    deck = [Card.from_index(i) for i in shuffled_deck(number)]
+    deck = [_DECK[i] for i in shuffled_deck(number)]
     piles = [deck[PILE_DEPTH * p : PILE_DEPTH * p + PILE_DEPTH] for p in range(PILES)]
     return piles, deck[PILES * PILE_DEPTH :]
 
