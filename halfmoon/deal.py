@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 from .cards import Card, rank_class
 from .codes import canonical_code, number_to_code, parse_code
 from .errors import InvalidCodeError
-from .generator import shuffled_deck
+from .generator import DECK_SIZE, shuffled_deck
 
 PILES = 12
 PILE_DEPTH = 8
@@ -107,7 +107,7 @@ class Deal:
         return deal_png(self)
 
 
-_DECK = tuple(Card.from_index(i) for i in range(104))  # a Card is immutable: made once
+_DECK = tuple(Card.from_index(i) for i in range(DECK_SIZE))  # a Card is immutable: made once
 
 
 def _deal_cards(number: int) -> tuple[list[list[Card]], list[Card]]:
