@@ -83,7 +83,7 @@ def _alive(pos, c):
     return reserve_full(pos, c - NPILES * DEPTH)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive, pinned):
     """True if the removal-time bounds prove ``pos`` lost.
 

@@ -174,10 +174,15 @@ def new_stack(seed):
         np.zeros((MAX_PLY + 1, NCARDS), np.int64),
         np.zeros(2, np.int64),
         rng,
+        np.empty(MAX_MOVES, np.int64),
+        np.zeros(NCARDS, np.bool_),
+        np.zeros((MAX_PLY, 14), np.int64),
+        np.zeros(4, np.int64),
+        new_workspace(),
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dfs(piles, reserve, pref, part, npart, root, budget, flags, slots, gen, bits, line, stats,
         stack, noise, proj, ptab, bounds_depth):
     """Search from ``root`` for at most ``budget`` more expanded positions; returns WIN,
@@ -189,12 +194,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, slots, gen, bits
     receives the winning moves as deltas; ``stats`` (int64[4]) receives positions
     expanded by this call, the line length, table stores and dead ends found.
     """
-    moves, nmoves, index, states, los, his, ctl, rng = stack
-    scratch = np.empty(MAX_MOVES, np.int64)
-    alive = np.zeros(NCARDS, np.bool_)
-    pinned = np.zeros((MAX_PLY, 14), np.int64)
-    must = np.zeros(4, np.int64)
-    ws = new_workspace()
+    moves, nmoves, index, states, los, his, ctl, rng, scratch, alive, pinned, must, ws = stack
     stores = 0
     dead = 0
     nodes = 0

@@ -66,7 +66,7 @@ VAR_DECAY = 0.95
 # writing the clauses
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _le(base, lo, hi, c, v):
     """The literal [t_c <= v] (or the constant TRUE / FALSE)."""
     if v < lo[c]:
@@ -76,7 +76,7 @@ def _le(base, lo, hi, c, v):
     return 2 * (base[c] + v - lo[c])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _neg(lit):
     if lit == TRUE:
         return FALSE
@@ -85,7 +85,7 @@ def _neg(lit):
     return lit ^ 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k):
     """Append the clause buf[:k] simplified (constants dropped); returns (ncl, nlit,
     code): code 0 added, 1 satisfied (skipped), 2 empty (the model has no solution)."""
@@ -144,7 +144,7 @@ def _model_cards(piles, reserve, pos):
     return n, src, rank, pile, above, below, gid, local
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _partners(part, npart, gid, local, lo, hi, c, g, out):
     """The cards left that may share a move with card c -- group g of
     :func:`solver.bounds.partner_table`: the other rank for a number card; for a face
@@ -163,7 +163,7 @@ def _partners(part, npart, gid, local, lo, hi, c, g, out):
 # the decision heap (VSIDS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _heap_up(heap, hpos, act, i):
     v = heap[i]
     while i > 0:
@@ -177,7 +177,7 @@ def _heap_up(heap, hpos, act, i):
     hpos[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _heap_down(heap, hpos, act, size, i):
     v = heap[i]
     while True:
@@ -195,7 +195,7 @@ def _heap_down(heap, hpos, act, size, i):
     hpos[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear, nclear):
     """True if the false literal p of a learnt clause follows from the clause's other
     literals (every path through the reasons ends in a marked literal or level 0).
@@ -230,7 +230,7 @@ def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _undo(target, trail, tlen, assign, saved, reason, heap, hpos, act, hsize):
     """Unassign the trail down to length target (phases saved, variables back in the
     heap); returns (trail length, heap size)."""
@@ -269,7 +269,7 @@ def _reduce(first, ncl, cl_len, cl_lbd):
     return m // 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def luby(i):
     """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
     k = 1
@@ -283,7 +283,7 @@ def luby(i):
     return 1 << (k - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits, cl_start,
                cl_len, dl, bstart, bimp, bcl):
     """Unit propagation (two watched literals) of the trail from qhead; returns
@@ -359,7 +359,7 @@ def _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits,
     return confl, tlen, qhead
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _probe(first, last, trail, tlen, qhead, assign, level, reason, whead, wnext, cl_lits,
            cl_start, cl_len, bstart, bimp, bcl):
     """Failed literals at the root: a variable of first..last-1 whose value leads to a

@@ -128,7 +128,7 @@ def _stored(slots, gen, bits, key):
     return P_UNKNOWN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits, budget):
     """Win, loss or unknown for projected position ``ppos`` of projection ``p``,
     searching the projected game if its verdict is not in the table yet (an
@@ -177,7 +177,7 @@ def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits,
             d -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def projections_dead(pos, ppiles, preserve, pprefs, count, pws, slots, gen, bits,
                      first=0, last=NPROJ, budget=PROJ_BUDGET, mclass=-1):
     """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost.

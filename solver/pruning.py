@@ -86,7 +86,7 @@ def new_workspace():
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bits(mask, out):
     """The set bits of ``mask`` (sources), lowest first; returns how many."""
     n = 0
