@@ -20,7 +20,7 @@ from .bounds import NCARDS, bounds_dead
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
 from .projections import NPROJ, PROJ_BUDGET, projections_dead
 from .pruning import BOUNDS, PROJECTIONS, new_workspace, search_moves
-from .table import tt_contains, tt_store
+from .table import tt_contains, tt_prefetch, tt_store
 
 WIN = 1
 LOSS = 0
@@ -250,6 +250,8 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, slots, gen, bits
                 dead += 1
                 m = 0
             nmoves[d] = m
+            for j in range(m):  # the children's slots, all loading at once
+                tt_prefetch(slots, bits, child - moves[d, j])
         else:
             stores += tt_store(slots, gen, bits, states[d])
             if d == 0:
