@@ -86,17 +86,25 @@ def new_workspace():
     )
 
 
+# The index of the lowest set bit of a mask of sources (< 2**32), by a de Bruijn
+# sequence: (x & -x) * B has that index in its top five bits.
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
+                      23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
+@njit(cache=True, inline='always')
+def _low(mask):
+    return _DEBRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
 @njit(cache=True, _nrt=False)
 def _bits(mask, out):
     """The set bits of ``mask`` (sources), lowest first; returns how many."""
     n = 0
-    s = 0
     while mask:
-        if mask & 1:
-            out[n] = s
-            n += 1
-        mask >>= 1
-        s += 1
+        out[n] = _low(mask)
+        n += 1
+        mask &= mask - 1
     return n
 
 
@@ -159,14 +167,12 @@ def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
             for a in range(na):
                 x = lst[a]
                 mb = cover[10 - c]
-                y = 0
                 while mb:
-                    if mb & 1:
-                        out[m] = delta[x] + delta[y]
-                        keys[m] = weight[x] + weight[y]
-                        m += 1
-                    mb >>= 1
-                    y += 1
+                    y = _low(mb)
+                    mb &= mb - 1
+                    out[m] = delta[x] + delta[y]
+                    keys[m] = weight[x] + weight[y]
+                    m += 1
         else:
             if cover[11] == 0 or cover[12] == 0 or cover[13] == 0:
                 continue
@@ -174,20 +180,16 @@ def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
             for a in range(na):
                 x = lst[a]
                 mb = cover[12]
-                y = 0
                 while mb:
-                    if mb & 1:
-                        mc = cover[13]
-                        z = 0
-                        while mc:
-                            if mc & 1:
-                                out[m] = delta[x] + delta[y] + delta[z]
-                                keys[m] = weight[x] + weight[y] + weight[z]
-                                m += 1
-                            mc >>= 1
-                            z += 1
-                    mb >>= 1
-                    y += 1
+                    y = _low(mb)
+                    mb &= mb - 1
+                    mc = cover[13]
+                    while mc:
+                        z = _low(mc)
+                        mc &= mc - 1
+                        out[m] = delta[x] + delta[y] + delta[z]
+                        keys[m] = weight[x] + weight[y] + weight[z]
+                        m += 1
         if hi - lo == 1 and m > 0:
             m = 1  # one canonical move clears a class in view
     if flags & ORDERING and m > 1:
