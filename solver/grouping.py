@@ -59,7 +59,12 @@ NCTL = 20
 REDUCE_FIRST = 4000
 REDUCE_INC = 1000
 GLUE = 2
-VAR_DECAY = 0.95
+# The activity decay of the branching (VSIDS): 0.85 forgets old conflicts faster than
+# MiniSat's 0.95.  Measured on deals 0-9,999 in three ranges, solved one after another in
+# one process, side by side: 55.1 s against 62.1 s in all (0-2,999 23.4 / 25.6 s,
+# 3,000-5,999 12.3 / 14.0 s, 6,000-9,999 18.7-20.1 / 22.0-23.1 s); it costs one deal
+# much (129: about 2 s against 0.1 s) and saves several (2269: under 1.2 s against 4.9 s).
+VAR_DECAY = 0.85
 
 
 # ---------------------------------------------------------------------------

@@ -125,7 +125,7 @@ def test_a_search_run_in_slices_keeps_its_work(number, verdict):
     assert again == verdict and info[0] == 0
 
 
-@pytest.mark.parametrize("number, verdict", [(159, G_WIN), (2502, G_LOSS)])
+@pytest.mark.parametrize("number, verdict", [(1114, G_WIN), (2502, G_LOSS)])
 def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
     """Past REDUCE_FIRST conflicts, learnt clauses are deleted at restarts (their
     length made negative); the search still ends with the right verdict, and a win

@@ -308,13 +308,13 @@ def test_the_grouping_search_settles_losses_the_positions_search_cannot(number):
 
 
 def test_a_win_found_by_the_grouping_search_replays(monkeypatch):
-    """Deal 1 with the grouping search joining at once: its first turn finds the win
+    """Deal 0 with the grouping search joining at once: its first turn finds the win
     (fewer conflicts than a turn allows, before any position is searched)."""
     from solver.pruning import GROUPING
 
     import solver.search as search
 
     monkeypatch.setattr(search, "GROUPING_AFTER", 0)
-    r = solve(1, rules=GROUPING, quick_phase=0)
+    r = solve(0, rules=GROUPING, quick_phase=0)
     assert r.verdict == "win" and r.nodes <= search.GROUPING_SLICE
-    assert replay(Deal.from_number(1), r.moves).is_won
+    assert replay(Deal.from_number(0), r.moves).is_won
