@@ -162,7 +162,10 @@ STACK_STARTED = 1
 def new_stack(seed):
     """The state of one search, kept between calls of :func:`dfs` so that a search
     can be paused and resumed: moves, counts and indices of each ply, positions,
-    removal-time intervals, control words (depth, started) and the jitter state."""
+    removal-time intervals, control words (depth, started) and the jitter state; then
+    the search's scratch arrays (move keys, live cards, pinned cards, cards due now,
+    the workspace of move generation), made here because :func:`dfs` is compiled
+    without numba's runtime and so allocates nothing."""
     rng = np.zeros(1, np.uint64)
     rng[0] = np.uint64(seed)
     return (

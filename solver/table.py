@@ -10,7 +10,8 @@ table never loops: when every probed slot is taken by the current deal, the entr
 at the home slot is overwritten (forgetting a lost position is always sound, it
 only costs a second search).  Entries are stamped with a generation number, one
 per search, so the table is never cleared between deals: a slot whose stamp is
-not the current generation counts as empty.
+not the current generation counts as empty.  ``tt_prefetch`` asks for a position's
+home slot ahead of its probe (the search does it for all children of a position at once).
 """
 
 from __future__ import annotations
