@@ -51,7 +51,7 @@ class DealArrays:
     def __init__(self, number: int) -> None:
         self.number = number
         self.piles, self.reserve = deal_arrays(Deal.from_number(number))
-        self.root, self.pref, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
+        self.root, self.tops, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
 
     def run(self, flags: int, depth: int, positions: int) -> tuple[int, float]:
         """(positions expanded, seconds) of one search from the start."""
@@ -62,7 +62,7 @@ class DealArrays:
         stats = np.zeros(4, np.int64)
         stack = new_stack(np.uint64(0))
         t = time.perf_counter()
-        dfs(self.piles, self.reserve, self.pref, self.part, self.npart, self.root, positions, flags,
+        dfs(self.piles, self.reserve, self.tops, self.part, self.npart, self.root, positions, flags,
             tab.slots, gen, tab.bits, line, stats, stack, 0, self.proj, ptab_args, depth)
         return int(stats[0]), time.perf_counter() - t
 

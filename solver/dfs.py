@@ -81,7 +81,7 @@ def _next_random(rng):
 
 
 @njit(cache=True, inline='always')
-def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, ws, scratch,
+def _expand(piles, reserve, tops, part, npart, pos, d, flags, moves, los, his, ws, scratch,
             alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta):
     """Moves to search at ply ``d``; -1 when the position is a proven dead end.
 
@@ -90,9 +90,9 @@ def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, w
     parent's, which were checked when the parent was expanded."""
     if flags & PROJECTIONS:
         mclass = -1 if delta == np.uint64(0) else move_class(piles, reserve, pos + delta, delta)
-        ppiles, preserve, pprefs, pcount, pws = proj
+        ppiles, preserve, ptops, pcount, pws = proj
         pslots, pgen, pbits = ptab
-        if projections_dead(pos, ppiles, preserve, pprefs, pcount, pws, pslots, pgen, pbits,
+        if projections_dead(pos, ppiles, preserve, ptops, pcount, pws, pslots, pgen, pbits,
                             0, NPROJ, PROJ_BUDGET, mclass):
             return -1
     use_bounds = flags & BOUNDS and d < bounds_depth
@@ -101,7 +101,7 @@ def _expand(piles, reserve, pref, part, npart, pos, d, flags, moves, los, his, w
                        los[d - 1 if d > 0 else 0], his[d - 1 if d > 0 else 0], d > 0,
                        alive, pinned):
             return -1
-    m = search_moves(piles, reserve, pref, pos, flags, moves[d], scratch, ws)
+    m = search_moves(tops, pos, flags, moves[d], scratch, ws)
     if use_bounds and m > 0:
         lo = los[d]
         hi = his[d]
@@ -186,7 +186,7 @@ def new_stack(seed):
 
 
 @njit(cache=True, _nrt=False)
-def dfs(piles, reserve, pref, part, npart, root, budget, flags, slots, gen, bits, line, stats,
+def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits, line, stats,
         stack, noise, proj, ptab, bounds_depth):
     """Search from ``root`` for at most ``budget`` more expanded positions; returns WIN,
     LOSS or UNRESOLVED (paused: call again with the same ``stack`` to go on).
@@ -211,7 +211,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, slots, gen, bits
         nodes = 1
         d = 0
         states[0] = root
-        m = _expand(piles, reserve, pref, part, npart, root, 0, flags, moves, los, his, ws, scratch,
+        m = _expand(piles, reserve, tops, part, npart, root, 0, flags, moves, los, his, ws, scratch,
                     alive, pinned, must, rng, noise, proj, ptab, bounds_depth, np.uint64(0))
         if m < 0:
             dead += 1
@@ -247,7 +247,7 @@ def dfs(piles, reserve, pref, part, npart, root, budget, flags, slots, gen, bits
             d += 1
             states[d] = child
             index[d] = 0
-            m = _expand(piles, reserve, pref, part, npart, child, d, flags, moves, los, his, ws,
+            m = _expand(piles, reserve, tops, part, npart, child, d, flags, moves, los, his, ws,
                         scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta)
             if m < 0:
                 dead += 1

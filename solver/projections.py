@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, pile_count, rank_class
-from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, class_prefix, new_workspace, search_moves
+from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, new_workspace, search_moves, top_table
 from .table import tt_get, tt_put
 
 # Classes of each projection, as bit masks over the classes 0..5 (5 = J+Q+K): first
@@ -53,7 +53,7 @@ P_NONE = -2  # nothing stored yet
 @njit(cache=True)
 def projection_arrays(piles, reserve, masks):
     """For projection p (the classes of ``masks[p]``): its piles and reserve (ranks,
-    the cards of other classes left out), its class prefix table,
+    the cards of other classes left out), its table of what each source shows (:func:`~solver.pruning.top_table`),
     ``count[p, i, n]``, the projected height of pile i when the full pile has n cards,
     and the workspace of the projected searches."""
     nproj = masks.size
@@ -76,10 +76,10 @@ def projection_arrays(piles, reserve, masks):
             if r != 0:
                 if (mask >> rank_class(r)) & 1:
                     preserve[p, s] = r
-    pprefs = np.zeros((nproj, NPILES + NRESERVE, DEPTH + 1, 7), np.int8)
+    ptops = np.zeros((nproj, NPILES + NRESERVE, 16), np.int64)
     for p in range(nproj):
-        pprefs[p] = class_prefix(ppiles[p], preserve[p])
-    return ppiles, preserve, pprefs, count, new_projection_workspace()
+        ptops[p] = top_table(ppiles[p], preserve[p])
+    return ppiles, preserve, ptops, count, new_projection_workspace()
 
 
 @njit(cache=True)
@@ -129,7 +129,7 @@ def _stored(slots, gen, bits, key):
 
 
 @njit(cache=True, _nrt=False)
-def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits, budget):
+def projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget):
     """Win, loss or unknown for projected position ``ppos`` of projection ``p``,
     searching the projected game if its verdict is not in the table yet (an
     'unknown' is stored too: a search that gave up is not run again)."""
@@ -139,13 +139,11 @@ def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits,
     known = _stored(slots, gen, bits, ppos | tag)
     if known != P_NONE:
         return known
-    piles = ppiles[p]
-    reserve = preserve[p]
-    pref = pprefs[p]
+    tops = ptops[p]
     moves, nmoves, index, states, scratch, ws = pws
     d = 0
     states[0] = ppos
-    nmoves[0] = search_moves(piles, reserve, pref, ppos, PROJ_RULES, moves[0], scratch, ws)
+    nmoves[0] = search_moves(tops, ppos, PROJ_RULES, moves[0], scratch, ws)
     index[0] = 0
     nodes = 1
     while True:
@@ -169,7 +167,7 @@ def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits,
             d += 1
             states[d] = child
             index[d] = 0
-            nmoves[d] = search_moves(piles, reserve, pref, child, PROJ_RULES, moves[d], scratch, ws)
+            nmoves[d] = search_moves(tops, child, PROJ_RULES, moves[d], scratch, ws)
         else:
             tt_put(slots, gen, bits, states[d] | tag, _LOSS_BIT, _VERDICT_BITS)
             if d == 0:
@@ -178,7 +176,7 @@ def projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits,
 
 
 @njit(cache=True, _nrt=False)
-def projections_dead(pos, ppiles, preserve, pprefs, count, pws, slots, gen, bits,
+def projections_dead(pos, ppiles, preserve, ptops, count, pws, slots, gen, bits,
                      first=0, last=NPROJ, budget=PROJ_BUDGET, mclass=-1):
     """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost.
 
@@ -188,7 +186,6 @@ def projections_dead(pos, ppiles, preserve, pprefs, count, pws, slots, gen, bits
         if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
             continue
         ppos = project(pos, p, preserve, count)
-        if projection_verdict(ppiles, preserve, pprefs, pws, p, ppos, slots, gen, bits,
-                              budget) == P_LOSS:
+        if projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget) == P_LOSS:
             return True
     return False

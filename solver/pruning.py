@@ -16,16 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import (
-    DEPTH,
-    NCLASSES,
-    NPILES,
-    NRESERVE,
-    NSOURCES,
-    pile_count,
-    rank_class,
-    reserve_full,
-)
+from .kernels import DEPTH, NCLASSES, NPILES, NRESERVE, NSOURCES, RESERVE_SHIFT, pile_count, rank_class
 
 FREE_CARDS = 1
 CLASS_IN_VIEW = 2
@@ -37,51 +28,46 @@ ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUP
 NO_RULES = 0
 
 
-COVERED = NCLASSES  # pref[i, n, COVERED]: bit mask of the classes among the bottom n cards
+# What a source shows, as one word of ``top_table``: the rank of its playable card
+# (bits 0-3, 0 when it has none), whether that card covers nothing (bit 4), the
+# classes of the cards it covers (bits 8-13) and a count of one in its class's
+# 5-bit field (bits 16-45; summed over the sources, the cards in view per class).
+TOP_FREE = 4
+TOP_COVERED = 8
+TOP_VIEW = 16
+VIEW_BITS = 5
 
 
 @njit(cache=True)
-def class_prefix(piles, reserve):
-    """``pref[i, n, c]``: class-c cards among the bottom n cards of pile i;
-    ``pref[12 + r, 1, c]`` for reserve slot r; ``pref[i, n, COVERED]`` the bit mask
-    of the classes present among the bottom n cards of pile i."""
-    pref = np.zeros((NSOURCES, DEPTH + 1, NCLASSES + 1), np.int8)
+def top_table(piles, reserve):
+    """``tops[i, n]``: the word of pile i holding n cards (n = 0..15, 0 past 8), and
+    ``tops[12 + s, 1]`` that of a full reserve slot s (``tops[12 + s, 0]`` is 0), so
+    that move generation reads one word per source and never branches on ranks."""
+    tops = np.zeros((NSOURCES, 16), np.int64)
     for i in range(NPILES):
+        below = 0
         for n in range(1, DEPTH + 1):
-            for c in range(NCLASSES + 1):
-                pref[i, n, c] = pref[i, n - 1, c]
             r = piles[i, n - 1]
-            if r != 0:
-                pref[i, n, rank_class(r)] += 1
-                pref[i, n, COVERED] |= 1 << rank_class(r)
+            if r == 0:
+                break
+            c = rank_class(r)
+            tops[i, n] = (r | (int(n == 1) << TOP_FREE) | (below << TOP_COVERED)
+                          | (1 << (TOP_VIEW + VIEW_BITS * c)))
+            below |= 1 << c
     for s in range(NRESERVE):
-        if reserve[s] != 0:
-            pref[NPILES + s, 1, rank_class(reserve[s])] = 1
-    return pref
-
-
-@njit(cache=True)
-def class_left(pref, pos, c):
-    n = 0
-    for i in range(NPILES):
-        n += pref[i, pile_count(pos, i), c]
-    for s in range(NRESERVE):
-        if reserve_full(pos, s):
-            n += pref[NPILES + s, 1, c]
-    return n
+        r = reserve[s]
+        if r != 0:
+            tops[NPILES + s, 1] = r | (1 << TOP_FREE) | (1 << (TOP_VIEW + VIEW_BITS * rank_class(r)))
+    return tops
 
 
 @njit(cache=True)
 def new_workspace():
-    """Scratch arrays for :func:`search_moves` (allocated once per search): per rank,
-    the sources of covering and of free playable cards as bit masks; per source, its
-    move delta and ordering weight; per class, the cards in view."""
+    """Scratch arrays for :func:`search_moves` (allocated once per search): the
+    sources of each rank's playable cards as bit masks (covering cards at 1..13,
+    free cards at 15..27) and each source's ordering weight."""
     return (
-        np.zeros(14, np.int64),
-        np.zeros(14, np.int64),
-        np.zeros(NSOURCES, np.uint64),
-        np.zeros(NSOURCES, np.int64),
-        np.zeros(NCLASSES, np.int64),
+        np.zeros(2 * 14, np.int64),
         np.zeros(NSOURCES, np.int64),
     )
 
@@ -90,6 +76,9 @@ def new_workspace():
 # sequence: (x & -x) * B has that index in its top five bits.
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
                       23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+# the move delta of each source's playable card
+_SOURCE_DELTA = np.array([1 << (4 * i) for i in range(NPILES)]
+                         + [1 << (RESERVE_SHIFT + s) for s in range(NRESERVE)], np.uint64)
 
 
 @njit(cache=True, inline='always')
@@ -97,88 +86,71 @@ def _low(mask):
     return _DEBRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@njit(cache=True, _nrt=False)
-def _bits(mask, out):
-    """The set bits of ``mask`` (sources), lowest first; returns how many."""
-    n = 0
-    while mask:
-        out[n] = _low(mask)
-        n += 1
-        mask &= mask - 1
-    return n
-
-
 @njit(cache=True, inline='always')
-def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
+def search_moves(tops, pos, flags, out, keys, ws):
     """The moves the search tries at ``pos``, best first; returns their count.
 
-    ``out`` receives move deltas, ``keys`` is scratch space for the ordering and
-    ``ws`` the workspace of :func:`new_workspace`.
+    ``tops`` is the deal's :func:`top_table`, ``out`` receives move deltas, ``keys``
+    is scratch space for the ordering and ``ws`` the workspace of :func:`new_workspace`.
+    Each source costs one table read and one masked OR, with no branch on its rank.
     """
-    cover, free, delta, weight, in_view, lst = ws
-    for r in range(14):
+    cover, weight = ws
+    for r in range(2 * 14):
         cover[r] = 0
-        free[r] = 0
-    for c in range(NCLASSES):
-        in_view[c] = 0
-    use_free = flags & FREE_CARDS
+    free = 14 if flags & FREE_CARDS else 0  # where free cards go: apart, or with the rest
     covered = 0
+    view = 0
     for i in range(NPILES):
-        n = np.int64((pos >> np.uint64(4 * i)) & np.uint64(15))
-        if n > 0:
-            r = piles[i, n - 1]
-            in_view[rank_class(r)] += 1
-            covered |= pref[i, n - 1, COVERED]
-            weight[i] = 2 * n
-            delta[i] = np.uint64(1) << np.uint64(4 * i)
-            if n >= 2 or not use_free:
-                cover[r] |= 1 << i
-            else:
-                free[r] |= 1 << i
-    for s_ in range(NRESERVE):
-        if (pos >> np.uint64(48 + s_)) & np.uint64(1):
-            r = reserve[s_]
-            in_view[rank_class(r)] += 1
-            src = NPILES + s_
-            weight[src] = 0
-            delta[src] = np.uint64(1) << np.uint64(48 + s_)
-            if use_free:
-                free[r] |= 1 << src
-            else:
-                cover[r] |= 1 << src
-    if use_free:
-        for r in range(1, 14):
-            if cover[r] == 0 and free[r] != 0:
-                cover[r] = free[r] & -free[r]  # the first free card of the rank
+        n = (pos >> np.uint64(4 * i)) & np.uint64(15)
+        w = tops[i, n]
+        cover[(w & 15) + ((w >> TOP_FREE) & 1) * free] |= 1 << i
+        covered |= w >> TOP_COVERED
+        view += w >> TOP_VIEW
+        weight[i] = 2 * np.int64(n)
+    for s in range(NRESERVE):
+        w = tops[NPILES + s, (pos >> np.uint64(RESERVE_SHIFT + s)) & np.uint64(1)]
+        cover[(w & 15) + free] |= 1 << (NPILES + s)  # an empty slot lands in unread cover[free]
+        view += w >> TOP_VIEW
+    if free:
+        for r in range(1, 14):  # no covering card of the rank: its first free card
+            f = cover[14 + r]
+            c = cover[r]
+            cover[r] = c | ((f & -f) & -np.int64(c == 0))
     lo = 0
     hi = NCLASSES
     if flags & CLASS_IN_VIEW:
         for c in range(NCLASSES):
-            if in_view[c] > 0 and not (covered >> c) & 1:
+            if (view >> (VIEW_BITS * c)) & 31 and not (covered >> c) & 1:
                 lo = c
                 hi = c + 1
                 break
+    # the classes with a move: both ranks of a pair (all three faces) in view
+    avail = 0
+    for c in range(5):
+        avail |= np.int64(cover[c + 1] != 0 and cover[10 - c] != 0) << c
+    avail |= np.int64(cover[11] != 0 and cover[12] != 0 and cover[13] != 0) << 5
+    avail &= ((1 << hi) - 1) & ~((1 << lo) - 1)
     m = 0
-    for c in range(lo, hi):
+    while avail:
+        c = _low(avail)
+        avail &= avail - 1
         if c < 5:
-            na = _bits(cover[c + 1], lst)
-            if na == 0:
-                continue
-            for a in range(na):
-                x = lst[a]
+            ma = cover[c + 1]
+            while ma:
+                x = _low(ma)
+                ma &= ma - 1
                 mb = cover[10 - c]
                 while mb:
                     y = _low(mb)
                     mb &= mb - 1
-                    out[m] = delta[x] + delta[y]
+                    out[m] = _SOURCE_DELTA[x] + _SOURCE_DELTA[y]
                     keys[m] = weight[x] + weight[y]
                     m += 1
         else:
-            if cover[11] == 0 or cover[12] == 0 or cover[13] == 0:
-                continue
-            na = _bits(cover[11], lst)
-            for a in range(na):
-                x = lst[a]
+            ma = cover[11]
+            while ma:
+                x = _low(ma)
+                ma &= ma - 1
                 mb = cover[12]
                 while mb:
                     y = _low(mb)
@@ -187,11 +159,11 @@ def search_moves(piles, reserve, pref, pos, flags, out, keys, ws):
                     while mc:
                         z = _low(mc)
                         mc &= mc - 1
-                        out[m] = delta[x] + delta[y] + delta[z]
+                        out[m] = _SOURCE_DELTA[x] + _SOURCE_DELTA[y] + _SOURCE_DELTA[z]
                         keys[m] = weight[x] + weight[y] + weight[z]
                         m += 1
-        if hi - lo == 1 and m > 0:
-            m = 1  # one canonical move clears a class in view
+    if hi - lo == 1 and m > 0:
+        m = 1  # one canonical move clears a class in view
     if flags & ORDERING and m > 1:
         # insertion sort, best (largest key) first, stable
         for k in range(1, m):

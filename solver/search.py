@@ -19,7 +19,7 @@ from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
 from .grouping import G_LOSS, G_WIN, grouping_model, grouping_run, line_wins, luby
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
-from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, class_prefix
+from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, top_table
 from .table import Table
 
 SOLVER_VERSION = "7"
@@ -90,10 +90,10 @@ def deal_arrays(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
 
 
 def kernel_arrays(piles: np.ndarray, reserve: np.ndarray) -> tuple:
-    """What the search kernels take of a deal besides its ranks: (start position, class
-    prefix table, partner table, partner counts, the projections' arrays)."""
+    """What the search kernels take of a deal besides its ranks: (start position, table
+    of what each source shows, partner table, partner counts, the projections' arrays)."""
     part, npart = partner_table(piles, reserve)
-    return (initial_position(piles, reserve), class_prefix(piles, reserve), part, npart,
+    return (initial_position(piles, reserve), top_table(piles, reserve), part, npart,
             projection_arrays(piles, reserve, PROJECTION_MASKS))
 
 
@@ -164,7 +164,7 @@ def solve(
     d = _as_deal(deal)
     t0 = time.perf_counter()
     piles, reserve = deal_arrays(d)
-    root, pref, part, npart, proj = kernel_arrays(piles, reserve)
+    root, tops, part, npart, proj = kernel_arrays(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
     pgen = ptab.next_generation()
@@ -207,7 +207,7 @@ def solve(
             allowance = min(allowance, left[k])
         if stacks[k] is None:
             stacks[k] = new_stack(np.uint64(seeds[k]))
-        status = dfs(piles, reserve, pref, part, npart, root, min(allowance, budget - nodes),
+        status = dfs(piles, reserve, tops, part, npart, root, min(allowance, budget - nodes),
                      flags, tab.slots, np.uint32(gen), tab.bits, line, stats, stacks[k],
                      noise, proj, ptab_args, depth)
         used = int(stats[0])

@@ -18,7 +18,7 @@ class Kernel:
 
     def __init__(self, number: int) -> None:
         self.piles, self.reserve = deal_arrays(Deal.from_number(number))
-        self.root, self.pref, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
+        self.root, self.tops, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
         self.tab, self.ptab = Table(16), Table(16)
         self.ptab.next_generation()
         self.new_search()
@@ -31,7 +31,7 @@ class Kernel:
         line = np.zeros(MAX_PLY, np.uint64)
         stats = np.zeros(4, np.int64)
         ptab = (self.ptab.slots, np.uint32(self.ptab.generation), self.ptab.bits)
-        status = dfs(self.piles, self.reserve, self.pref, self.part, self.npart, self.root, budget,
+        status = dfs(self.piles, self.reserve, self.tops, self.part, self.npart, self.root, budget,
                      flags, self.tab.slots, self.gen, self.tab.bits, line, stats,
                      stack, NEAR_TIES, self.proj, ptab, BOUNDS_DEPTH)
         return status, int(stats[0]), [int(line[k]) for k in range(int(stats[1]))]

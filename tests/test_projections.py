@@ -65,8 +65,8 @@ class Projections:
         return int(project(np.uint64(pos), p, preserve, count))
 
     def verdict(self, pos: int, p: int, budget: int = PROJ_BUDGET) -> int:
-        ppiles, preserve, pprefs, _, pws = self.arrays
-        return int(projection_verdict(ppiles, preserve, pprefs, pws, p,
+        _, _, ptops, _, pws = self.arrays
+        return int(projection_verdict(ptops, pws, p,
                                       np.uint64(self.project(pos, p)), *self.targs, budget))
 
     def dead(self, pos: int, first: int = 0, last: int = NPROJ) -> bool:

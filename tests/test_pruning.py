@@ -30,11 +30,14 @@ from solver.pruning import (
     NO_RULES,
     ORDERING,
     PROJECTIONS,
-    class_left,
-    class_prefix,
+    TOP_COVERED,
+    TOP_FREE,
+    TOP_VIEW,
+    VIEW_BITS,
     move_key,
     new_workspace,
     search_moves,
+    top_table,
 )
 from solver.search import deal_arrays, solve
 
@@ -52,13 +55,13 @@ class Mirror:
 
     def __init__(self, deal: Deal) -> None:
         self.piles, self.reserve = deal_arrays(deal)
-        self.pref = class_prefix(self.piles, self.reserve)
+        self.tops = top_table(self.piles, self.reserve)
         self.out = np.empty(BUFFER, np.uint64)
         self.keys = np.empty(BUFFER, np.int64)
         self.ws = new_workspace()
 
     def deltas(self, pos: int, flags: int) -> list[int]:
-        m = search_moves(self.piles, self.reserve, self.pref, np.uint64(pos), flags,
+        m = search_moves(self.tops, np.uint64(pos), flags,
                          self.out, self.keys, self.ws)
         return [int(self.out[k]) for k in range(m)]
 
@@ -190,24 +193,40 @@ def test_unpruned_search_moves_are_the_legal_moves():
             game.push(rng.choice(list(game.legal_moves)))
 
 
-def test_class_prefix_and_class_left():
+def test_top_table_describes_each_source():
+    """Each word of the table: the playable card's rank, whether it covers nothing, the
+    classes it covers and its class's count; and summed over a position's sources,
+    the cards of each class in view."""
     rng = random.Random(6)
     for number in (0, 1, 55):
         deal = Deal.from_number(number)
         piles, reserve = deal_arrays(deal)
-        pref = class_prefix(piles, reserve)
+        tops = top_table(piles, reserve)
         for i, pile in enumerate(deal.piles):
-            for n in range(9):
-                for c in range(6):
-                    assert pref[i, n, c] == sum(rank_class(card.rank) == c for card in pile[:n])
+            assert tops[i, 0] == 0 and all(tops[i, n] == 0 for n in range(9, 16))
+            for n in range(1, 9):
+                w = int(tops[i, n])
+                card = pile[n - 1]
+                assert w & 15 == card.rank
+                assert (w >> TOP_FREE) & 1 == (n == 1)
+                assert (w >> TOP_COVERED) & 63 == sum({1 << rank_class(c.rank) for c in pile[:n - 1]})
+                assert w >> TOP_VIEW == 1 << (VIEW_BITS * rank_class(card.rank))
         for s, card in enumerate(deal.reserve):
-            assert [pref[12 + s, 1, c] for c in range(6)] == [int(rank_class(card.rank) == c) for c in range(6)]
+            assert tops[12 + s, 0] == 0
+            w = int(tops[12 + s, 1])
+            assert (w & 15, (w >> TOP_FREE) & 1, (w >> TOP_COVERED) & 63) == (card.rank, 1, 0)
         game = Game(deal)
         while game.legal_moves:
-            left = game.remaining_deal().cards()
+            pos = pack(game)
+            view = 0
+            for i in range(12):
+                view += int(tops[i, (pos >> (4 * i)) & 15]) >> TOP_VIEW
+            for s in range(8):
+                view += int(tops[12 + s, (pos >> (48 + s)) & 1]) >> TOP_VIEW
+            in_view = list(game.playable().values())
             for c in range(6):
-                expected = sum(rank_class(card.rank) == c for card in left)
-                assert class_left(pref, np.uint64(pack(game)), c) == expected
+                expected = sum(rank_class(card.rank) == c for card in in_view)
+                assert (view >> (VIEW_BITS * c)) & 31 == expected
             game.push(rng.choice(list(game.legal_moves)))
 
 
