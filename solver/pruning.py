@@ -28,22 +28,33 @@ ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUP
 NO_RULES = 0
 
 
-# What a source shows, as one word of ``top_table``: the rank of its playable card
-# (bits 0-3, 0 when it has none), whether that card covers nothing (bit 4), the
-# classes of the cards it covers (bits 8-13) and a count of one in its class's
-# 5-bit field (bits 16-45; summed over the sources, the cards in view per class).
-TOP_FREE = 4
-TOP_COVERED = 8
-TOP_VIEW = 16
+# What a source shows, as one word of ``top_table``: where its playable card goes
+# among the workspace's rank masks, when free cards are kept apart (bits 0-5) and
+# when they are not (bits 6-11); the classes of the cards it covers (bits 12-17); and
+# a count of one in its class's 5-bit field (bits 20-49; summed over the sources,
+# the cards in view per class).  A covering card of rank r goes to mask r, a free
+# card (one that covers nothing) to mask 14 + r when kept apart; a source without a
+# card goes to a mask of its own, 28 + source, which nothing reads: a run of empty
+# sources then makes no chain of writes to one place.
+TOP_APART = 0
+TOP_MIXED = 6
+TOP_COVERED = 12
+TOP_VIEW = 20
 VIEW_BITS = 5
+FREE_MASKS = 14
+EMPTY_MASKS = 28
+NMASKS = EMPTY_MASKS + NSOURCES
 
 
 @njit(cache=True)
 def top_table(piles, reserve):
-    """``tops[i, n]``: the word of pile i holding n cards (n = 0..15, 0 past 8), and
-    ``tops[12 + s, 1]`` that of a full reserve slot s (``tops[12 + s, 0]`` is 0), so
-    that move generation reads one word per source and never branches on ranks."""
+    """``tops[i, n]``: the word of pile i holding n cards (n = 0..15), and
+    ``tops[12 + s, b]`` that of reserve slot s, full when b = 1, so that move
+    generation reads one word per source and never branches on ranks."""
     tops = np.zeros((NSOURCES, 16), np.int64)
+    for src in range(NSOURCES):
+        for n in range(16):
+            tops[src, n] = (EMPTY_MASKS + src) * ((1 << TOP_APART) | (1 << TOP_MIXED))
     for i in range(NPILES):
         below = 0
         for n in range(1, DEPTH + 1):
@@ -51,39 +62,45 @@ def top_table(piles, reserve):
             if r == 0:
                 break
             c = rank_class(r)
-            tops[i, n] = (r | (int(n == 1) << TOP_FREE) | (below << TOP_COVERED)
+            apart = r + FREE_MASKS if n == 1 else r
+            tops[i, n] = ((apart << TOP_APART) | (r << TOP_MIXED) | (below << TOP_COVERED)
                           | (1 << (TOP_VIEW + VIEW_BITS * c)))
             below |= 1 << c
     for s in range(NRESERVE):
         r = reserve[s]
         if r != 0:
-            tops[NPILES + s, 1] = r | (1 << TOP_FREE) | (1 << (TOP_VIEW + VIEW_BITS * rank_class(r)))
+            tops[NPILES + s, 1] = (((r + FREE_MASKS) << TOP_APART) | (r << TOP_MIXED)
+                                   | (1 << (TOP_VIEW + VIEW_BITS * rank_class(r))))
     return tops
 
 
 @njit(cache=True)
 def new_workspace():
-    """Scratch arrays for :func:`search_moves` (allocated once per search): the
-    sources of each rank's playable cards as bit masks (covering cards at 1..13,
-    free cards at 15..27) and each source's ordering weight."""
-    return (
-        np.zeros(2 * 14, np.int64),
-        np.zeros(NSOURCES, np.int64),
-    )
+    """Scratch space for :func:`search_moves` (allocated once per search): the
+    sources of each rank's playable cards as bit masks (see ``top_table``)."""
+    return np.zeros(NMASKS, np.int64)
 
 
 # The index of the lowest set bit of a mask of sources (< 2**32), by a de Bruijn
 # sequence: (x & -x) * B has that index in its top five bits.
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
                       23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
-# the move delta of each source's playable card
+# the move delta of each source's playable card, and the shift of its card count in a
+# position (reserve slots: 60, where a position's bits are always 0)
 _SOURCE_DELTA = np.array([1 << (4 * i) for i in range(NPILES)]
                          + [1 << (RESERVE_SHIFT + s) for s in range(NRESERVE)], np.uint64)
+_SOURCE_SHIFT = np.array([4 * i for i in range(NPILES)] + [60] * NRESERVE, np.uint64)
 
 
 @njit(cache=True, inline='always')
 def _low(mask):
     return _DEBRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@njit(cache=True, inline='always')
+def _weight(pos, src):
+    """Ordering weight of a source's card: twice its pile's count, 0 in the reserve."""
+    return 2 * np.int64((pos >> _SOURCE_SHIFT[src]) & np.uint64(15))
 
 
 @njit(cache=True, inline='always')
@@ -94,26 +111,26 @@ def search_moves(tops, pos, flags, out, keys, ws):
     is scratch space for the ordering and ``ws`` the workspace of :func:`new_workspace`.
     Each source costs one table read and one masked OR, with no branch on its rank.
     """
-    cover, weight = ws
-    for r in range(2 * 14):
+    cover = ws
+    for r in range(EMPTY_MASKS):
         cover[r] = 0
-    free = 14 if flags & FREE_CARDS else 0  # where free cards go: apart, or with the rest
+    free = flags & FREE_CARDS
+    shift = TOP_APART if free else TOP_MIXED
     covered = 0
     view = 0
     for i in range(NPILES):
-        n = (pos >> np.uint64(4 * i)) & np.uint64(15)
-        w = tops[i, n]
-        cover[(w & 15) + ((w >> TOP_FREE) & 1) * free] |= 1 << i
+        w = tops[i, (pos >> np.uint64(4 * i)) & np.uint64(15)]
+        cover[(w >> shift) & 63] |= 1 << i
         covered |= w >> TOP_COVERED
         view += w >> TOP_VIEW
-        weight[i] = 2 * np.int64(n)
     for s in range(NRESERVE):
         w = tops[NPILES + s, (pos >> np.uint64(RESERVE_SHIFT + s)) & np.uint64(1)]
-        cover[(w & 15) + free] |= 1 << (NPILES + s)  # an empty slot lands in unread cover[free]
+        cover[(w >> shift) & 63] |= 1 << (NPILES + s)
         view += w >> TOP_VIEW
+    covered &= 63
     if free:
         for r in range(1, 14):  # no covering card of the rank: its first free card
-            f = cover[14 + r]
+            f = cover[FREE_MASKS + r]
             c = cover[r]
             cover[r] = c | ((f & -f) & -np.int64(c == 0))
     lo = 0
@@ -144,7 +161,7 @@ def search_moves(tops, pos, flags, out, keys, ws):
                     y = _low(mb)
                     mb &= mb - 1
                     out[m] = _SOURCE_DELTA[x] + _SOURCE_DELTA[y]
-                    keys[m] = weight[x] + weight[y]
+                    keys[m] = _weight(pos, x) + _weight(pos, y)
                     m += 1
         else:
             ma = cover[11]
@@ -160,7 +177,7 @@ def search_moves(tops, pos, flags, out, keys, ws):
                         z = _low(mc)
                         mc &= mc - 1
                         out[m] = _SOURCE_DELTA[x] + _SOURCE_DELTA[y] + _SOURCE_DELTA[z]
-                        keys[m] = weight[x] + weight[y] + weight[z]
+                        keys[m] = _weight(pos, x) + _weight(pos, y) + _weight(pos, z)
                         m += 1
     if hi - lo == 1 and m > 0:
         m = 1  # one canonical move clears a class in view

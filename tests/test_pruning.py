@@ -30,8 +30,11 @@ from solver.pruning import (
     NO_RULES,
     ORDERING,
     PROJECTIONS,
+    EMPTY_MASKS,
+    FREE_MASKS,
+    TOP_APART,
     TOP_COVERED,
-    TOP_FREE,
+    TOP_MIXED,
     TOP_VIEW,
     VIEW_BITS,
     move_key,
@@ -194,27 +197,32 @@ def test_unpruned_search_moves_are_the_legal_moves():
 
 
 def test_top_table_describes_each_source():
-    """Each word of the table: the playable card's rank, whether it covers nothing, the
-    classes it covers and its class's count; and summed over a position's sources,
-    the cards of each class in view."""
+    """Each word of the table: where the playable card's source goes among the rank
+    masks (free cards apart or not), the classes it covers and its class's count; and
+    summed over a position's sources, the cards of each class in view."""
+
+    def fields(w):
+        w = int(w)
+        return ((w >> TOP_APART) & 63, (w >> TOP_MIXED) & 63, (w >> TOP_COVERED) & 255,
+                w >> TOP_VIEW)
+
     rng = random.Random(6)
     for number in (0, 1, 55):
         deal = Deal.from_number(number)
         piles, reserve = deal_arrays(deal)
         tops = top_table(piles, reserve)
         for i, pile in enumerate(deal.piles):
-            assert tops[i, 0] == 0 and all(tops[i, n] == 0 for n in range(9, 16))
+            empty = (EMPTY_MASKS + i, EMPTY_MASKS + i, 0, 0)
+            assert fields(tops[i, 0]) == empty and all(fields(tops[i, n]) == empty for n in range(9, 16))
             for n in range(1, 9):
-                w = int(tops[i, n])
-                card = pile[n - 1]
-                assert w & 15 == card.rank
-                assert (w >> TOP_FREE) & 1 == (n == 1)
-                assert (w >> TOP_COVERED) & 63 == sum({1 << rank_class(c.rank) for c in pile[:n - 1]})
-                assert w >> TOP_VIEW == 1 << (VIEW_BITS * rank_class(card.rank))
+                r = pile[n - 1].rank
+                below = sum({1 << rank_class(c.rank) for c in pile[:n - 1]})
+                view = 1 << (VIEW_BITS * rank_class(r))
+                assert fields(tops[i, n]) == (r + FREE_MASKS * (n == 1), r, below, view)
         for s, card in enumerate(deal.reserve):
-            assert tops[12 + s, 0] == 0
-            w = int(tops[12 + s, 1])
-            assert (w & 15, (w >> TOP_FREE) & 1, (w >> TOP_COVERED) & 63) == (card.rank, 1, 0)
+            assert fields(tops[12 + s, 0]) == (EMPTY_MASKS + 12 + s, EMPTY_MASKS + 12 + s, 0, 0)
+            view = 1 << (VIEW_BITS * rank_class(card.rank))
+            assert fields(tops[12 + s, 1]) == (card.rank + FREE_MASKS, card.rank, 0, view)
         game = Game(deal)
         while game.legal_moves:
             pos = pack(game)
