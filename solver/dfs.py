@@ -5,6 +5,11 @@ stored in the transposition table as lost.  The search stops at the first win
 (the line is written to ``line``), when the root is exhausted (a proof of loss), or
 when the budget of expanded positions is spent.
 
+With the ``COMMUTING`` rule each ply keeps a sleep set: the moves already searched
+from an ancestor, with every move since taking cards from other sources.  Such a move
+leads to a position reachable from one already proved lost, so it is not searched again
+(proof in docs/solver.md).
+
 With the ``BOUNDS`` rule each expanded position gets removal-time intervals
 (:mod:`solver.bounds`), computed from its parent's; a position whose intervals are
 contradictory is a dead end, and only moves whose cards may all go at step 0, and
@@ -19,7 +24,7 @@ from numba import njit
 from .bounds import NCARDS, bounds_dead
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
 from .projections import NPROJ, PROJ_BUDGET, projections_dead
-from .pruning import BOUNDS, PROJECTIONS, new_workspace, search_moves
+from .pruning import BOUNDS, COMMUTING, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_prefetch, tt_store
 
 WIN = 1
@@ -154,6 +159,45 @@ def _urgency(pos, delta, hi):
     return best
 
 
+@njit(cache=True, inline='always')
+def _sleep_set(moves, index, sleep, nsleep, d, delta):
+    """Write the sleep set of the child reached from ply ``d`` by ``delta`` at ply
+    ``d + 1``; returns its size.  It holds the moves of ply ``d``'s sleep set and the
+    moves searched before ``delta`` at ply ``d`` that take no card from ``delta``'s
+    sources (a delta's nibbles and bits are 0 or 1, so disjoint sources means
+    ``a & b == 0``)."""
+    ns = 0
+    for k in range(nsleep[d]):
+        s = sleep[d, k]
+        if s & delta == np.uint64(0):
+            sleep[d + 1, ns] = s
+            ns += 1
+    for j in range(index[d] - 1):
+        s = moves[d, j]
+        if s & delta == np.uint64(0):
+            sleep[d + 1, ns] = s
+            ns += 1
+    return ns
+
+
+@njit(cache=True, inline='always')
+def _drop_sleeping(moves, m, sleep, ns):
+    """Remove the moves of the sleep set from ``moves[:m]``, keeping the order; returns
+    how many are left."""
+    k = 0
+    for j in range(m):
+        mv = moves[j]
+        asleep = False
+        for t in range(ns):
+            if sleep[t] == mv:
+                asleep = True
+                break
+        if not asleep:
+            moves[k] = mv
+            k += 1
+    return k
+
+
 STACK_DEPTH = 0
 STACK_STARTED = 1
 
@@ -162,8 +206,8 @@ STACK_STARTED = 1
 def new_stack(seed):
     """The state of one search, kept between calls of :func:`dfs` so that a search
     can be paused and resumed: moves, counts and indices of each ply, positions,
-    removal-time intervals, control words (depth, started) and the jitter state; then
-    the search's scratch arrays (move keys, live cards, pinned cards, cards due now,
+    removal-time intervals, control words (depth, started), the jitter state and the
+    sleep set of each ply with its size; then the search's scratch arrays (move keys, live cards, pinned cards, cards due now,
     the workspace of move generation), made here because :func:`dfs` is compiled
     without numba's runtime and so allocates nothing."""
     rng = np.zeros(1, np.uint64)
@@ -177,6 +221,8 @@ def new_stack(seed):
         np.zeros((MAX_PLY + 1, NCARDS), np.int64),
         np.zeros(2, np.int64),
         rng,
+        np.empty((MAX_PLY + 1, MAX_MOVES), np.uint64),
+        np.zeros(MAX_PLY + 1, np.int64),
         np.empty(MAX_MOVES, np.int64),
         np.zeros(NCARDS, np.bool_),
         np.zeros((MAX_PLY, 14), np.int64),
@@ -197,7 +243,8 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
     receives the winning moves as deltas; ``stats`` (int64[4]) receives positions
     expanded by this call, the line length, table stores and dead ends found.
     """
-    moves, nmoves, index, states, los, his, ctl, rng, scratch, alive, pinned, must, ws = stack
+    (moves, nmoves, index, states, los, his, ctl, rng, sleep, nsleep,
+     scratch, alive, pinned, must, ws) = stack
     stores = 0
     dead = 0
     nodes = 0
@@ -211,6 +258,7 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
         nodes = 1
         d = 0
         states[0] = root
+        nsleep[0] = 0
         m = _expand(piles, reserve, tops, part, npart, root, 0, flags, moves, los, his, ws, scratch,
                     alive, pinned, must, rng, noise, proj, ptab, bounds_depth, np.uint64(0))
         if m < 0:
@@ -244,14 +292,18 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
                 result = UNRESOLVED
                 break
             nodes += 1
+            ns = _sleep_set(moves, index, sleep, nsleep, d, delta) if flags & COMMUTING else 0
             d += 1
             states[d] = child
             index[d] = 0
+            nsleep[d] = ns
             m = _expand(piles, reserve, tops, part, npart, child, d, flags, moves, los, his, ws,
                         scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta)
             if m < 0:
                 dead += 1
                 m = 0
+            if ns > 0:
+                m = _drop_sleeping(moves[d], m, sleep[d], ns)
             nmoves[d] = m
             for j in range(m):  # the children's slots, all loading at once
                 tt_prefetch(slots, bits, child - moves[d, j])

@@ -24,7 +24,8 @@ ORDERING = 4
 BOUNDS = 8
 PROJECTIONS = 16
 GROUPING = 32  # the clause-learning search of solver/grouping.py, between turns
-ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING
+COMMUTING = 64  # sleep sets: a move that commutes with the path is not searched twice
+ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING | COMMUTING
 NO_RULES = 0
 
 
@@ -58,7 +59,7 @@ def top_table(piles, reserve):
     for i in range(NPILES):
         below = 0
         for n in range(1, DEPTH + 1):
-            r = piles[i, n - 1]
+            r = np.int64(piles[i, n - 1])  # int8 would overflow in plain Python's shifts
             if r == 0:
                 break
             c = rank_class(r)
@@ -67,7 +68,7 @@ def top_table(piles, reserve):
                           | (1 << (TOP_VIEW + VIEW_BITS * c)))
             below |= 1 << c
     for s in range(NRESERVE):
-        r = reserve[s]
+        r = np.int64(reserve[s])
         if r != 0:
             tops[NPILES + s, 1] = (((r + FREE_MASKS) << TOP_APART) | (r << TOP_MIXED)
                                    | (1 << (TOP_VIEW + VIEW_BITS * rank_class(r))))

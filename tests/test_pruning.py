@@ -25,13 +25,14 @@ from solver.pruning import (
     ALL_RULES,
     BOUNDS,
     CLASS_IN_VIEW,
+    COMMUTING,
+    EMPTY_MASKS,
     FREE_CARDS,
+    FREE_MASKS,
     GROUPING,
     NO_RULES,
     ORDERING,
     PROJECTIONS,
-    EMPTY_MASKS,
-    FREE_MASKS,
     TOP_APART,
     TOP_COVERED,
     TOP_MIXED,
@@ -286,6 +287,7 @@ RULES = {
     "BOUNDS": BOUNDS,
     "PROJECTIONS": PROJECTIONS,
     "GROUPING": GROUPING,
+    "COMMUTING": COMMUTING,
 }
 BUDGET = 20_000
 # Deals 0..299 without 38, 124 and 129, which plain search does not settle quickly.
