@@ -23,7 +23,7 @@ from numba import njit
 
 from .bounds import NCARDS, bounds_dead
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
-from .projections import NPROJ, PROJ_BUDGET, projections_dead
+from .projections import NPROJ, PROJ_BUDGET, PROJECTION_MASKS, project, projection_lost
 from .pruning import BOUNDS, COMMUTING, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_prefetch, tt_store
 
@@ -87,19 +87,33 @@ def _next_random(rng):
 
 @njit(cache=True, inline='always')
 def _expand(piles, reserve, tops, part, npart, pos, d, flags, moves, los, his, ws, scratch,
-            alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta):
+            alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta, pp):
     """Moves to search at ply ``d``; -1 when the position is a proven dead end.
 
-    ``delta`` is the move that led here (0 at the root of a search): a pair move of
-    class a changes only the projections that hold class a, the others are the
-    parent's, which were checked when the parent was expanded."""
+    ``delta`` is the move that led here (0 at the root of a search).  The projected
+    positions of the five projections are kept per ply in ``pp``: a move of class a
+    takes from each projection holding a the same cards as from the game (its cards
+    are the tops of their piles there too), so that projection's position is the
+    parent's minus ``delta``; the others are the parent's, which were checked when the
+    parent was expanded.  Only the root's are computed from the deal."""
     if flags & PROJECTIONS:
-        mclass = -1 if delta == np.uint64(0) else move_class(piles, reserve, pos + delta, delta)
         ppiles, preserve, ptops, pcount, pws = proj
         pslots, pgen, pbits = ptab
-        if projections_dead(pos, ppiles, preserve, ptops, pcount, pws, pslots, pgen, pbits,
-                            0, NPROJ, PROJ_BUDGET, mclass):
-            return -1
+        mclass = -1
+        if delta == np.uint64(0):
+            for p in range(NPROJ):
+                pp[d, p] = project(pos, p, preserve, pcount)
+        else:
+            mclass = move_class(piles, reserve, pos + delta, delta)
+            for p in range(NPROJ):
+                pp[d, p] = pp[d - 1, p]
+                if (PROJECTION_MASKS[p] >> mclass) & 1:
+                    pp[d, p] -= delta
+        for p in range(NPROJ):
+            if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
+                continue
+            if projection_lost(ptops, pws, p, pp[d, p], pslots, pgen, pbits, PROJ_BUDGET):
+                return -1
     use_bounds = flags & BOUNDS and d < bounds_depth
     if use_bounds:
         if bounds_dead(piles, reserve, part, npart, pos, los[d], his[d],
@@ -206,8 +220,9 @@ STACK_STARTED = 1
 def new_stack(seed):
     """The state of one search, kept between calls of :func:`dfs` so that a search
     can be paused and resumed: moves, counts and indices of each ply, positions,
-    removal-time intervals, control words (depth, started), the jitter state and the
-    sleep set of each ply with its size; then the search's scratch arrays (move keys, live cards, pinned cards, cards due now,
+    removal-time intervals, control words (depth, started), the jitter state, the
+    sleep set of each ply with its size and the projected positions of each ply; then
+    the search's scratch arrays (move keys, live cards, pinned cards, cards due now,
     the workspace of move generation), made here because :func:`dfs` is compiled
     without numba's runtime and so allocates nothing."""
     rng = np.zeros(1, np.uint64)
@@ -223,6 +238,7 @@ def new_stack(seed):
         rng,
         np.empty((MAX_PLY + 1, MAX_MOVES), np.uint64),
         np.zeros(MAX_PLY + 1, np.int64),
+        np.zeros((MAX_PLY + 1, NPROJ), np.uint64),
         np.empty(MAX_MOVES, np.int64),
         np.zeros(NCARDS, np.bool_),
         np.zeros((MAX_PLY, 14), np.int64),
@@ -243,7 +259,7 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
     receives the winning moves as deltas; ``stats`` (int64[4]) receives positions
     expanded by this call, the line length, table stores and dead ends found.
     """
-    (moves, nmoves, index, states, los, his, ctl, rng, sleep, nsleep,
+    (moves, nmoves, index, states, los, his, ctl, rng, sleep, nsleep, pp,
      scratch, alive, pinned, must, ws) = stack
     stores = 0
     dead = 0
@@ -260,7 +276,7 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
         states[0] = root
         nsleep[0] = 0
         m = _expand(piles, reserve, tops, part, npart, root, 0, flags, moves, los, his, ws, scratch,
-                    alive, pinned, must, rng, noise, proj, ptab, bounds_depth, np.uint64(0))
+                    alive, pinned, must, rng, noise, proj, ptab, bounds_depth, np.uint64(0), pp)
         if m < 0:
             dead += 1
             m = 0
@@ -298,7 +314,7 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
             index[d] = 0
             nsleep[d] = ns
             m = _expand(piles, reserve, tops, part, npart, child, d, flags, moves, los, his, ws,
-                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta)
+                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta, pp)
             if m < 0:
                 dead += 1
                 m = 0

@@ -175,7 +175,7 @@ def projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget):
             d -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always')
 def projections_dead(pos, ppiles, preserve, ptops, count, pws, slots, gen, bits,
                      first=0, last=NPROJ, budget=PROJ_BUDGET, mclass=-1):
     """True if one of projections ``first``..``last - 1`` of ``pos`` is proved lost.
@@ -185,7 +185,19 @@ def projections_dead(pos, ppiles, preserve, ptops, count, pws, slots, gen, bits,
     for p in range(first, last):
         if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
             continue
-        ppos = project(pos, p, preserve, count)
-        if projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget) == P_LOSS:
+        if projection_lost(ptops, pws, p, project(pos, p, preserve, count), slots, gen, bits,
+                           budget):
             return True
     return False
+
+
+@njit(cache=True, inline='always')
+def projection_lost(ptops, pws, p, ppos, slots, gen, bits, budget):
+    """Whether projected position ``ppos`` of projection ``p`` is proved lost: the
+    table's verdict, read in line, or else the projected search's, out of line."""
+    if ppos == np.uint64(0):
+        return False
+    known = _stored(slots, gen, bits, ppos | (np.uint64(p + 1) << _TAG_SHIFT))
+    if known == P_NONE:
+        known = projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget)
+    return known == P_LOSS

@@ -180,3 +180,26 @@ def test_commuting_moves_keep_every_verdict():
     assert positions > 5_000
     assert total[COMMUTING] < total[0], total
 
+
+
+def test_projected_positions_kept_on_the_stack():
+    """The projected positions the search keeps per ply (each the parent's, minus the
+    move where the projection holds the move's class) are the projections of the
+    positions on its stack, at every pause of a search."""
+    from solver.projections import NPROJ, project
+
+    for number in (129, 876):
+        k = Kernel(number)
+        _, preserve, _, count, _ = k.proj
+        stack = new_stack(np.uint64(0))
+        checked = 0
+        for _ in range(40):
+            status, _, _ = k.run(stack, 97)
+            assert status == UNRESOLVED
+            depth = int(stack[6][STACK_DEPTH])
+            states, pp = stack[3], stack[10]
+            for ply in range(depth + 1):
+                for p in range(NPROJ):
+                    assert pp[ply, p] == project(states[ply], p, preserve, count), (number, ply, p)
+                    checked += 1
+        assert checked > 1000
