@@ -51,8 +51,12 @@ BOUNDS_DEPTH = 8
 # The grouping search (clause learning in the grouping view, solver/grouping.py) joins
 # once the searches have spent GROUPING_AFTER positions; it then takes turns of
 # GROUPING_SLICE conflicts, each after the searches have spent GROUPING_SHARE positions
-# per conflict of its last turn (a conflict costs about as much time as that many
-# positions, so the two get about equal time).  It keeps its learnt clauses between turns.
+# per conflict of its last turn.  It keeps its learnt clauses between turns.  Over deals
+# 0-9,999 (solver version 8) a conflict cost 75 us and a position 0.42 us, so 180 would
+# give both sides equal time; measured, with the blocks of deals interleaved: 60 took
+# 27.1 s, 120 27.2 s and 26.9 s, 180 28.2 s, 200 28.0 s.  More positions per conflict
+# settle hard wins sooner (the depth-first searches find them) and hard losses later
+# (the grouping search proves them); 120 is the best total measured.
 # Most deals the depth-first searches settle within 100,000 positions, where the grouping
 # search's model (about 15 ms to write) and turns were half the cost: joining at 100,000
 # instead of 5,000 made deals 0-999 go at 162 deals/s instead of 96-103 and deals
@@ -60,7 +64,7 @@ BOUNDS_DEPTH = 8
 # alike); 40,000, 160,000 and 320,000 were measured too.
 GROUPING_AFTER = 100_000
 GROUPING_SLICE = 256
-GROUPING_SHARE = 60
+GROUPING_SHARE = 120
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
 
