@@ -7,8 +7,10 @@
   playable, its removal is the only move searched.
 - **Ordering**: moves that take cards from the fullest piles first.
 
-Each rule can be switched off through ``flags`` so that tests can compare verdicts
-with and without it.
+The other flags name rules applied elsewhere: ``BOUNDS`` (solver/bounds.py),
+``PROJECTIONS`` (solver/projections.py), ``GROUPING`` (solver/grouping.py) and
+``COMMUTING``, the search's sleep sets (solver/dfs.py).  Each rule can be switched
+off through ``flags`` so that tests can compare verdicts with and without it.
 """
 
 from __future__ import annotations
