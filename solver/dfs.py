@@ -23,7 +23,7 @@ from numba import njit
 
 from .bounds import NCARDS, bounds_dead
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
-from .projections import NPROJ, PROJ_BUDGET, PROJECTION_MASKS, project, projection_lost
+from .projections import NPROJ, PROJ_BUDGET, holds_class, project, projection_lost
 from .pruning import BOUNDS, COMMUTING, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_prefetch, tt_store
 
@@ -107,12 +107,11 @@ def _expand(piles, reserve, tops, part, npart, pos, d, flags, moves, los, his, w
             mclass = move_class(piles, reserve, pos + delta, delta)
             for p in range(NPROJ):
                 pp[d, p] = pp[d - 1, p]
-                if (PROJECTION_MASKS[p] >> mclass) & 1:
+                if holds_class(p, mclass):
                     pp[d, p] -= delta
         for p in range(NPROJ):
-            if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
-                continue
-            if projection_lost(ptops, pws, p, pp[d, p], pslots, pgen, pbits, PROJ_BUDGET):
+            if holds_class(p, mclass) and projection_lost(ptops, pws, p, pp[d, p], pslots, pgen,
+                                                          pbits, PROJ_BUDGET):
                 return -1
     use_bounds = flags & BOUNDS and d < bounds_depth
     if use_bounds:

@@ -52,12 +52,15 @@ def reserve_full(pos, r):
     return ((pos >> np.uint64(RESERVE_SHIFT + r)) & np.uint64(1)) != np.uint64(0)
 
 
+# the delta of each source's playable card, looked up (move generation reads it per move)
+_SOURCE_DELTAS = np.array([1 << (4 * i) for i in range(NPILES)]
+                          + [1 << (RESERVE_SHIFT + r) for r in range(NRESERVE)], np.uint64)
+
+
 @njit(cache=True, inline='always')
 def source_delta(src):
     """The delta of removing the playable card of source 0..19 (P1..P12, R1..R8)."""
-    if src < NPILES:
-        return np.uint64(1) << np.uint64(4 * src)
-    return np.uint64(1) << np.uint64(RESERVE_SHIFT + src - NPILES)
+    return _SOURCE_DELTAS[src]
 
 
 @njit(cache=True)

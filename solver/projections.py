@@ -53,8 +53,8 @@ P_NONE = -2  # nothing stored yet
 @njit(cache=True)
 def projection_arrays(piles, reserve, masks):
     """For projection p (the classes of ``masks[p]``): its piles and reserve (ranks,
-    the cards of other classes left out), its table of what each source shows (:func:`~solver.pruning.top_table`),
-    ``count[p, i, n]``, the projected height of pile i when the full pile has n cards,
+    the cards of other classes left out), its table of what each source shows
+    (:func:`~solver.pruning.top_table`), ``count[p, i, n]``, the projected height of pile i when the full pile has n cards,
     and the workspace of the projected searches."""
     nproj = masks.size
     ppiles = np.zeros((nproj, NPILES, DEPTH), np.int8)
@@ -183,12 +183,19 @@ def projections_dead(pos, ppiles, preserve, ptops, count, pws, slots, gen, bits,
     With ``mclass`` (the class of the move that led to ``pos``) only the projections
     holding that class are looked at: the others are the parent position's."""
     for p in range(first, last):
-        if mclass >= 0 and not (PROJECTION_MASKS[p] >> mclass) & 1:
+        if not holds_class(p, mclass):
             continue
         if projection_lost(ptops, pws, p, project(pos, p, preserve, count), slots, gen, bits,
                            budget):
             return True
     return False
+
+
+@njit(cache=True, inline='always')
+def holds_class(p, c):
+    """Whether projection ``p`` holds class ``c`` (every projection holds -1, no class
+    given): a move of class c changes exactly the projections that hold it."""
+    return c < 0 or (PROJECTION_MASKS[p] >> c) & 1 != 0
 
 
 @njit(cache=True, inline='always')

@@ -18,7 +18,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import DEPTH, NCLASSES, NPILES, NRESERVE, NSOURCES, RESERVE_SHIFT, pile_count, rank_class
+from .kernels import (
+    DEPTH,
+    NCLASSES,
+    NPILES,
+    NRESERVE,
+    NSOURCES,
+    RESERVE_SHIFT,
+    pile_count,
+    rank_class,
+    source_delta,
+)
 
 FREE_CARDS = 1
 CLASS_IN_VIEW = 2
@@ -88,10 +98,8 @@ def new_workspace():
 # sequence: (x & -x) * B has that index in its top five bits.
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
                       23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
-# the move delta of each source's playable card, and the shift of its card count in a
-# position (reserve slots: 60, where a position's bits are always 0)
-_SOURCE_DELTA = np.array([1 << (4 * i) for i in range(NPILES)]
-                         + [1 << (RESERVE_SHIFT + s) for s in range(NRESERVE)], np.uint64)
+# the shift of each source's card count in a position (reserve slots: 60, where a
+# position's bits are always 0)
 _SOURCE_SHIFT = np.array([4 * i for i in range(NPILES)] + [60] * NRESERVE, np.uint64)
 
 
@@ -163,7 +171,7 @@ def search_moves(tops, pos, flags, out, keys, ws):
                 while mb:
                     y = _low(mb)
                     mb &= mb - 1
-                    out[m] = _SOURCE_DELTA[x] + _SOURCE_DELTA[y]
+                    out[m] = source_delta(x) + source_delta(y)
                     keys[m] = _weight(pos, x) + _weight(pos, y)
                     m += 1
         else:
@@ -179,7 +187,7 @@ def search_moves(tops, pos, flags, out, keys, ws):
                     while mc:
                         z = _low(mc)
                         mc &= mc - 1
-                        out[m] = _SOURCE_DELTA[x] + _SOURCE_DELTA[y] + _SOURCE_DELTA[z]
+                        out[m] = source_delta(x) + source_delta(y) + source_delta(z)
                         keys[m] = _weight(pos, x) + _weight(pos, y) + _weight(pos, z)
                         m += 1
     if hi - lo == 1 and m > 0:

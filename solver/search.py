@@ -18,7 +18,7 @@ from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
 from .grouping import G_LOSS, G_WIN, grouping_model, grouping_run, line_wins, luby
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
-from .projections import NPROJ, NPROJ_ALL, PROJECTION_MASKS, projection_arrays, projections_dead
+from .projections import PROJECTION_MASKS, projection_arrays
 from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, top_table
 from .table import Table
 
@@ -236,10 +236,7 @@ def warm_up() -> None:
     of a process is not charged with it (numba loads each from its cache on first use)."""
     solve(0, budget=QUICK_PHASE + SLICE)
     piles, reserve = deal_arrays(Deal.from_number(0))
-    root, _, part, npart, proj = kernel_arrays(piles, reserve)
-    ptab = default_tables()[1]
-    gen = np.uint32(ptab.next_generation())
-    projections_dead(root, *proj, ptab.slots, gen, ptab.bits, NPROJ, NPROJ_ALL, 1)
+    root, _, part, npart, _ = kernel_arrays(piles, reserve)
     line = np.zeros(MAX_PLY, np.uint64)
     grouping_run(grouping_model(piles, reserve, part, npart, root)[1], 1, line, np.zeros(2, np.int64))
     line_wins(piles, reserve, root, line, 0)
