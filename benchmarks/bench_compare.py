@@ -1,0 +1,197 @@
+"""Two versions of the solver side by side, in one process: the working tree against a
+git revision.
+
+    python benchmarks/bench_compare.py [--base REV] [--rounds 7] [--positions 200000]
+                                       [--deals 129,1570,38,390,876] [--solve LO:HI]
+
+This machine's speed drifts by up to a third within minutes, so timing one version and
+then the other measures the machine's phases as much as the code.  Here the ``solver/``
+of revision ``--base`` (default HEAD) is loaded beside the working tree's, as a second
+package in the same process, and the two are timed in alternating rounds:
+
+- the kernel, as in bench_kernel.py (the plain search and the search with every rule,
+  from the start of each deal, for ``--positions`` positions): microseconds a position
+  for each version, and the median and range over the rounds of the ratio
+  working tree / base (above 1: the working tree expands more positions a second);
+- with ``--solve LO:HI``, :func:`solver.solve` on every deal of the range, in blocks of
+  250 deals that each version takes in turn: time and positions in all, the deals over
+  0.5 s, and any deal whose verdict differs.
+
+Against itself (a revision against an unchanged working tree) the median ratios came
+out at 1.002 and 1.017 over 7 rounds, 1.02 and 0.93 over 3: differences under about 5 %
+need more rounds.
+
+The base revision's ``solver/`` is extracted with ``git archive`` into
+benchmarks/results/tmp/compare-<commit>/ and kept there, so that numba's cache spares its
+compilation the next time.  Both versions use the working tree's ``halfmoon`` package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from halfmoon.deal import Deal  # noqa: E402
+
+BLOCK = 250
+SLOW = 0.5
+
+
+def extract(rev: str) -> tuple[str, Path]:
+    """The full commit of ``rev`` and a directory holding its ``solver/`` as the package
+    ``solver_base``; exits with status 2 if the revision has no ``solver/``."""
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "solver"],
+                                 capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        print(f"error: no solver/ at revision {rev!r} of this repository", file=sys.stderr)
+        sys.exit(2)
+    home = ROOT / "benchmarks" / "results" / "tmp" / f"compare-{commit[:12]}"
+    package = home / "solver_base"
+    if not (package / "__init__.py").exists():
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            for member in tar.getmembers():
+                if member.isfile() and member.name.startswith("solver/"):
+                    target = package / member.name[len("solver/"):]
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(tar.extractfile(member).read())
+    return commit, home
+
+
+class Version:
+    """One version of the solver: its modules and the deals in its kernel's terms."""
+
+    def __init__(self, name: str, package: str) -> None:
+        self.name = name
+        self.search = importlib.import_module(f"{package}.search")
+        self.dfs = importlib.import_module(f"{package}.dfs")
+        self.pruning = importlib.import_module(f"{package}.pruning")
+        self.search.warm_up()
+
+    def kernel(self, number: int, flags: int, depth: int, positions: int) -> tuple[int, float]:
+        """(positions expanded, seconds) of one search from the start of a deal."""
+        s = self.search
+        piles, reserve = s.deal_arrays(Deal.from_number(number))
+        root, tops, part, npart, proj = s.kernel_arrays(piles, reserve)
+        tab, ptab = s.default_tables()
+        gen = np.uint32(tab.next_generation())
+        ptab_args = (ptab.slots, np.uint32(ptab.next_generation()), ptab.bits)
+        line = np.zeros(48, np.uint64)
+        stats = np.zeros(4, np.int64)
+        stack = self.dfs.new_stack(np.uint64(0))
+        t = time.perf_counter()
+        self.dfs.dfs(piles, reserve, tops, part, npart, root, positions, flags, tab.slots, gen,
+                     tab.bits, line, stats, stack, 0, proj, ptab_args, depth)
+        return int(stats[0]), time.perf_counter() - t
+
+    def setups(self) -> dict[str, tuple[int, int]]:
+        p = self.pruning
+        return {"plain": (p.FREE_CARDS, 0),
+                "every rule": (p.ALL_RULES & ~p.GROUPING, self.search.BOUNDS_DEPTH)}
+
+
+def compare_kernel(versions: list[Version], deals: list[int], positions: int, rounds: int) -> None:
+    names = list(versions[0].setups())
+    per = {(v.name, s): [] for v in versions for s in names}
+    for r in range(rounds):
+        order = versions if r % 2 == 0 else versions[::-1]
+        for v in order:
+            for setup, (flags, depth) in v.setups().items():
+                n = t = 0
+                for number in deals:
+                    dn, dt = v.kernel(number, flags, depth, positions)
+                    n += dn
+                    t += dt
+                per[(v.name, setup)].append(t / n * 1e6)
+    base, work = versions
+    print(f"kernel, deals {','.join(map(str, deals))}, {positions:,} positions each, {rounds} rounds:")
+    for setup in names:
+        b, w = per[(base.name, setup)], per[(work.name, setup)]
+        ratios = sorted(x / y for x, y in zip(b, w))
+        print(f"  {setup:10s} base {statistics.median(b):.3f} us  working tree {statistics.median(w):.3f} us"
+              f"  speed ratio: median {statistics.median(ratios):.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}")
+
+
+def compare_solve(versions: list[Version], lo: int, hi: int) -> None:
+    total = {v.name: 0.0 for v in versions}
+    nodes = {v.name: 0 for v in versions}
+    slow: dict[str, list] = {v.name: [] for v in versions}
+    verdicts: dict[str, dict[int, str]] = {v.name: {} for v in versions}
+    for k, start in enumerate(range(lo, hi, BLOCK)):
+        order = versions if k % 2 == 0 else versions[::-1]
+        for v in order:
+            for number in range(start, min(start + BLOCK, hi)):
+                t = time.perf_counter()
+                r = v.search.solve(number)
+                el = time.perf_counter() - t
+                total[v.name] += el
+                nodes[v.name] += r.nodes
+                verdicts[v.name][number] = r.verdict
+                if el > SLOW:
+                    slow[v.name].append(f"{number} ({el:.2f} s)")
+    print(f"solve, deals {lo}-{hi - 1}, blocks of {BLOCK} in turn:")
+    for v in versions:
+        print(f"  {v.name:12s} {total[v.name]:7.1f} s  {nodes[v.name]:,} positions"
+              f"  over {SLOW} s: {', '.join(slow[v.name]) or 'none'}")
+    base, work = (verdicts[v.name] for v in versions)
+    differ = [n for n in base if base[n] != work[n]]
+    print(f"  verdicts differ on {len(differ)} deals{': ' + ', '.join(map(str, differ[:20])) if differ else ''}")
+
+
+def deal_list(text: str) -> list[int]:
+    try:
+        deals = [int(n) for n in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected deal numbers separated by commas, got {text!r}") from None
+    if any(n < 0 for n in deals):
+        raise argparse.ArgumentTypeError(f"deal numbers are not negative: {text!r}")
+    return deals
+
+
+def deal_range(text: str) -> tuple[int, int]:
+    try:
+        lo, hi = (int(x) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO:HI, got {text!r}") from None
+    if not 0 <= lo < hi:
+        raise argparse.ArgumentTypeError(f"empty or negative range {text!r}")
+    return lo, hi
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--base", default="HEAD", help="git revision to compare with (default HEAD)")
+    p.add_argument("--rounds", type=int, default=7, help="alternating rounds of the kernel timing")
+    p.add_argument("--positions", type=int, default=200_000, help="positions per deal and run")
+    p.add_argument("--deals", type=deal_list, default=[129, 1570, 38, 390, 876],
+                   help="deal numbers for the kernel, comma-separated")
+    p.add_argument("--solve", type=deal_range, metavar="LO:HI", help="also solve deals LO..HI-1")
+    p.add_argument("--no-kernel", action="store_true", help="skip the kernel timing")
+    args = p.parse_args(argv)
+    deals = args.deals
+    commit, home = extract(args.base)
+    sys.path.insert(0, str(home))
+    versions = [Version(f"base {commit[:8]}", "solver_base"), Version("working tree", "solver")]
+    if not args.no_kernel:
+        compare_kernel(versions, deals, args.positions, args.rounds)
+    if args.solve:
+        compare_solve(versions, *args.solve)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
