@@ -52,7 +52,7 @@ def reserve_full(pos, r):
     return ((pos >> np.uint64(RESERVE_SHIFT + r)) & np.uint64(1)) != np.uint64(0)
 
 
-# the delta of each source's playable card, looked up (move generation reads it per move)
+# the delta of each source's playable card, looked up
 _SOURCE_DELTAS = np.array([1 << (4 * i) for i in range(NPILES)]
                           + [1 << (RESERVE_SHIFT + r) for r in range(NRESERVE)], np.uint64)
 

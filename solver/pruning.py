@@ -27,7 +27,6 @@ from .kernels import (
     RESERVE_SHIFT,
     pile_count,
     rank_class,
-    source_delta,
 )
 
 FREE_CARDS = 1
@@ -90,28 +89,30 @@ def top_table(piles, reserve):
 @njit(cache=True)
 def new_workspace():
     """Scratch space for :func:`search_moves` (allocated once per search): the
-    sources of each rank's playable cards as bit masks (see ``top_table``)."""
+    sources of each rank's playable cards as bit masks (see ``top_table``), in the
+    bits of move deltas."""
     return np.zeros(NMASKS, np.int64)
 
 
-# The index of the lowest set bit of a mask of sources (< 2**32), by a de Bruijn
-# sequence: (x & -x) * B has that index in its top five bits.
-_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13,
-                      23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
-# the shift of each source's card count in a position (reserve slots: 60, where a
-# position's bits are always 0)
-_SOURCE_SHIFT = np.array([4 * i for i in range(NPILES)] + [60] * NRESERVE, np.uint64)
+# The workspace's masks of sources are written in the bits of move deltas: pile i is
+# the bit 4 i, reserve slot s the bit 48 + s.  The lowest bit of a mask (x & -x) is then
+# the delta of taking that card, with no index to compute, and a move's delta is the sum
+# of its cards' bits.  Only the ordering weight needs the index of a card's bit: a de
+# Bruijn sequence gives it ((x * B) >> 58 for a single bit x), and a table the shift of
+# that source's count in a position (reserve slots: 60, where a position's bits are 0).
+_DEBRUIJN_MUL = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN = np.zeros(64, np.int64)
+for _k in range(64):
+    _DEBRUIJN[((int(_DEBRUIJN_MUL) << _k) & (2**64 - 1)) >> 58] = _k
+_COUNT_SHIFT = np.array([k if k < 48 else 60 for k in range(64)], np.uint64)
 
 
 @njit(cache=True, inline='always')
-def _low(mask):
-    return _DEBRUIJN[(((mask & -mask) * 0x077CB531) & 0xFFFFFFFF) >> 27]
-
-
-@njit(cache=True, inline='always')
-def _weight(pos, src):
-    """Ordering weight of a source's card: twice its pile's count, 0 in the reserve."""
-    return 2 * np.int64((pos >> _SOURCE_SHIFT[src]) & np.uint64(15))
+def _weight(pos, bit):
+    """Ordering weight of the card of a source, given as its delta bit: twice its pile's
+    count, 0 in the reserve."""
+    k = _DEBRUIJN[(np.uint64(bit) * _DEBRUIJN_MUL) >> np.uint64(58)]
+    return 2 * np.int64((pos >> _COUNT_SHIFT[k]) & np.uint64(15))
 
 
 @njit(cache=True, inline='always')
@@ -120,7 +121,8 @@ def search_moves(tops, pos, flags, out, keys, ws):
 
     ``tops`` is the deal's :func:`top_table`, ``out`` receives move deltas, ``keys``
     is scratch space for the ordering and ``ws`` the workspace of :func:`new_workspace`.
-    Each source costs one table read and one masked OR, with no branch on its rank.
+    Each source costs one table read and one masked OR, with no branch on its rank, and
+    a move's delta is the sum of its cards' lowest bits.
     """
     cover = ws
     for r in range(EMPTY_MASKS):
@@ -131,12 +133,12 @@ def search_moves(tops, pos, flags, out, keys, ws):
     view = 0
     for i in range(NPILES):
         w = tops[i, (pos >> np.uint64(4 * i)) & np.uint64(15)]
-        cover[(w >> shift) & 63] |= 1 << i
+        cover[(w >> shift) & 63] |= np.int64(1) << (4 * i)
         covered |= w >> TOP_COVERED
         view += w >> TOP_VIEW
     for s in range(NRESERVE):
         w = tops[NPILES + s, (pos >> np.uint64(RESERVE_SHIFT + s)) & np.uint64(1)]
-        cover[(w >> shift) & 63] |= 1 << (NPILES + s)
+        cover[(w >> shift) & 63] |= np.int64(1) << (RESERVE_SHIFT + s)
         view += w >> TOP_VIEW
     covered &= 63
     if free:
@@ -155,44 +157,48 @@ def search_moves(tops, pos, flags, out, keys, ws):
     # the classes with a move: both ranks of a pair (all three faces) in view
     avail = 0
     for c in range(5):
-        avail |= np.int64(cover[c + 1] != 0 and cover[10 - c] != 0) << c
-    avail |= np.int64(cover[11] != 0 and cover[12] != 0 and cover[13] != 0) << 5
+        avail |= np.int64((cover[c + 1] != 0) & (cover[10 - c] != 0)) << c
+    avail |= np.int64((cover[11] != 0) & (cover[12] != 0) & (cover[13] != 0)) << 5
     avail &= ((1 << hi) - 1) & ~((1 << lo) - 1)
+    order = flags & ORDERING
     m = 0
-    while avail:
-        c = _low(avail)
-        avail &= avail - 1
-        if c < 5:
+    for c in range(5):  # pairs, in class order
+        if (avail >> c) & 1:
             ma = cover[c + 1]
             while ma:
-                x = _low(ma)
-                ma &= ma - 1
+                x = ma & -ma
+                ma ^= x
+                wx = _weight(pos, x) if order else 0
                 mb = cover[10 - c]
                 while mb:
-                    y = _low(mb)
-                    mb &= mb - 1
-                    out[m] = source_delta(x) + source_delta(y)
-                    keys[m] = _weight(pos, x) + _weight(pos, y)
+                    y = mb & -mb
+                    mb ^= y
+                    out[m] = np.uint64(x + y)
+                    if order:
+                        keys[m] = wx + _weight(pos, y)
                     m += 1
-        else:
-            ma = cover[11]
-            while ma:
-                x = _low(ma)
-                ma &= ma - 1
-                mb = cover[12]
-                while mb:
-                    y = _low(mb)
-                    mb &= mb - 1
-                    mc = cover[13]
-                    while mc:
-                        z = _low(mc)
-                        mc &= mc - 1
-                        out[m] = source_delta(x) + source_delta(y) + source_delta(z)
-                        keys[m] = _weight(pos, x) + _weight(pos, y) + _weight(pos, z)
-                        m += 1
+    if avail >> 5:
+        ma = cover[11]
+        while ma:
+            x = ma & -ma
+            ma ^= x
+            wx = _weight(pos, x) if order else 0
+            mb = cover[12]
+            while mb:
+                y = mb & -mb
+                mb ^= y
+                wy = wx + (_weight(pos, y) if order else 0)
+                mc = cover[13]
+                while mc:
+                    z = mc & -mc
+                    mc ^= z
+                    out[m] = np.uint64(x + y + z)
+                    if order:
+                        keys[m] = wy + _weight(pos, z)
+                    m += 1
     if hi - lo == 1 and m > 0:
         m = 1  # one canonical move clears a class in view
-    if flags & ORDERING and m > 1:
+    if order and m > 1:
         # insertion sort, best (largest key) first, stable
         for k in range(1, m):
             kk = keys[k]

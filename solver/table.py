@@ -12,6 +12,18 @@ only costs a second search).  Entries are stamped with a generation number, one
 per search, so the table is never cleared between deals: a slot whose stamp is
 not the current generation counts as empty.  ``tt_prefetch`` asks for a position's
 home slot ahead of its probe (the search does it for all children of a position at once).
+
+Most positions a search looks up are new, and the probe of a new position's slot waits
+for memory: its line was never read before (the prefetch hides only part of that).  So
+the table keeps a *filter* after its slots, one byte per ``2**FILTER_SHIFT`` home slots
+(1/128 of the table's size, small enough to stay in the processor's caches): storing a
+position writes the generation's low 8 bits to the byte of its home slot, and a lookup
+whose byte holds another value returns "absent" without reading a slot.  The filter
+never hides a stored position (every store of the generation stamps the byte), and a
+byte left from 256 generations ago only costs the ordinary probe.  ``tt_contains`` and
+``tt_store`` (the search's table of lost positions) go through the filter; ``tt_get`` and
+``tt_put`` (the projected games' table, whose lookups mostly find what they look for) do
+not, so a table is used through one pair or the other.
 """
 
 from __future__ import annotations
@@ -27,24 +39,28 @@ from numba.extending import intrinsic, overload
 
 MAX_PROBE = 16
 ENTRY_BYTES = 16  # uint64 key + uint64 generation, side by side
-# 64 MiB hold 2**22 (4.2 million) positions, about what a search of the default
-# budget stores (a fuller table only forgets); batch runs keep one per worker.
-DEFAULT_MIB = 64
+FILTER_SHIFT = 3  # one filter byte per 8 home slots, 16 filter bytes a row
+# 64.5 MiB hold 2**22 (4.2 million) positions (64 MiB) and their filter (0.5 MiB), about
+# what a search of the default budget stores (a fuller table only forgets); batch runs
+# keep one per worker.
+DEFAULT_MIB = 64.5
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 
 
 class Table:
-    """A transposition table of ``2**bits`` entries, reused from search to search."""
+    """A transposition table of ``2**bits`` entries and their filter, the largest that
+    fits in ``mib`` MiB, reused from search to search."""
 
     def __init__(self, mib: float = DEFAULT_MIB) -> None:
         if mib <= 0:
             raise ValueError(f"table size must be positive, got {mib} MiB")
-        entries = int(mib * 2**20) // ENTRY_BYTES
+        entries = int(mib * 2**20 / (ENTRY_BYTES * (1 + 2.0 ** -(FILTER_SHIFT + 4))))
         bits = max(10, entries.bit_length() - 1)
         self.bits = bits
-        self.slots = _zeroed_slots(1 << bits)
-        self.keys = self.slots[:, 0]
-        self.gens = self.slots[:, 1]
+        rows = 1 << bits
+        self.slots = _zeroed_slots(rows + (rows >> (FILTER_SHIFT + 4)))
+        self.keys = self.slots[:rows, 0]
+        self.gens = self.slots[:rows, 1]
         self.generation = 0
 
     @property
@@ -55,7 +71,7 @@ class Table:
         """Start a new search: every older entry now reads as empty."""
         self.generation += 1
         if self.generation >= 2**32 - 1:  # pragma: no cover - after 4 billion searches
-            self.gens[:] = 0
+            self.slots[:] = 0
             self.generation = 1
         return self.generation
 
@@ -73,6 +89,13 @@ def _zeroed_slots(n: int) -> np.ndarray:
     except (OSError, ValueError, AttributeError):  # pragma: no cover - depends on the system
         return np.zeros((n, 2), dtype=np.uint64)
     return np.frombuffer(buf, dtype=np.uint64).reshape(n, 2)
+
+
+@njit(cache=True, inline='always')
+def filter_byte(bits, h):
+    """Where the filter byte of home slot ``h`` is: (row of ``slots``, column, shift)."""
+    f = h >> FILTER_SHIFT
+    return (np.int64(1) << bits) + (f >> 4), (f >> 3) & 1, np.uint64(8 * (f & 7))
 
 
 @njit(cache=True, inline='always')
@@ -126,12 +149,20 @@ def tt_prefetch(slots, bits, pos):
 
 @njit(cache=True, inline='always')
 def tt_contains(slots, gen, bits, pos):
+    """Whether ``pos`` is stored (read through the filter: see the module's notes)."""
+    fr, fc, fs = filter_byte(bits, _home(pos, bits))
+    if (slots[fr, fc] >> fs) & np.uint64(255) != np.uint64(gen) & np.uint64(255):
+        return False  # nothing with this home stored in this generation
     return tt_get(slots, gen, bits, pos, np.uint64(0)) != np.uint64(0)
 
 
 @njit(cache=True, inline='always')
 def tt_store(slots, gen, bits, pos):
-    """Store a position; returns 1 if it took a free slot, 0 if it replaced one."""
+    """Store a position; returns 1 if it took a free slot, 0 if it replaced one.  Stamps
+    the filter byte of its home slot."""
+    fr, fc, fs = filter_byte(bits, _home(pos, bits))
+    slots[fr, fc] = ((slots[fr, fc] & ~(np.uint64(255) << fs))
+                     | ((np.uint64(gen) & np.uint64(255)) << fs))
     return tt_put(slots, gen, bits, pos, np.uint64(0), np.uint64(0))
 
 
@@ -139,7 +170,7 @@ def tt_store(slots, gen, bits, pos):
 def tt_get(slots, gen, bits, key, ignore):
     """The entry stored for ``key`` (never 0), compared outside the bits ``ignore``
     (which hold a value stored with it, and are clear in ``key``); 0 if there is none."""
-    mask = slots.shape[0] - 1
+    mask = (np.int64(1) << bits) - 1
     g = np.uint64(gen)
     h = _home(key, bits)
     for k in range(MAX_PROBE):
@@ -157,7 +188,7 @@ def tt_put(slots, gen, bits, key, value, ignore):
     """Store ``key`` with ``value`` in the bits ``ignore`` (replacing an earlier value);
     returns 1 if it took a free slot, 0 otherwise.  When every probed slot is taken by
     this generation, the home slot is overwritten."""
-    mask = slots.shape[0] - 1
+    mask = (np.int64(1) << bits) - 1
     g = np.uint64(gen)
     h = _home(key, bits)
     for k in range(MAX_PROBE):

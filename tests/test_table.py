@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 
 from solver.search import solve
-from solver.table import MAX_PROBE, Table, prefetch_row, tt_contains, tt_prefetch, tt_store
+from solver.table import (
+    FILTER_SHIFT,
+    MAX_PROBE,
+    Table,
+    _home,
+    filter_byte,
+    prefetch_row,
+    tt_contains,
+    tt_prefetch,
+    tt_store,
+)
 
 POSITION_BITS = 56
 
@@ -38,6 +48,48 @@ def test_size():
         Table(0)
     with pytest.raises(ValueError, match="positive"):
         Table(-1)
+
+
+def stamp(t: Table, pos) -> int:
+    """The filter byte of a position's home slot."""
+    row, col, shift = filter_byte(t.bits, _home(np.uint64(pos), t.bits))
+    return int(t.slots[row, col] >> shift) & 255
+
+
+def test_filter_is_stamped_by_stores_and_consulted_by_lookups():
+    t = Table(1)
+    rows = 1 << t.bits
+    assert t.slots.shape[0] == rows + rows // 2 ** (FILTER_SHIFT + 4)  # 1/128 of the table
+    t.next_generation()
+    stored = random_positions(500, seed=7)
+    for p in stored:
+        store(t, p)
+    assert all(stamp(t, p) == t.generation & 255 for p in stored)
+    # a position written into its home slot behind the filter's back is not seen ...
+    hidden = next(int(p) for p in random_positions(2000, seed=8)
+                  if stamp(t, p) != t.generation & 255)
+    h = int(_home(np.uint64(hidden), t.bits))
+    assert t.slots[h, 1] != t.generation  # (its home slot is free)
+    t.slots[h] = (hidden, t.generation)
+    assert not contains(t, hidden)
+    # ... until the filter byte of its home is stamped
+    row, col, shift = filter_byte(t.bits, np.int64(h))
+    t.slots[row, col] |= np.uint64(t.generation & 255) << shift
+    assert contains(t, hidden)
+
+
+def test_filter_stamp_of_256_generations_ago():
+    """A generation 256 later reads the same stamp: the lookup then probes the slots,
+    whose generation tells the old entry apart."""
+    t = Table(1)
+    t.next_generation()
+    p = random_positions(1, seed=9)[0]
+    store(t, p)
+    for _ in range(256):
+        t.next_generation()
+    assert stamp(t, p) == t.generation & 255
+    assert not contains(t, p)
+    assert store(t, p) == 1 and contains(t, p)
 
 
 def test_stored_positions_are_found():
