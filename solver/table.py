@@ -100,7 +100,9 @@ def filter_byte(bits, h):
 
 @njit(cache=True, inline='always')
 def _home(pos, bits):
-    return np.int64((pos * _HASH_MUL) >> np.uint64(64 - bits))
+    """The home slot of a position (unsigned arithmetic even when ``pos`` comes typed as
+    a signed integer, as a position passed from Python does)."""
+    return np.int64((np.uint64(pos) * _HASH_MUL) >> np.uint64(64 - bits))
 
 
 # LLVM's prefetch intrinsic is named after its pointer type: "p0" with opaque pointers

@@ -78,6 +78,19 @@ def test_filter_is_stamped_by_stores_and_consulted_by_lookups():
     assert contains(t, hidden)
 
 
+def test_positions_typed_as_signed_integers_have_the_same_home():
+    """A position passed from Python as an int reaches a kernel typed as a signed
+    integer; its home slot (and filter byte) must be the one of the same position as
+    uint64, or a stored root would not be found."""
+    t = Table(1)
+    t.next_generation()
+    for p in random_positions(300, seed=10):
+        assert int(_home(int(p), t.bits)) == int(_home(np.uint64(p), t.bits))
+        assert 0 <= int(_home(int(p), t.bits)) < 1 << t.bits
+        store(t, p)
+        assert bool(tt_contains(t.slots, np.uint32(t.generation), t.bits, int(p)))
+
+
 def test_filter_stamp_of_256_generations_ago():
     """A generation 256 later reads the same stamp: the lookup then probes the slots,
     whose generation tells the old entry apart."""
