@@ -22,7 +22,7 @@ from .projections import PROJECTION_MASKS, projection_arrays
 from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, top_table
 from .table import Table
 
-SOLVER_VERSION = "8"
+SOLVER_VERSION = "9"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
@@ -50,21 +50,34 @@ RESTART_UNIT = 4_000
 BOUNDS_DEPTH = 8
 # The grouping search (clause learning in the grouping view, solver/grouping.py) joins
 # once the searches have spent GROUPING_AFTER positions; it then takes turns of
-# GROUPING_SLICE conflicts, each after the searches have spent GROUPING_SHARE positions
-# per conflict of its last turn.  It keeps its learnt clauses between turns.  Over deals
-# 0-9,999 (solver version 8) a conflict cost 75 us and a position 0.42 us, so 180 would
-# give both sides equal time; measured, with the blocks of deals interleaved: 60 took
-# 27.1 s, 120 27.2 s and 26.9 s, 180 28.2 s, 200 28.0 s.  More positions per conflict
-# settle hard wins sooner (the depth-first searches find them) and hard losses later
-# (the grouping search proves them); 120 is the best total measured.
+# GROUPING_SLICE conflicts, each after the searches have spent grouping_share(nodes)
+# positions per conflict of its last turn.  It keeps its learnt clauses between turns.
+# The share falls once a deal has cost GROUPING_LATE nodes: until then the depth-first
+# searches get about two thirds of the time (a conflict costs about 75 us, a position
+# about 0.4 us: 360 positions take 144 us), after it the grouping search gets more than
+# nine tenths (15 positions take 6 us).  The hard wins the depth-first searches find
+# come before a million nodes (over deals 0-9,999 the slowest were 129 at 755,000 and
+# 2246 at 880,000), while the deals still open after that (1413, 2502, 2522) were all
+# settled by the grouping search, two of them losses only it proves (1413 needs about
+# 16,000 conflicts).  Measured against one share of 120
+# throughout (`benchmarks/bench_compare.py --solve`, blocks of 250 deals in turn):
+# deals 0-9,999 23.5 s both, the slowest deal (1413) 1.63 s against 2.37 s, 8 deals
+# over 0.5 s against 9; deals 0-1,999 5.3 s against 6.0 s, deal 129 0.34-0.44 s against
+# 0.51-0.74 s.  With `solve` on every deal and the settings taking blocks in turn, late
+# shares of 30 and 60 were slower in all, an early share of 480 or a knee at 700,000 no
+# better.  A constant share only moves time between deals (60, 120, 180 and 200 took
+# 27.1, 26.9-27.2, 28.2 and 28.0 s on 0-9,999 with solver version 8).
 # Most deals the depth-first searches settle within 100,000 positions, where the grouping
 # search's model (about 15 ms to write) and turns were half the cost: joining at 100,000
 # instead of 5,000 made deals 0-999 go at 162 deals/s instead of 96-103 and deals
 # 3000-4999 at 164 instead of 114 (2000-2999, led by one 5 s win, and the hard deals
-# alike); 40,000, 160,000 and 320,000 were measured too.
+# alike); 40,000, 160,000 and 320,000 were measured too, and 50,000 again with the
+# shares above (no difference).
 GROUPING_AFTER = 100_000
 GROUPING_SLICE = 256
-GROUPING_SHARE = 120
+GROUPING_SHARE = 360
+GROUPING_LATE = 1_000_000
+GROUPING_SHARE_LATE = 15
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
 
@@ -130,6 +143,12 @@ def _as_deal(deal: Union[Deal, str, int]) -> Deal:
 
 def _next_seed(seed: int) -> int:
     return (seed * 6364136223846793005 + 1442695040888963407) & (2**64 - 1) or 1
+
+
+def grouping_share(nodes: int) -> int:
+    """Positions the depth-first searches spend per conflict of the grouping search's
+    last turn, once a deal has cost ``nodes``."""
+    return GROUPING_SHARE if nodes < GROUPING_LATE else GROUPING_SHARE_LATE
 
 
 def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int, int, bool]]:
@@ -202,7 +221,7 @@ def solve(
                 status = WIN
                 stats[1] = info[1]
                 break
-            grouping_at = nodes + GROUPING_SHARE * max(int(info[0]), 1)
+            grouping_at = nodes + grouping_share(nodes) * max(int(info[0]), 1)
             continue
         k = turn % len(members)
         flags, _, noise, depth, restarts = members[k]
