@@ -59,14 +59,15 @@ BOUNDS_DEPTH = 8
 # come before a million nodes (over deals 0-9,999 the slowest were 129 at 755,000 and
 # 2246 at 880,000), while the deals still open after that (1413, 2502, 2522) were all
 # settled by the grouping search, two of them losses only it proves (1413 needs about
-# 16,000 conflicts).  Measured against one share of 120
-# throughout (`benchmarks/bench_compare.py --solve`, blocks of 250 deals in turn):
+# 16,000 conflicts).  Measured against one share of 120 throughout
+# (`benchmarks/bench_compare.py --solve`, blocks of 250 deals in turn):
 # deals 0-9,999 23.5 s both, the slowest deal (1413) 1.63 s against 2.37 s, 8 deals
 # over 0.5 s against 9; deals 0-1,999 5.3 s against 6.0 s, deal 129 0.34-0.44 s against
-# 0.51-0.74 s.  With `solve` on every deal and the settings taking blocks in turn, late
-# shares of 30 and 60 were slower in all, an early share of 480 or a knee at 700,000 no
-# better.  A constant share only moves time between deals (60, 120, 180 and 200 took
-# 27.1, 26.9-27.2, 28.2 and 28.0 s on 0-9,999 with solver version 8).
+# 0.51-0.74 s (0.34-0.61 s over all the day's runs, with the machine's phases).  With
+# `solve` on every deal and the settings taking blocks in turn, late shares of 30 and
+# 60 were slower in all, an early share of 480 or a knee at 700,000 no better.  A
+# constant share only moves time between deals (60, 120, 180 and 200 took 27.1,
+# 26.9-27.2, 28.2 and 28.0 s on 0-9,999 with solver version 8).
 # Most deals the depth-first searches settle within 100,000 positions, where the grouping
 # search's model (about 15 ms to write) and turns were half the cost: joining at 100,000
 # instead of 5,000 made deals 0-999 go at 162 deals/s instead of 96-103 and deals
