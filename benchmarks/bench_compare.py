@@ -104,7 +104,8 @@ class Version:
     def setups(self) -> dict[str, tuple[int, int]]:
         p = self.pruning
         return {"plain": (p.FREE_CARDS, 0),
-                "every rule": (p.ALL_RULES & ~p.GROUPING, self.search.BOUNDS_DEPTH)}
+                "every rule": (p.ALL_RULES & ~p.GROUPING,
+                               getattr(self.search, "URGENCY_DEPTH", self.search.BOUNDS_DEPTH))}
 
 
 def compare_kernel(versions: list[Version], deals: list[int], positions: int, rounds: int) -> None:

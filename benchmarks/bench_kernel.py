@@ -35,7 +35,8 @@ from halfmoon.deal import Deal  # noqa: E402
 from solver.dfs import dfs, new_stack  # noqa: E402
 from solver.kernels import MAX_PLY  # noqa: E402
 from solver.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS  # noqa: E402
-from solver.search import BOUNDS_DEPTH, deal_arrays, default_tables, kernel_arrays, warm_up  # noqa: E402
+from solver.search import (BOUNDS_DEPTH, URGENCY_DEPTH, deal_arrays, default_tables,  # noqa: E402
+                           kernel_arrays, warm_up)
 
 RESULTS = ROOT / "benchmarks" / "results"
 TARGET = 5_000_000
@@ -43,7 +44,7 @@ SETUPS = {
     "plain": (FREE_CARDS, 0),
     "cheap": (ALL_RULES & ~(PROJECTIONS | GROUPING), 1),
     "no projections": (ALL_RULES & ~(PROJECTIONS | GROUPING), BOUNDS_DEPTH),
-    "every rule": (ALL_RULES & ~GROUPING, BOUNDS_DEPTH),
+    "every rule": (ALL_RULES & ~GROUPING, URGENCY_DEPTH),
 }
 
 

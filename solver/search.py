@@ -22,7 +22,7 @@ from .projections import PROJECTION_MASKS, projection_arrays
 from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, top_table
 from .table import Table
 
-SOLVER_VERSION = "9"
+SOLVER_VERSION = "10"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
@@ -48,6 +48,21 @@ RESTART_UNIT = 4_000
 # with depths 4, 8, 12, 16, 24 and 30: 8 and 16 were the fastest (deals 2000-2999:
 # 71 deals/s against 60 with 24, the same positions within a few per cent).
 BOUNDS_DEPTH = 8
+# The search in the urgency order takes the test deeper than the others (solver version
+# 10): its hard wins leave the urgency order a few plies below 8, and each lost sibling
+# there is a subtree of 40,000-195,000 positions (deal 129), which the test at plies
+# 8-11 cuts.  Only that search pays for the deeper test, and the portfolio gains a
+# member that differs from the jittered one by more than its noise.  Measured side by
+# side (benchmarks/bench_compare.py --solve): deals 0-9,999 29.3 s against 29.1 s with
+# 37.6 against 38.0 million positions; 0-1,999 6.8 s against 6.6 s; deal 129 564,033
+# positions against 755,336 (0.25 s against 0.50 s).  In a second run, with the
+# settings taking blocks of 250 deals in turn, 0-9,999 took 25.3 s against 23.7 s
+# with 8 and 26.1 s with 16: the deeper test costs the hard deals a little of their
+# time, in exchange for the slowest win of 0-999.  Depths 10 and 16 moved the gains
+# to other deals (2246: 528,752 positions with 10 against 874,754); the test taken to
+# 12 in all three searches that use it was slower (27.2 s against 26.0 s on 0-9,999
+# with solver version 8).
+URGENCY_DEPTH = 12
 # The grouping search (clause learning in the grouping view, solver/grouping.py) joins
 # once the searches have spent GROUPING_AFTER positions; it then takes turns of
 # GROUPING_SLICE conflicts, each after the searches have spent grouping_share(nodes)
@@ -158,7 +173,7 @@ def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int, int, b
     members = []
     if rules & (BOUNDS | PROJECTIONS) and quick_phase:
         members.append((rules & ~PROJECTIONS, 0, 0, 1, False))  # bounds test at the root only
-    members.append((rules, 0, 0, BOUNDS_DEPTH, False))
+    members.append((rules, 0, 0, URGENCY_DEPTH, False))
     if rules & (ORDERING | BOUNDS | PROJECTIONS):
         members.append((rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
     if rules & BOUNDS:
