@@ -15,15 +15,15 @@ home slot ahead of its probe (the search does it for all children of a position 
 
 Most positions a search looks up are new, and the probe of a new position's slot waits
 for memory: its line was never read before (the prefetch hides only part of that).  So
-the table keeps a *filter* after its slots, one byte per ``2**FILTER_SHIFT`` home slots
-(1/128 of the table's size, small enough to stay in the processor's caches): storing a
-position writes the generation's low 8 bits to the byte of its home slot, and a lookup
-whose byte holds another value returns "absent" without reading a slot.  The filter
-never hides a stored position (every store of the generation stamps the byte), and a
-byte left from 256 generations ago only costs the ordinary probe.  ``tt_contains`` and
-``tt_store`` (the search's table of lost positions) go through the filter; ``tt_get`` and
-``tt_put`` (the projected games' table, whose lookups mostly find what they look for) do
-not, so a table is used through one pair or the other.
+the table keeps a *filter* after its slots, one bit per ``2**FILTER_SHIFT`` home slots
+(1/1024 of the table's size: 64 KiB for 2**22 positions, small enough to stay in a
+core's own caches): storing a position sets the bit of its home slot, a lookup whose bit
+is clear returns "absent" without reading a slot, and a new generation clears the
+filter.  The filter never hides a stored position of the current generation (every store
+sets its bit).  ``tt_contains`` and ``tt_store`` (the search's table of lost positions) go
+through the filter; ``tt_get`` and ``tt_put`` (the projected games' table, whose lookups
+mostly find what they look for) do not, so a table is used through one pair or the
+other.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from numba.extending import intrinsic, overload
 
 MAX_PROBE = 16
 ENTRY_BYTES = 16  # uint64 key + uint64 generation, side by side
-FILTER_SHIFT = 3  # one filter byte per 8 home slots, 16 filter bytes a row
-# 64.5 MiB hold 2**22 (4.2 million) positions (64 MiB) and their filter (0.5 MiB), about
+FILTER_SHIFT = 3  # one filter bit per 8 home slots, 128 filter bits a row
+# 64.5 MiB hold 2**22 (4.2 million) positions (64 MiB) and their filter (64 KiB), about
 # what a search of the default budget stores (a fuller table only forgets); batch runs
 # keep one per worker.
 DEFAULT_MIB = 64.5
@@ -54,11 +54,11 @@ class Table:
     def __init__(self, mib: float = DEFAULT_MIB) -> None:
         if mib <= 0:
             raise ValueError(f"table size must be positive, got {mib} MiB")
-        entries = int(mib * 2**20 / (ENTRY_BYTES * (1 + 2.0 ** -(FILTER_SHIFT + 4))))
+        entries = int(mib * 2**20 / (ENTRY_BYTES * (1 + 2.0 ** -(FILTER_SHIFT + 7))))
         bits = max(10, entries.bit_length() - 1)
         self.bits = bits
         rows = 1 << bits
-        self.slots = _zeroed_slots(rows + (rows >> (FILTER_SHIFT + 4)))
+        self.slots = _zeroed_slots(rows + max(1, rows >> (FILTER_SHIFT + 7)))
         self.keys = self.slots[:rows, 0]
         self.gens = self.slots[:rows, 1]
         self.generation = 0
@@ -68,11 +68,13 @@ class Table:
         return self.slots.nbytes
 
     def next_generation(self) -> int:
-        """Start a new search: every older entry now reads as empty."""
+        """Start a new search: every older entry now reads as empty (and the filter,
+        64 KiB for the default table, is cleared)."""
         self.generation += 1
         if self.generation >= 2**32 - 1:  # pragma: no cover - after 4 billion searches
             self.slots[:] = 0
             self.generation = 1
+        self.slots[1 << self.bits:] = 0  # the filter holds this generation's stores only
         return self.generation
 
 
@@ -92,10 +94,10 @@ def _zeroed_slots(n: int) -> np.ndarray:
 
 
 @njit(cache=True, inline='always')
-def filter_byte(bits, h):
-    """Where the filter byte of home slot ``h`` is: (row of ``slots``, column, shift)."""
+def filter_bit(bits, h):
+    """Where the filter bit of home slot ``h`` is: (row of ``slots``, column, shift)."""
     f = h >> FILTER_SHIFT
-    return (np.int64(1) << bits) + (f >> 4), (f >> 3) & 1, np.uint64(8 * (f & 7))
+    return (np.int64(1) << bits) + (f >> 7), (f >> 6) & 1, np.uint64(f & 63)
 
 
 @njit(cache=True, inline='always')
@@ -152,19 +154,18 @@ def tt_prefetch(slots, bits, pos):
 @njit(cache=True, inline='always')
 def tt_contains(slots, gen, bits, pos):
     """Whether ``pos`` is stored (read through the filter: see the module's notes)."""
-    fr, fc, fs = filter_byte(bits, _home(pos, bits))
-    if (slots[fr, fc] >> fs) & np.uint64(255) != np.uint64(gen) & np.uint64(255):
+    fr, fc, fs = filter_bit(bits, _home(pos, bits))
+    if (slots[fr, fc] >> fs) & np.uint64(1) == np.uint64(0):
         return False  # nothing with this home stored in this generation
     return tt_get(slots, gen, bits, pos, np.uint64(0)) != np.uint64(0)
 
 
 @njit(cache=True, inline='always')
 def tt_store(slots, gen, bits, pos):
-    """Store a position; returns 1 if it took a free slot, 0 if it replaced one.  Stamps
-    the filter byte of its home slot."""
-    fr, fc, fs = filter_byte(bits, _home(pos, bits))
-    slots[fr, fc] = ((slots[fr, fc] & ~(np.uint64(255) << fs))
-                     | ((np.uint64(gen) & np.uint64(255)) << fs))
+    """Store a position; returns 1 if it took a free slot, 0 if it replaced one.  Sets
+    the filter bit of its home slot."""
+    fr, fc, fs = filter_bit(bits, _home(pos, bits))
+    slots[fr, fc] |= np.uint64(1) << fs
     return tt_put(slots, gen, bits, pos, np.uint64(0), np.uint64(0))
 
 

@@ -11,7 +11,7 @@ from solver.table import (
     MAX_PROBE,
     Table,
     _home,
-    filter_byte,
+    filter_bit,
     prefetch_row,
     tt_contains,
     tt_prefetch,
@@ -51,31 +51,42 @@ def test_size():
 
 
 def stamp(t: Table, pos) -> int:
-    """The filter byte of a position's home slot."""
-    row, col, shift = filter_byte(t.bits, _home(np.uint64(pos), t.bits))
-    return int(t.slots[row, col] >> shift) & 255
+    """The filter bit of a position's home slot."""
+    row, col, shift = filter_bit(t.bits, _home(np.uint64(pos), t.bits))
+    return int(t.slots[row, col] >> shift) & 1
 
 
-def test_filter_is_stamped_by_stores_and_consulted_by_lookups():
+def test_filter_is_set_by_stores_and_consulted_by_lookups():
     t = Table(1)
     rows = 1 << t.bits
-    assert t.slots.shape[0] == rows + rows // 2 ** (FILTER_SHIFT + 4)  # 1/128 of the table
+    assert t.slots.shape[0] == rows + rows // 2 ** (FILTER_SHIFT + 7)  # 1/1024 of the table
     t.next_generation()
     stored = random_positions(500, seed=7)
     for p in stored:
         store(t, p)
-    assert all(stamp(t, p) == t.generation & 255 for p in stored)
+    assert all(stamp(t, p) == 1 for p in stored)
     # a position written into its home slot behind the filter's back is not seen ...
-    hidden = next(int(p) for p in random_positions(2000, seed=8)
-                  if stamp(t, p) != t.generation & 255)
+    hidden = next(int(p) for p in random_positions(2000, seed=8) if stamp(t, p) == 0)
     h = int(_home(np.uint64(hidden), t.bits))
     assert t.slots[h, 1] != t.generation  # (its home slot is free)
     t.slots[h] = (hidden, t.generation)
     assert not contains(t, hidden)
-    # ... until the filter byte of its home is stamped
-    row, col, shift = filter_byte(t.bits, np.int64(h))
-    t.slots[row, col] |= np.uint64(t.generation & 255) << shift
+    # ... until the filter bit of its home is set
+    row, col, shift = filter_bit(t.bits, np.int64(h))
+    t.slots[row, col] |= np.uint64(1) << shift
     assert contains(t, hidden)
+
+
+def test_filter_bits_cover_every_home_slot_once():
+    """Each group of 2**FILTER_SHIFT home slots has its own bit, inside the filter rows."""
+    t = Table(0.001)
+    rows = 1 << t.bits
+    seen = set()
+    for h in range(rows):
+        row, col, shift = (int(x) for x in filter_bit(t.bits, np.int64(h)))
+        assert rows <= row < t.slots.shape[0] and col in (0, 1) and 0 <= shift < 64
+        seen.add((row, col, shift))
+    assert len(seen) == rows >> FILTER_SHIFT
 
 
 def test_positions_typed_as_signed_integers_have_the_same_home():
@@ -91,18 +102,16 @@ def test_positions_typed_as_signed_integers_have_the_same_home():
         assert bool(tt_contains(t.slots, np.uint32(t.generation), t.bits, int(p)))
 
 
-def test_filter_stamp_of_256_generations_ago():
-    """A generation 256 later reads the same stamp: the lookup then probes the slots,
-    whose generation tells the old entry apart."""
+def test_a_new_generation_clears_the_filter():
     t = Table(1)
     t.next_generation()
-    p = random_positions(1, seed=9)[0]
-    store(t, p)
-    for _ in range(256):
-        t.next_generation()
-    assert stamp(t, p) == t.generation & 255
-    assert not contains(t, p)
-    assert store(t, p) == 1 and contains(t, p)
+    stored = random_positions(300, seed=9)
+    for p in stored:
+        store(t, p)
+    t.next_generation()
+    assert not t.slots[1 << t.bits:].any()
+    assert not any(contains(t, p) for p in stored)
+    assert store(t, stored[0]) == 1 and contains(t, stored[0]) and stamp(t, stored[0]) == 1
 
 
 def test_stored_positions_are_found():
