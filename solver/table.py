@@ -58,9 +58,11 @@ class Table:
         bits = max(10, entries.bit_length() - 1)
         self.bits = bits
         rows = 1 << bits
-        self.slots = _zeroed_slots(rows + max(1, rows >> (FILTER_SHIFT + 7)))
+        # the filter: rows >> 10 rows of 128 bits, one row at least since bits >= 10
+        self.slots = _zeroed_slots(rows + (rows >> (FILTER_SHIFT + 7)))
         self.keys = self.slots[:rows, 0]
         self.gens = self.slots[:rows, 1]
+        self.filter = self.slots[rows:]  # the rows of filter_bit
         self.generation = 0
 
     @property
@@ -74,7 +76,7 @@ class Table:
         if self.generation >= 2**32 - 1:  # pragma: no cover - after 4 billion searches
             self.slots[:] = 0
             self.generation = 1
-        self.slots[1 << self.bits:] = 0  # the filter holds this generation's stores only
+        self.filter[:] = 0  # the filter holds this generation's stores only
         return self.generation
 
 
