@@ -96,9 +96,10 @@ class Version:
         line = np.zeros(48, np.uint64)
         stats = np.zeros(4, np.int64)
         stack = self.dfs.new_stack(np.uint64(0))
+        search = self.dfs.search_kernel(flags) if hasattr(self.dfs, "search_kernel") else self.dfs.dfs
         t = time.perf_counter()
-        self.dfs.dfs(piles, reserve, tops, part, npart, root, positions, flags, tab.slots, gen,
-                     tab.bits, line, stats, stack, 0, proj, ptab_args, depth)
+        search(piles, reserve, tops, part, npart, root, positions, flags, tab.slots, gen, tab.bits,
+               line, stats, stack, 0, proj, ptab_args, depth)
         return int(stats[0]), time.perf_counter() - t
 
     def setups(self) -> dict[str, tuple[int, int]]:

@@ -24,7 +24,7 @@ from numba import njit
 from .bounds import NCARDS, bounds_dead
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
 from .projections import NPROJ, PROJ_BUDGET, holds_class, project, projection_lost
-from .pruning import BOUNDS, COMMUTING, PROJECTIONS, new_workspace, search_moves
+from .pruning import BOUNDS, COMMUTING, FREE_CARDS, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_prefetch, tt_store
 
 WIN = 1
@@ -258,6 +258,30 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
     receives the winning moves as deltas; ``stats`` (int64[4]) receives positions
     expanded by this call, the line length, table stores and dead ends found.
     """
+    return _dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits, line,
+                stats, stack, noise, proj, ptab, bounds_depth)
+
+
+@njit(cache=True, _nrt=False)
+def plain_dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits, line, stats,
+              stack, noise, proj, ptab, bounds_depth):
+    """:func:`dfs` compiled for the plain search alone (``flags`` must be FREE_CARDS):
+    with the rule set a constant, the code of the other rules is left out (about a tenth
+    faster a position, measured side by side)."""
+    return _dfs(piles, reserve, tops, part, npart, root, budget, FREE_CARDS, slots, gen, bits,
+                line, stats, stack, noise, proj, ptab, bounds_depth)
+
+
+def search_kernel(flags: int):
+    """The compiled search for a rule set: :func:`plain_dfs` for the plain search,
+    :func:`dfs` for any other (each is compiled on its first call)."""
+    return plain_dfs if flags == FREE_CARDS else dfs
+
+
+@njit(cache=True, inline='always')
+def _dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits, line, stats,
+         stack, noise, proj, ptab, bounds_depth):
+    """The search of :func:`dfs`, inlined in each compiled version."""
     (moves, nmoves, index, states, los, his, ctl, rng, sleep, nsleep, pp,
      scratch, alive, pinned, must, ws) = stack
     stores = 0
@@ -328,6 +352,7 @@ def dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bits
                 result = LOSS
                 break
             d -= 1
+            tt_prefetch(slots, bits, states[d])  # its slot again, for its own store
     ctl[STACK_DEPTH] = d
     stats[STAT_NODES] = nodes
     stats[STAT_STORES] = stores

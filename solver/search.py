@@ -15,7 +15,7 @@ from halfmoon.inputs import load_deal
 from halfmoon.moves import Move
 
 from .bounds import partner_table
-from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
+from .dfs import LOSS, UNRESOLVED, WIN, new_stack, search_kernel
 from .grouping import G_LOSS, G_WIN, grouping_model, grouping_run, line_wins, luby
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import PROJECTION_MASKS, projection_arrays
@@ -246,9 +246,10 @@ def solve(
             allowance = min(allowance, left[k])
         if stacks[k] is None:
             stacks[k] = new_stack(np.uint64(seeds[k]))
-        status = dfs(piles, reserve, tops, part, npart, root, min(allowance, budget - nodes),
-                     flags, tab.slots, np.uint32(gen), tab.bits, line, stats, stacks[k],
-                     noise, proj, ptab_args, depth)
+        status = search_kernel(flags)(piles, reserve, tops, part, npart, root,
+                                      min(allowance, budget - nodes), flags, tab.slots,
+                                      np.uint32(gen), tab.bits, line, stats, stacks[k], noise,
+                                      proj, ptab_args, depth)
         used = int(stats[0])
         nodes += used
         turn += 1

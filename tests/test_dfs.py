@@ -1,5 +1,5 @@
 """The search kernel (solver/dfs.py): pausing and resuming, searches sharing a table,
-sleep sets."""
+sleep sets, the plain search's own compiled version."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from solver.dfs import (
     dfs,
     move_class,
     new_stack,
+    plain_dfs,
+    search_kernel,
 )
 from solver.kernels import MAX_MOVES, MAX_PLY, initial_position, rank_class, source_delta
 from solver.pruning import ALL_RULES, CLASS_IN_VIEW, COMMUTING, FREE_CARDS, ORDERING
@@ -39,14 +41,14 @@ class Kernel:
     def new_search(self) -> None:
         self.gen = np.uint32(self.tab.next_generation())
 
-    def run(self, stack, budget: int, flags: int = ALL_RULES):
-        """(status, positions expanded, line) of one call."""
+    def run(self, stack, budget: int, flags: int = ALL_RULES, search=dfs, stats=None):
+        """(status, positions expanded, line) of one call of ``search``."""
         line = np.zeros(MAX_PLY, np.uint64)
-        stats = np.zeros(4, np.int64)
+        stats = np.zeros(4, np.int64) if stats is None else stats
         ptab = (self.ptab.slots, np.uint32(self.ptab.generation), self.ptab.bits)
-        status = dfs(self.piles, self.reserve, self.tops, self.part, self.npart, self.root, budget,
-                     flags, self.tab.slots, self.gen, self.tab.bits, line, stats,
-                     stack, NEAR_TIES, self.proj, ptab, BOUNDS_DEPTH)
+        status = search(self.piles, self.reserve, self.tops, self.part, self.npart, self.root,
+                        budget, flags, self.tab.slots, self.gen, self.tab.bits, line, stats,
+                        stack, NEAR_TIES, self.proj, ptab, BOUNDS_DEPTH)
         return status, int(stats[0]), [int(line[k]) for k in range(int(stats[1]))]
 
     def store(self, pos) -> None:
@@ -73,6 +75,29 @@ def test_paused_and_resumed_search_is_the_same_search(number, flags):
         if status != UNRESOLVED:
             break
     assert (status, total, line) == whole
+
+
+@pytest.mark.parametrize("number", [0, 13, 92, 129, 262])
+def test_the_plain_search_compiled_alone_is_the_same_search(number):
+    """plain_dfs (the plain search compiled for its rule set) and dfs with FREE_CARDS
+    expand the same positions: same verdict, count, stores and line, whole or in slices;
+    search_kernel picks it for that rule set only."""
+    assert search_kernel(FREE_CARDS) is plain_dfs
+    assert search_kernel(FREE_CARDS | COMMUTING) is dfs and search_kernel(ALL_RULES) is dfs
+    budget = 150_000
+    runs = []
+    for search in (dfs, plain_dfs):
+        k = Kernel(number)
+        stats = np.zeros(4, np.int64)
+        whole = k.run(new_stack(np.uint64(0)), budget, FREE_CARDS, search, stats)
+        k.new_search()
+        stack, status, total = new_stack(np.uint64(0)), UNRESOLVED, 0
+        while status == UNRESOLVED and total < budget:
+            status, nodes, line = k.run(stack, min(997, budget - total), FREE_CARDS, search)
+            total += nodes
+        assert (status, total, line) == whole
+        runs.append(whole + (int(stats[2]),))
+    assert runs[0] == runs[1]
 
 
 def test_a_paused_search_keeps_its_place():
