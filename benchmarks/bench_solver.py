@@ -13,7 +13,9 @@ process:
 
 Printed and written to ``benchmarks/results/``: counts per verdict, deals per second,
 positions per second, time per deal at p50/p99/max, peak memory, and ratios against the
-solver; ``solver-A-B.json``, ``solver-A-B.md`` and a chart ``solver-A-B.png``.
+solver; ``solver-A-B.json``, ``solver-A-B.md`` and a chart ``solver-A-B.png``.  The
+machine's speed drifts (benchmarks/reference.py), so the reference workload is timed before
+and after each engine and reported with its figures.
 """
 
 from __future__ import annotations
@@ -35,11 +37,13 @@ from halfmoon.deal import Deal  # noqa: E402
 from solver.pruning import FREE_CARDS  # noqa: E402
 from solver.search import DEFAULT_BUDGET, solve, solve_cpsat_deal, warm_up  # noqa: E402
 
+from reference import Reference  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
 PLAIN_BUDGET = 2_000_000
 
 
-def run_engine(name: str, numbers: list[int], args) -> dict:
+def run_engine(name: str, numbers: list[int], args, reference: Reference) -> dict:
     if name == "solver":
         fn = lambda d: solve(d, budget=args.budget)  # noqa: E731
     elif name == "plain":
@@ -51,6 +55,7 @@ def run_engine(name: str, numbers: list[int], args) -> dict:
     fn(Deal.from_number(numbers[0]))  # load compiled kernels / the model once
     counts = {"win": 0, "loss": 0, "unresolved": 0}
     times, nodes, per_deal = [], [], {}
+    reference_before = reference.time()
     t_start = time.perf_counter()
     for n in numbers:
         r = fn(Deal.from_number(n))
@@ -61,6 +66,7 @@ def run_engine(name: str, numbers: list[int], args) -> dict:
         if args.progress and len(times) % 100 == 0:
             print(f"  {name}: {len(times)}/{len(numbers)}", file=sys.stderr)
     wall = time.perf_counter() - t_start
+    reference_after = reference.time()
     t = np.array(times)
     total_seconds = float(t.sum())
     return {
@@ -76,11 +82,21 @@ def run_engine(name: str, numbers: list[int], args) -> dict:
         "max_seconds": float(t.max()),
         "slowest": [int(numbers[i]) for i in np.argsort(-t)[:10]],
         "over_half_second": int(np.sum(t > 0.5)),
+        "reference_ns": [reference_before, reference_after],
         "unresolved_deals": [n for n, v in per_deal.items() if v == "unresolved"],
         "loss_deals": [n for n, v in per_deal.items() if v == "loss"],
         "verdicts": per_deal,
         "times": times,
     }
+
+
+def speed_ratio(slower: float) -> str:
+    """How an engine compares with the solver, given the solver's deals per second over its."""
+    if slower >= 1.5:
+        return f"{slower:.0f}× slower"
+    if slower <= 1 / 1.5:
+        return f"{1 / slower:.0f}× faster"
+    return f"{slower:.2f}× the time"
 
 
 def markdown(report: dict) -> str:
@@ -99,13 +115,18 @@ def markdown(report: dict) -> str:
     ]
     for name, r in rows.items():
         c = r["counts"]
-        ratio = "1×" if name == "solver" or base is None else f"{base['deals_per_second'] / r['deals_per_second']:.0f}× slower"
+        ratio = "1×" if name == "solver" or base is None else speed_ratio(base["deals_per_second"] / r["deals_per_second"])
         pps = "—" if name == "cpsat" or r["positions_per_second"] is None else f"{r['positions_per_second']:,.0f}"
         lines.append(
             f"| {name} | {c['win']} | {c['loss']} | {c['unresolved']} | {r['deals_per_second']:,.1f} | {pps} | "
             f"{r['p50_seconds'] * 1000:.2f} ms | {r['p99_seconds'] * 1000:.1f} ms | {r['max_seconds']:.2f} s | "
             f"{r['over_half_second']} | {r['peak_rss_mib']:.0f} MiB | {ratio} |"
         )
+    lines += ["", "Machine reference (`benchmarks/reference.py`, move generation in the first-level cache; "
+              "this machine runs at full speed at about 37–50 ns and at about half speed when the host "
+              "shares its core), before and after each engine: "
+              + "; ".join(f"{name} {r['reference_ns'][0]:.0f} / {r['reference_ns'][1]:.0f} ns"
+                          for name, r in rows.items() if "reference_ns" in r) + "."]
     if "disagreements" in report:
         lines += ["", f"Verdicts where both settled and disagree: {report['disagreements'] or 'none'}."]
     return "\n".join(lines) + "\n"
@@ -153,8 +174,9 @@ def main(argv=None) -> int:
         "machine": f"{platform.machine()}, Python {platform.python_version()}",
         "engines": {},
     }
+    reference = Reference()
     for name in args.only:
-        r = run_engine(name, numbers, args)
+        r = run_engine(name, numbers, args, reference)
         r["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         report["engines"][name] = r
         print(f"{name}: {r['counts']} {r['deals_per_second']:.1f} deals/s, p50 {r['p50_seconds']*1000:.2f} ms, "
