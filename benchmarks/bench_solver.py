@@ -14,8 +14,8 @@ process:
 Printed and written to ``benchmarks/results/``: counts per verdict, deals per second,
 positions per second, time per deal at p50/p99/max, peak memory, and ratios against the
 solver; ``solver-A-B.json``, ``solver-A-B.md`` and a chart ``solver-A-B.png``.  The
-machine's speed drifts (benchmarks/reference.py), so the reference workload is timed before
-and after each engine and reported with its figures.
+machine's speed is not steady (benchmarks/reference.py), so the reference workload is timed
+before and after each engine and reported with its figures.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """How fast this machine runs at the moment: a fixed workload timed beside the benchmarks.
 
-This machine's speed drifts by up to 1.7 times within minutes: other work on the host
-shares its cores and slows every instruction, not only memory access.  A benchmark figure
+This machine's speed is not steady: other work on the host shares its cores and, while
+it runs, slows every instruction, not only memory access (measured below).  A benchmark figure
 alone cannot tell a slower program from a slower machine, so the benchmarks time this
 workload beside their own runs and report it with their figures.
 
