@@ -1,6 +1,6 @@
 """Tiny results datasets for the statistics, report and notebook tests.
 
-They follow the results schema of :mod:`halfmoon.results` but are written by hand,
+They follow the results schema of :mod:`halfmoon.batch.results` but are written by hand,
 so that the tests know every figure in them without running the solver.
 """
 
@@ -11,8 +11,8 @@ from typing import Sequence
 
 import pyarrow.parquet as pq
 
-from halfmoon.codes import number_to_code
-from halfmoon.results import rows_to_table
+from halfmoon.game.codes import number_to_code
+from halfmoon.batch.results import rows_to_table
 
 
 def make_rows(verdicts: Sequence[str], *, start: int = 0, budget: int = 1000) -> list[dict]:

@@ -1,0 +1,201 @@
+"""Where a run's pieces of deals are solved: in this process, in local worker processes or
+on a Dask cluster; and what a worker does with a piece."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent import futures as cf
+from typing import Sequence
+
+from halfmoon.game.deal import Deal
+
+from .errors import BatchError
+from .results import error_text, result_row
+
+# The solver's transposition tables are module-wide, so a process runs one search at a
+# time (the kernels hold the GIL anyway: threads would not run searches side by side).
+_solve_lock = threading.Lock()
+_warm = False
+
+
+def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
+    """Solve deals (by number) and return their result rows; runs in a worker."""
+    from solver import solve
+    from solver.search import warm_up
+
+    global _warm
+    with _solve_lock:
+        if not _warm:
+            # Load the compiled kernels and fault the tables in now, so that no
+            # deal's time includes them.
+            warm_up()
+            _warm = True
+        rows = []
+        for number in numbers:
+            deal = Deal.from_number(number)
+            rows.append(result_row(number, solve(deal, budget), budget, deal))
+    return rows
+
+
+def worker_failed(exc: Exception, numbers: Sequence[int]) -> BatchError:
+    deals = f"deals {numbers[0]}..{numbers[-1]}" if len(numbers) > 1 else f"deal {numbers[0]}"
+    if isinstance(exc, cf.BrokenExecutor):
+        return BatchError(f"a worker process died (out of memory?) solving {deals}")
+    return BatchError(f"solving {deals} failed: {type(exc).__name__}: {error_text(exc)}")
+
+
+def _init_pool_worker(parent: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A parent killed with kill -9 cannot stop them: each one leaves by itself (after
+    # its current deal) instead of waiting for work forever.
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(pid: int, every: float = 1.0) -> None:
+    while _alive(pid):
+        time.sleep(every)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - someone else's process took the number
+        return True
+    try:  # a killed parent stays a zombie until its own parent reaps it
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):  # pragma: no cover - no /proc
+        return True
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class InProcess:
+    """Pieces solved in this process, one by one, when they are waited for."""
+
+    window = 1
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+
+    def submit(self, numbers):
+        return tuple(numbers)  # pieces never share a deal: a unique key
+
+    def wait(self, handles):
+        return handles
+
+    def result(self, handle):
+        return solve_piece(handle, self.budget)
+
+    def close(self, cancel: bool) -> None:
+        pass
+
+
+class Pool:
+    """Local worker processes (forkserver where there is one: no inherited lock or threads)."""
+
+    def __init__(self, workers: int, budget: int) -> None:
+        self.budget = budget
+        self.window = 4 * workers
+        self.executor = cf.ProcessPoolExecutor(
+            workers, mp_context=self.context(), initializer=_init_pool_worker, initargs=(os.getpid(),)
+        )
+
+    @staticmethod
+    def context():
+        if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+            return multiprocessing.get_context("spawn")
+        ctx = multiprocessing.get_context("forkserver")
+        # Import numba and the kernels once, in the server, not in every worker.
+        ctx.set_forkserver_preload([__name__, "solver"])
+        return ctx
+
+    @classmethod
+    def start_early(cls) -> None:
+        """Start the fork server now, so that its imports overlap this process's."""
+        if cls.context().get_start_method() == "forkserver":
+            from multiprocessing import forkserver
+
+            forkserver.ensure_running()
+
+    def submit(self, numbers):
+        return self.executor.submit(solve_piece, list(numbers), self.budget)
+
+    def wait(self, handles):
+        return cf.wait(handles, return_when=cf.FIRST_COMPLETED).done
+
+    def result(self, handle):
+        return handle.result()
+
+    def close(self, cancel: bool) -> None:
+        if cancel and hasattr(self.executor, "terminate_workers"):  # Python 3.14
+            self.executor.terminate_workers()
+        elif cancel:
+            procs = list((getattr(self.executor, "_processes", None) or {}).values())
+            # shutdown(wait=False) forgets the executor's manager thread, so a later
+            # shutdown(wait=True) no longer joins it; joined here instead, or it may still
+            # be closing its wake-up pipe while the interpreter's exit hook writes to it
+            # ("Bad file descriptor" at exit, seen about once in ten interrupted runs)
+            manager = getattr(self.executor, "_executor_manager_thread", None)
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                p.join()
+            if manager is not None:
+                manager.join(timeout=30)
+        self.executor.shutdown(wait=True, cancel_futures=cancel)
+
+
+class Dask:
+    """An existing Dask distributed cluster, reached through its scheduler."""
+
+    def __init__(self, address: str, budget: int) -> None:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            raise BatchError(
+                "--scheduler needs dask.distributed: pip install 'halfmoon[cluster]'"
+            ) from None
+        try:
+            self.client = Client(address, set_as_default=False)
+        except (OSError, ValueError) as exc:
+            raise BatchError(f"cannot reach the Dask scheduler at {address}: {error_text(exc)}") from None
+        self.budget = budget
+        self.window = 4 * max(1, sum(self.client.nthreads().values()))
+        self.finished = as_completed(loop=self.client.loop)
+        self.pending: set = set()
+
+    def submit(self, numbers):
+        f = self.client.submit(solve_piece, list(numbers), self.budget, pure=False)
+        self.pending.add(f)
+        self.finished.add(f)
+        return f
+
+    def wait(self, handles):
+        done = [next(self.finished)] + self.finished.next_batch(block=False)
+        self.pending.difference_update(done)
+        return done
+
+    def result(self, handle):
+        return handle.result()
+
+    def close(self, cancel: bool) -> None:
+        try:
+            if cancel and self.pending:
+                self.client.cancel(list(self.pending))
+        finally:
+            self.client.close()

@@ -1,0 +1,136 @@
+"""The deals of a run: a range, a random sample, a codes file or numbers from a program."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from halfmoon.game.codes import DEAL_COUNT, MAX_NUMBER, parse_code
+from halfmoon.game.errors import HalfMoonError
+
+from .errors import BatchError
+
+SHOWN_BAD_LINES = 5
+
+
+@dataclass(frozen=True)
+class DealList:
+    """The deal numbers of a run, in order and without repeats, and how they were named."""
+
+    numbers: Sequence[int]
+    # how they were named: {"kind": "range", "start", "stop"}, {"kind": "codes", "file"},
+    # {"kind": "random", "count", "seed"} or {"kind": "numbers", "count"}
+    source: dict
+    duplicates: int = 0  # entries of the input naming a deal already listed (dropped)
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def digest(self) -> str:
+        """SHA-256 of the deal numbers (int64, little-endian): the identity of the list."""
+        return hashlib.sha256(np.asarray(self.numbers, dtype="<i8").tobytes()).hexdigest()
+
+
+def describe_source(source: dict) -> str:
+    kind = source.get("kind")
+    if kind == "range":
+        return f"--range {source.get('start')}:{source.get('stop')}"
+    if kind == "random":
+        return f"--random {source.get('count')} --seed {source.get('seed')}"
+    if kind == "codes":
+        return f"--codes {source.get('file')}"
+    if kind == "numbers":
+        return f"{source.get('count')} deal numbers"
+    return str(source)
+
+
+def deals_from_range(start: int, stop: int) -> DealList:
+    """Deal numbers ``start`` to ``stop - 1``."""
+    if not 0 <= start < stop <= DEAL_COUNT:
+        raise BatchError(
+            f"bad range {start}:{stop}: expected A:B with 0 <= A < B <= {DEAL_COUNT} (deals A to B-1)"
+        )
+    return DealList(range(start, stop), {"kind": "range", "start": start, "stop": stop})
+
+
+def parse_range(text: str) -> DealList:
+    """``"A:B"``: deal numbers A to B−1."""
+    parts = text.strip().split(":")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise BatchError(f"bad range {text!r}: expected A:B with whole numbers, e.g. 0:2000")
+    return deals_from_range(int(parts[0]), int(parts[1]))
+
+
+def deals_from_random(count: int, seed: int) -> DealList:
+    """``count`` distinct deal numbers drawn uniformly, reproducibly from ``seed``."""
+    from halfmoon.game.codes import random_numbers
+
+    if not 1 <= count <= DEAL_COUNT:
+        raise BatchError(f"bad --random {count}: expected 1 to {DEAL_COUNT} deals")
+    return DealList(random_numbers(count, seed), {"kind": "random", "count": count, "seed": seed})
+
+
+def deals_from_numbers(numbers: Iterable[int], source: Optional[dict] = None) -> DealList:
+    """Deal numbers given by a program: checked, and kept once each, at their first place."""
+    numbers = list(numbers)
+    unique = list(dict.fromkeys(numbers))
+    for n in unique:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= MAX_NUMBER:
+            raise BatchError(f"bad deal number {n!r}: expected a whole number 0..{MAX_NUMBER}")
+    unique = [int(n) for n in unique]
+    if source is None:
+        source = {"kind": "numbers", "count": len(unique)}
+    return DealList(unique, source, duplicates=len(numbers) - len(unique))
+
+
+def deals_from_codes(path: Union[str, Path]) -> DealList:
+    """The deals of a codes file: one code or deal number per line.
+
+    Text after ``#`` and blank lines are ignored.  If any line is malformed, raise
+    :class:`BatchError` naming the first bad lines with their numbers (nothing is run).
+    A deal listed twice is kept once, at its first place.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise BatchError(f"codes file {str(path)!r} is a directory") from None
+    except OSError as exc:
+        raise BatchError(f"cannot read codes file {str(path)!r}: {exc.strerror or exc}") from None
+    numbers: list[int] = []
+    bad: list[str] = []
+    nbad = 0
+    for lineno, raw in enumerate(data.decode("utf-8", errors="replace").split("\n"), start=1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            numbers.append(_parse_entry(text))
+        except HalfMoonError as exc:
+            nbad += 1
+            if len(bad) < SHOWN_BAD_LINES:
+                bad.append(f"  line {lineno}: {exc}")
+    if nbad:
+        more = f"\n  ... and {nbad - len(bad)} more" if nbad > len(bad) else ""
+        plural = "s" if nbad > 1 else ""
+        raise BatchError(
+            f"{path}: {nbad} malformed line{plural}, nothing was run:\n" + "\n".join(bad) + more
+        )
+    if not numbers:
+        raise BatchError(f"{path}: no deal codes or numbers in the file")
+    return deals_from_numbers(numbers, {"kind": "codes", "file": str(path.resolve())})
+
+
+def _parse_entry(text: str) -> int:
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        if number > MAX_NUMBER:
+            raise BatchError(f"deal number {number} is outside 0..{MAX_NUMBER}")
+        return number
+    if not text.upper().startswith("HM"):
+        raise BatchError(f"{text!r} is neither a deal code nor a deal number")
+    return parse_code(text)[1]

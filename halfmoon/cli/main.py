@@ -1,0 +1,271 @@
+"""The ``halfmoon`` command: argument parsing and printing over library functions.
+
+Library errors become one line on stderr, ``halfmoon: error: …``, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Optional, Sequence
+
+from halfmoon.game.diagram import render
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.game.inputs import load_deal
+from halfmoon.game.layouts import format_layout
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, like every other error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def deal_to_json(deal) -> dict:
+    return {
+        "code": deal.code,
+        "piles": [[str(c) for c in pile] for pile in deal.piles],
+        "reserve": [None if c is None else str(c) for c in deal.reserve],
+    }
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    deal = load_deal(args.deal)
+    if args.png:
+        from halfmoon.report.pictures import save_deal_png
+
+        save_deal_png(deal, args.png)
+    if args.format == "layout":
+        sys.stdout.write(format_layout(deal))
+    elif args.format == "json":
+        print(json.dumps(deal_to_json(deal), ensure_ascii=False))
+    else:
+        sys.stdout.write(render(deal, reveal=args.reveal))
+    return 0
+
+
+def _add_show(p: argparse.ArgumentParser):
+    p.add_argument("deal", metavar="CODE|LAYOUT_FILE", help="deal code, deal number or layout file")
+    p.add_argument("--reveal", action="store_true", help="show every card, not only the top ones")
+    p.add_argument("--format", choices=("text", "layout", "json"), default="text")
+    p.add_argument("--png", metavar="FILE", help="also draw the deal to a PNG file")
+    return cmd_show
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from halfmoon import batch
+
+    if args.seed is not None and args.random is None:
+        raise _UsageError("--seed goes with --random")
+    if args.codes is not None:
+        deals = batch.deals_from_codes(args.codes)
+    elif args.range is not None:
+        deals = batch.parse_range(args.range)
+    else:
+        deals = batch.deals_from_random(args.random, 0 if args.seed is None else args.seed)
+    try:
+        summary = batch.run_batch(
+            deals, args.out, budget=args.budget, workers=args.workers, scheduler=args.scheduler,
+            chunk_size=batch.CHUNK_SIZE if args.chunk_size is None else args.chunk_size,
+            log=lambda msg: print(f"halfmoon: warning: {msg}", file=sys.stderr),
+        )
+    except batch.BatchInterrupted as exc:
+        s = exc.summary
+        print(f"halfmoon: interrupted: {s.done} of {s.total} deals done in {s.out};"
+              " run the same command again to go on", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    c = summary.counts
+    rate = f", {summary.rate:.3g} deals/s" if summary.solved else ""
+    print(f"{summary.out}: {summary.total} deals ({summary.solved} solved now, {summary.resumed} before):"
+          f" {c['win']} win, {c['loss']} loss, {c['unresolved']} unresolved;"
+          f" {summary.seconds:.1f} s{rate}")
+    return 0
+
+
+def _add_batch(p: argparse.ArgumentParser):
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--codes", metavar="FILE", help="one deal code or deal number per line (# comments)")
+    src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1")
+    src.add_argument("--random", metavar="N", type=int, help="N distinct random deals (see --seed)")
+    p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
+    p.add_argument("--out", metavar="DIR", default="results", help="results directory (default: results)")
+    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
+    p.add_argument("--budget", type=int, metavar="N", help="positions searched per deal, a conflict of the clause-learning "
+                   "search counting as one (default: the solver's)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask distributed scheduler instead")
+    p.add_argument("--chunk-size", type=int, metavar="N", help="deals per Parquet file (default: 250)")
+    return cmd_batch
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from halfmoon.research import stats
+
+    summary = stats.summarize(stats.load(args.dir))
+    if args.json:
+        print(json.dumps(_nan_to_none(summary)))
+    else:
+        sys.stdout.write(stats.format_summary(summary, args.dir))
+    return 0
+
+
+def _nan_to_none(value):
+    """JSON has no NaN: undefined figures (e.g. a win rate of zero deals) become null."""
+    if isinstance(value, dict):
+        return {k: _nan_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_to_none(v) for v in value]
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
+def _add_stats(p: argparse.ArgumentParser):
+    p.add_argument("dir", metavar="DIR", help="results directory written by 'halfmoon batch'")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return cmd_stats
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from halfmoon.research.analysis import analyse, format_analysis
+
+    if args.budget < 1:
+        raise _UsageError(f"bad budget {args.budget}: expected at least 1 position")
+    result = analyse(load_deal(args.deal), budget=args.budget)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        sys.stdout.write(format_analysis(result))
+    return 0
+
+
+def _add_analyse(p: argparse.ArgumentParser):
+    from halfmoon.research.analysis import DEFAULT_BUDGET
+
+    p.add_argument("deal", metavar="CODE|LAYOUT_FILE", help="deal code, deal number or layout file")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
+                   help=f"positions searched after each move (default: {DEFAULT_BUDGET:,})")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return cmd_analyse
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from halfmoon.report.markdown import write_report
+
+    path = write_report(args.dir, args.out, players=not args.no_players)
+    print(f"report written to {path}")
+    return 0
+
+
+def _add_report(p: argparse.ArgumentParser):
+    p.add_argument("dir", metavar="DIR", help="results directory written by 'halfmoon batch'")
+    p.add_argument("--out", metavar="DIR", default="report", help="where to write report.md and its charts")
+    p.add_argument("--no-players", action="store_true", help="leave out the random and greedy players")
+    return cmd_report
+
+
+# name, help, function that adds the arguments and returns the runner
+def solution_lines(deal, moves) -> list[str]:
+    """A winning line in card notation with sources: ``1. 5s P1 + 6d P8``."""
+    from halfmoon.game.engine import Game
+
+    game = Game(deal)
+    out = []
+    for k, move in enumerate(moves, start=1):
+        cards = [f"{game.card_at(s)} {s}" for s in move.sources]
+        game.play(move)
+        out.append(f"{k:2d}. " + " + ".join(cards))
+    return out
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from solver.search import solve, solve_cpsat_deal
+
+    from halfmoon.game.inputs import deal_label
+
+    if args.budget is not None and args.budget < 1:
+        raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
+    if args.png and len(args.deals) != 1:
+        raise _UsageError("--png draws one deal: give a single CODE or LAYOUT_FILE")
+    deals = [(deal_label(arg, d), d) for arg in args.deals for d in [load_deal(arg)]]
+    for label, deal in deals:
+        if args.engine == "cpsat":
+            result = solve_cpsat_deal(deal)
+        elif args.budget is not None:
+            result = solve(deal, budget=args.budget)
+        else:
+            result = solve(deal)
+        if args.json:
+            print(json.dumps({
+                "code": label,
+                "verdict": result.verdict,
+                "moves": None if result.moves is None else [list(m.sources) for m in result.moves],
+                "nodes": result.nodes,
+                "seconds": round(result.seconds, 6),
+            }))
+        else:
+            print(f"{label}: {result.verdict} in {result.seconds:.3f} s, {result.nodes} positions")
+            if result.moves is not None:
+                print("\n".join(solution_lines(deal, result.moves)))
+        sys.stdout.flush()
+        if args.png and result.moves is not None:
+            from halfmoon.report.pictures import save_line_png
+
+            save_line_png(deal, result.moves, args.png)
+    return 0
+
+
+def _add_solve(p: argparse.ArgumentParser):
+    p.add_argument("deals", nargs="+", metavar="CODE|LAYOUT_FILE", help="deal codes, deal numbers or layout files")
+    p.add_argument("--budget", type=int, metavar="N", help="positions searched at most, a conflict of the clause-learning search "
+                   "counting as one (default: the solver's)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument("--engine", choices=("dfs", "cpsat"), default="dfs",
+                   help="dfs: the solver (default); cpsat: the independent constraint model")
+    p.add_argument("--png", metavar="FILE", help="draw the winning line to a PNG file")
+    return cmd_solve
+
+
+SUBCOMMANDS = [
+    ("show", "show a deal or position as a diagram, a layout or JSON", _add_show),
+    ("solve", "settle deals: win (with a winning line), loss or unresolved", _add_solve),
+    ("batch", "solve many deals into a resumable Parquet dataset", _add_batch),
+    ("stats", "summarize a results directory: counts, win rate with its interval, times", _add_stats),
+    ("analyse", "list every legal move of a position and whether the game stays winnable", _add_analyse),
+    ("report", "write a Markdown report with charts for a results directory", _add_report),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="halfmoon", description="Half Moon solitaire: deals, engine, solver, batch runs.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, help_text, add in SUBCOMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(run=add(p))
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args)
+    except _UsageError as exc:
+        print(f"halfmoon: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (HalfMoonError, OSError) as exc:
+        print(f"halfmoon: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("halfmoon: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0

@@ -1,0 +1,124 @@
+"""A deal or a position: the cards in the twelve piles and the eight reserve slots."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Optional, Sequence
+
+from .cards import Card, rank_class
+from .codes import canonical_code, number_to_code, parse_code
+from .errors import InvalidCodeError
+from .generator import DECK_SIZE, shuffled_deck
+
+PILES = 12
+PILE_DEPTH = 8
+RESERVE_SLOTS = 8
+
+PILE_SOURCES = tuple(f"P{i}" for i in range(1, PILES + 1))
+RESERVE_SOURCES = tuple(f"R{i}" for i in range(1, RESERVE_SLOTS + 1))
+SOURCES = PILE_SOURCES + RESERVE_SOURCES
+
+
+class Deal:
+    """Cards of a deal (or of a position reached from one).
+
+    ``piles`` holds twelve tuples of cards listed bottom to top; ``reserve`` holds
+    eight slots, each a card or ``None``.  ``code`` is the canonical deal code when
+    known.  Build one with ``Deal('HM1-N-AAAAAAB')``, :meth:`from_number`, or
+    :func:`halfmoon.game.layouts.parse_layout`.
+    """
+
+    __slots__ = ("piles", "reserve", "code")
+
+    def __init__(
+        self,
+        code: Optional[str] = None,
+        *,
+        piles: Optional[Sequence[Sequence[Card]]] = None,
+        reserve: Optional[Sequence[Optional[Card]]] = None,
+    ) -> None:
+        if code is not None and piles is None:
+            family, number = parse_code(code)
+            piles, reserve = _deal_cards(number)
+            code = number_to_code(number, family)
+        elif code is not None:
+            code = canonical_code(code)
+        if piles is None or reserve is None:
+            raise InvalidCodeError("a Deal needs a code, or piles and a reserve")
+        self.piles: tuple[tuple[Card, ...], ...] = tuple(tuple(p) for p in piles)
+        self.reserve: tuple[Optional[Card], ...] = tuple(reserve)
+        self.code = code
+        if len(self.piles) != PILES or len(self.reserve) != RESERVE_SLOTS:
+            raise ValueError("a deal has 12 piles and 8 reserve slots")
+
+    @classmethod
+    def from_number(cls, number: int) -> "Deal":
+        return cls(number_to_code(number))
+
+    @property
+    def number(self) -> Optional[int]:
+        """The deal number, when the deal has a code."""
+        return None if self.code is None else parse_code(self.code)[1]
+
+    @property
+    def is_full(self) -> bool:
+        """A full deal: eight cards in every pile and every reserve slot filled."""
+        return all(len(p) == PILE_DEPTH for p in self.piles) and all(
+            c is not None for c in self.reserve
+        )
+
+    def cards(self) -> list[Card]:
+        """Every card still in the deal (piles bottom to top, then the reserve)."""
+        out = [c for p in self.piles for c in p]
+        out.extend(c for c in self.reserve if c is not None)
+        return out
+
+    def card_count(self) -> int:
+        return sum(len(p) for p in self.piles) + sum(c is not None for c in self.reserve)
+
+    def class_counts(self) -> Counter:
+        return Counter(rank_class(c.rank) for c in self.cards())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return self.piles == other.piles and self.reserve == other.reserve
+
+    def __hash__(self) -> int:
+        return hash((self.piles, self.reserve))
+
+    def __repr__(self) -> str:
+        if self.code is not None and self == Deal(self.code):
+            return f"Deal({self.code!r})"
+        from .layouts import format_layout
+
+        return f"parse_layout({format_layout(self)!r})"
+
+    def __str__(self) -> str:
+        from .diagram import render
+
+        return render(self)
+
+    def _repr_png_(self) -> Optional[bytes]:  # pragma: no cover - drawn by pictures
+        try:
+            from halfmoon.report.pictures import deal_png
+        except ImportError:
+            return None
+        return deal_png(self)
+
+
+_DECK = tuple(Card.from_index(i) for i in range(DECK_SIZE))  # a Card is immutable: made once
+
+
+def _deal_cards(number: int) -> tuple[list[list[Card]], list[Card]]:
+    deck = [_DECK[i] for i in shuffled_deck(number)]
+    piles = [deck[PILE_DEPTH * p : PILE_DEPTH * p + PILE_DEPTH] for p in range(PILES)]
+    return piles, deck[PILES * PILE_DEPTH :]
+
+
+def source_index(source: str) -> int:
+    """Index 0..19 of a source name (P1..P12 then R1..R8); KeyError otherwise."""
+    return _SOURCE_INDEX[source.strip().upper()]
+
+
+_SOURCE_INDEX = {s: i for i, s in enumerate(SOURCES)}

@@ -1,0 +1,302 @@
+"""Statistics of a results dataset: win rates with Wilson intervals, difficulty.
+
+A results dataset is what ``halfmoon batch`` writes (schema in :mod:`halfmoon.batch.results`):
+one row per deal with its verdict (``win``, ``loss`` or ``unresolved`` when the
+solver's budget ran out), the positions searched (``nodes``), the time, and a few
+features of the starting position.
+
+Unresolved deals are neither wins nor losses, so the interval of the win rate is
+taken wide enough for both: its lower end is the Wilson bound with every unresolved
+deal counted as a loss, its upper end the Wilson bound with every one counted as a
+win.  With no unresolved deal it is the plain 95 % Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+import numpy as np
+import pandas as pd
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.errors import HalfMoonError
+
+Z95 = 1.96  # the 97.5 % quantile of the normal law, rounded as usual
+QUANTILES = (0.5, 0.9, 0.99)
+VERDICTS = ("win", "loss", "unresolved")
+FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
+
+
+# --- intervals ---------------------------------------------------------------------
+def wilson_bounds(k, n, z: float = Z95):
+    """Vectorised Wilson score interval of ``k`` successes in ``n`` trials (arrays or numbers).
+
+    Where ``n`` is 0 the interval is (0, 1).
+    """
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / n
+        z2n = z * z / n
+        denom = 1.0 + z2n
+        centre = (p + z2n / 2.0) / denom
+        half = z * np.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n)) / denom
+        low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
+        high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    # the bounds are exact at the ends of the range, whatever the rounding
+    low = np.where(k <= 0, 0.0, low)
+    high = np.where((k >= n) & (n > 0), 1.0, high)
+    return low, high
+
+
+def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (low, high) of ``k`` successes in ``n`` trials.
+
+    ``z`` = 1.96 gives the 95 % interval.  (0, 1) when ``n`` is 0.
+    """
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    low, high = wilson_bounds(k, n, z)
+    return float(low), float(high)
+
+
+def win_interval(wins: int, losses: int, unresolved: int, z: float = Z95) -> tuple[float, float]:
+    """Interval of the win rate: unresolved deals as losses for the low end, as wins for the high."""
+    n = wins + losses + unresolved
+    low = wilson_interval(wins, n, z)[0]
+    high = wilson_interval(wins + unresolved, n, z)[1]
+    return low, high
+
+
+# --- loading -----------------------------------------------------------------------
+def load(path: Union[str, Path]) -> pd.DataFrame:
+    """The results dataset in ``path``; :class:`HalfMoonError` if there is none there."""
+    from halfmoon.batch.results import load_results
+
+    p = Path(path)
+    if not p.exists():
+        raise HalfMoonError(f"no results at {str(path)!r}: no such directory")
+    df = load_results(p)
+    if df.empty:
+        raise HalfMoonError(f"no results in {str(path)!r}: it holds no finished chunk file")
+    return df
+
+
+def make_sample(
+    path: Union[str, Path], numbers: Iterable[int] = range(100), budget: int = 100_000
+) -> Path:
+    """Solve deal ``numbers`` into a results directory ``path`` with the batch library
+    (in this process, no progress bar): a small dataset for notebooks and tests."""
+    from halfmoon.batch import DealList, deals_from_range, run_batch
+
+    if isinstance(numbers, range) and numbers.step == 1 and len(numbers):
+        deals = deals_from_range(numbers.start, numbers.stop)
+    else:
+        nums = [int(n) for n in numbers]
+        deals = DealList(nums, {"kind": "numbers", "count": len(nums)})
+    run_batch(deals, path, budget=budget, workers=1, progress=False)
+    return Path(path)
+
+
+def load_or_make(
+    path: Union[str, Path], numbers: Iterable[int] = range(100), budget: int = 100_000
+) -> pd.DataFrame:
+    """The results in ``path``; if there are none yet, a small sample is made there first."""
+    p = Path(path)
+    try:
+        return load(p)
+    except HalfMoonError:
+        make_sample(p, numbers, budget)
+        return load(p)
+
+
+# --- summaries ---------------------------------------------------------------------
+def verdict_counts(df: pd.DataFrame) -> dict[str, int]:
+    counts = df["verdict"].value_counts()
+    unknown = set(counts.index) - set(VERDICTS)
+    if unknown:
+        raise HalfMoonError(f"unknown verdicts in results: {', '.join(sorted(map(str, unknown)))}")
+    return {v: int(counts.get(v, 0)) for v in VERDICTS}
+
+
+def _quantiles(series: pd.Series) -> dict[str, float]:
+    if series.empty:
+        return {"mean": math.nan, **{f"p{round(q * 100)}": math.nan for q in QUANTILES}, "max": math.nan}
+    out = {"mean": float(series.mean())}
+    for q in QUANTILES:
+        out[f"p{round(q * 100)}"] = float(series.quantile(q))
+    out["max"] = float(series.max())
+    return out
+
+
+def summarize(df: pd.DataFrame, z: float = Z95) -> dict:
+    """The summary of a results dataset, as plain Python values (ready for JSON).
+
+    ``win_rate`` is wins / deals; ``win_rate_resolved`` is wins / (wins + losses);
+    ``ci_low`` / ``ci_high`` bound the win rate with unresolved deals counted as
+    losses / as wins.  ``seconds`` and ``nodes`` hold the mean, quantiles and maximum
+    (``seconds`` also the total).
+    """
+    c = verdict_counts(df)
+    deals = len(df)
+    low, high = win_interval(c["win"], c["loss"], c["unresolved"], z)
+    resolved = c["win"] + c["loss"]
+    seconds = _quantiles(df["seconds"])
+    seconds["total"] = float(df["seconds"].sum())
+    return {
+        "deals": deals,
+        "wins": c["win"],
+        "losses": c["loss"],
+        "unresolved": c["unresolved"],
+        "win_rate": c["win"] / deals if deals else math.nan,
+        "win_rate_resolved": c["win"] / resolved if resolved else math.nan,
+        "ci_low": low,
+        "ci_high": high,
+        "confidence": round(math.erf(z / math.sqrt(2)), 4),
+        "seconds": seconds,
+        "nodes": _quantiles(df["nodes"].astype(float)),
+        "budgets": sorted(int(b) for b in df["budget"].unique()) if "budget" in df else [],
+        "solver_versions": sorted(str(v) for v in df["solver_version"].unique())
+        if "solver_version" in df
+        else [],
+    }
+
+
+def format_summary(summary: dict, source: Optional[str] = None) -> str:
+    """The plain-text summary printed by ``halfmoon stats``."""
+    s = summary
+    n = s["deals"]
+
+    def pct(x: float) -> str:
+        return "  n/a" if x != x else f"{100 * x:6.2f} %"
+
+    lines = []
+    if source:
+        lines.append(f"results     {source}")
+    if s.get("solver_versions"):
+        budgets = ", ".join(f"{b:,}" for b in s["budgets"])
+        lines.append(f"solver      version {', '.join(s['solver_versions'])}, budget {budgets} positions")
+    lines += [
+        f"deals       {n:>9,}",
+        f"wins        {s['wins']:>9,}   {pct(s['wins'] / n if n else math.nan)}",
+        f"losses      {s['losses']:>9,}   {pct(s['losses'] / n if n else math.nan)}",
+        f"unresolved  {s['unresolved']:>9,}   {pct(s['unresolved'] / n if n else math.nan)}",
+        f"win rate    {pct(s['win_rate'])}   95 % interval {pct(s['ci_low']).strip()} – "
+        f"{pct(s['ci_high']).strip()}"
+        + ("  (unresolved as losses – as wins)" if s["unresolved"] else "  (Wilson)"),
+    ]
+    sec, nod = s["seconds"], s["nodes"]
+    lines.append(
+        "seconds     "
+        + "  ".join(f"{k} {sec[k]:.4g}" for k in ("p50", "p90", "p99", "max"))
+        + f"  total {sec['total']:.4g}"
+    )
+    lines.append("positions   " + "  ".join(f"{k} {nod[k]:,.0f}" if nod[k] == nod[k] else f"{k} n/a"
+                                          for k in ("p50", "p90", "p99", "max")))
+    return "\n".join(lines) + "\n"
+
+
+def win_rate_by(df: pd.DataFrame, by: Union[str, pd.Series], z: float = Z95) -> pd.DataFrame:
+    """Win rate and its interval for each value of a feature (a column name or a Series).
+
+    One row per value, sorted: ``deals, wins, losses, unresolved, win_rate, ci_low,
+    ci_high`` (unresolved deals handled as in :func:`summarize`).
+    """
+    key = df[by] if isinstance(by, str) else by
+    counts = pd.crosstab(key, df["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    out = pd.DataFrame(
+        {
+            "deals": counts.sum(axis=1),
+            "wins": counts["win"],
+            "losses": counts["loss"],
+            "unresolved": counts["unresolved"],
+        }
+    )
+    out["win_rate"] = out["wins"] / out["deals"]
+    out["ci_low"] = wilson_bounds(out["wins"], out["deals"], z)[0]
+    out["ci_high"] = wilson_bounds(out["wins"] + out["unresolved"], out["deals"], z)[1]
+    out.columns.name = None
+    return out.sort_index()
+
+
+def running_win_rate(df: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
+    """The win rate and its interval as the sample grows, deals taken in the order of ``df``.
+
+    Columns: ``n, wins, unresolved, win_rate, ci_low, ci_high``.
+    """
+    win = (df["verdict"] == "win").to_numpy().astype(np.int64)
+    unr = (df["verdict"] == "unresolved").to_numpy().astype(np.int64)
+    n = np.arange(1, len(df) + 1)
+    wins = np.cumsum(win)
+    unresolved = np.cumsum(unr)
+    return pd.DataFrame(
+        {
+            "n": n,
+            "wins": wins,
+            "unresolved": unresolved,
+            "win_rate": wins / n,
+            "ci_low": wilson_bounds(wins, n, z)[0],
+            "ci_high": wilson_bounds(wins + unresolved, n, z)[1],
+        }
+    )
+
+
+# --- difficulty --------------------------------------------------------------------
+def nodes_by(df: pd.DataFrame, by: Union[str, pd.Series]) -> pd.DataFrame:
+    """Positions searched for each value of a feature: count, median, 90th percentile, max."""
+    key = df[by] if isinstance(by, str) else by
+    g = df["nodes"].groupby(key)
+    return pd.DataFrame(
+        {"deals": g.size(), "median": g.median(), "p90": g.quantile(0.9), "max": g.max()}
+    )
+
+
+def hardest(df: pd.DataFrame, n: int = 10) -> pd.DataFrame:
+    """The ``n`` deals that took the most positions to settle (or to give up on)."""
+    cols = [c for c in ("deal", "code", "verdict", "nodes", "seconds") if c in df]
+    return df.nlargest(n, "nodes")[cols].reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class FirstMoves:
+    """How many legal first moves keep a deal winnable."""
+
+    moves: int
+    winnable: int
+    losing: int
+    unresolved: int
+    verdict: str  # of the deal itself
+
+
+def first_move_winnability(deal: Union[Deal, str, int], budget: int = 100_000) -> FirstMoves:
+    """Solve the position after each legal first move (``budget`` positions each).
+
+    A deal where few first moves keep it winnable is hard to start well; one where
+    every move does is forgiving.  Moves whose solve ran out of budget are counted
+    in ``unresolved``.
+    """
+    from .analysis import analyse
+
+    a = analyse(deal, budget=budget)
+    verdicts = [m.verdict for m in a.moves]
+    return FirstMoves(
+        moves=len(verdicts),
+        winnable=verdicts.count("win"),
+        losing=verdicts.count("loss"),
+        unresolved=verdicts.count("unresolved"),
+        verdict=a.verdict,
+    )
+
+
+def first_move_table(numbers: Iterable[int], budget: int = 100_000) -> pd.DataFrame:
+    """:func:`first_move_winnability` for several deal numbers, one row each."""
+    rows = []
+    for n in numbers:
+        f = first_move_winnability(int(n), budget)
+        rows.append({"deal": int(n), **asdict(f)})
+    df = pd.DataFrame(rows, columns=["deal", "moves", "winnable", "losing", "unresolved", "verdict"])
+    df["winnable_share"] = df["winnable"] / df["moves"].where(df["moves"] > 0)
+    return df

@@ -1,0 +1,176 @@
+"""Batch runs in worker processes and on Dask: same results, Ctrl-C, kill -9, dead workers.
+
+Runs in worker processes pay for starting Python and loading the compiled solver, hence
+generous timeouts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pandas.testing import assert_frame_equal
+
+from halfmoon.batch import (
+    parse_range,
+)
+from halfmoon.cli.main import main
+from halfmoon.batch.results import MANIFEST_NAME, load_results
+
+from batch_helpers import TIMEOUT, batch_args, solved, chunk_names, temp_files, quiet_run
+
+
+def test_same_results_with_1_worker_2_workers_and_dask(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    deals = parse_range("0:40")
+    quiet_run(deals, tmp_path / "one", workers=1, chunk_size=7)
+    quiet_run(deals, tmp_path / "two", workers=2, chunk_size=7)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        args = batch_args(tmp_path / "dask", "--range", "0:40", "--chunk-size", "7",
+                          "--scheduler", cluster.scheduler_address)
+        assert main(args) == 0
+    assert "40 solved now" in capsys.readouterr().out
+    one = solved(tmp_path / "one")
+    assert one["deal"].tolist() == list(range(40))
+    assert_frame_equal(solved(tmp_path / "two"), one)
+    assert_frame_equal(solved(tmp_path / "dask"), one)
+    assert chunk_names(tmp_path / "dask") == chunk_names(tmp_path / "one")
+
+
+def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        assert main(batch_args(tmp_path / "r", "--range", "0:3", "--scheduler", "tcp://127.0.0.1:9")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("halfmoon: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert err.count("\n") == 1
+
+
+def _start(out: Path, deals: str, chunk_size: int) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "halfmoon", *batch_args(out, "--range", deals, "--workers", "2",
+                                                         "--chunk-size", str(chunk_size))]
+    return subprocess.Popen(cmd, cwd=out.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True, preexec_fn=_ctrl_c_as_on_a_terminal)
+
+
+def _ctrl_c_as_on_a_terminal() -> None:
+    """A shell runs background jobs with SIGINT ignored, and Python then keeps it
+    ignored; the run under test gets Ctrl-C as it would on a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _wait_for_first_chunk(proc: subprocess.Popen, out: Path) -> set[str]:
+    """Wait until the run has written a chunk file; the chunk files then."""
+    deadline = time.monotonic() + TIMEOUT
+    while not (out.is_dir() and chunk_names(out)):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail(f"no chunk before the run ended: {proc.communicate()}")
+        time.sleep(0.01)
+    return chunk_names(out)
+
+
+def _members(pgid: int) -> dict[int, int]:
+    """Running (not zombie) processes of a process group: pid -> parent pid."""
+    out = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            out[int(stat.parent.name)] = int(fields[1])
+    return out
+
+
+def _live_members(pgid: int) -> list[int]:
+    return sorted(_members(pgid))
+
+
+def _wait_for_no_live_members(pgid: int, seconds: float) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while _live_members(pgid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    live = _live_members(pgid)
+    for pid in live:  # do not leave them running after a failed test
+        os.kill(pid, signal.SIGKILL)
+    return live
+
+
+def test_kill_9_mid_run_then_rerun_gives_every_deal_once(tmp_path):
+    out = tmp_path / "results"
+    proc = _start(out, "0:160", 8)
+    _wait_for_first_chunk(proc, out)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=TIMEOUT)
+    assert proc.returncode == -signal.SIGKILL
+    at_kill = chunk_names(out)
+    assert 1 <= len(at_kill) < 20, "the run should be killed half way"
+    # Whatever the kill interrupted, every file with a final name is a whole chunk.
+    partial = load_results(out)
+    assert partial["deal"].is_unique and len(partial) == 8 * len(chunk_names(out))
+
+    rerun = _start(out, "0:160", 8)
+    stdout, stderr = rerun.communicate(timeout=TIMEOUT)
+    assert rerun.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    df = load_results(out)
+    assert df["deal"].tolist() == list(range(160))
+    assert temp_files(out) == []
+    assert f"{160 - len(partial)} solved now, {len(partial)} before" in stdout
+
+
+def test_workers_leave_when_the_parent_alone_is_killed(tmp_path):
+    out = tmp_path / "results"
+    proc = _start(out, "0:160", 8)
+    _wait_for_first_chunk(proc, out)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=TIMEOUT)
+    assert _wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"
+
+
+def test_a_worker_killed_mid_run_stops_it_with_exit_2(tmp_path):
+    out = tmp_path / "results"
+    proc = _start(out, "0:160", 8)
+    _wait_for_first_chunk(proc, out)
+    members = _members(proc.pid)
+    # The workers are the children of the forkserver, itself a child of the run.
+    workers = [pid for pid, parent in members.items() if parent in members and parent != proc.pid]
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)  # as the out-of-memory killer would
+    stdout, stderr = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 2
+    assert stderr.startswith("halfmoon: error: a worker process died (out of memory?) solving deal")
+    assert stderr.count("\n") == 1
+    assert load_results(out)["deal"].is_unique and temp_files(out) == []
+    assert _wait_for_no_live_members(proc.pid, 30) == []
+
+
+def test_ctrl_c_exits_130_and_keeps_finished_chunks(tmp_path):
+    out = tmp_path / "results"
+    # far more deals than can finish between the first chunk and the signal
+    proc = _start(out, "0:4000", 8)
+    at_signal = _wait_for_first_chunk(proc, out)
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 130
+    assert stderr.startswith("halfmoon: interrupted: ")
+    assert "run the same command again" in stderr and "Traceback" not in stderr
+    assert at_signal <= chunk_names(out) and len(chunk_names(out)) < 20
+    df = load_results(out)
+    assert df["deal"].is_unique and len(df) == 8 * len(chunk_names(out))
+    assert temp_files(out) == []
+    assert _wait_for_no_live_members(proc.pid, 30) == [], "worker processes outlived the run"
+    assert json.loads((out / MANIFEST_NAME).read_text())["status"] == "running"

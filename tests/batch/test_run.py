@@ -1,0 +1,108 @@
+"""Batch runs in this process: chunks and manifest, resume, refusals, a failing worker.
+
+Budgets are small (unresolved is a fine verdict here) and ranges short.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pandas.testing import assert_frame_equal
+
+from halfmoon.batch import (
+    BatchError,
+    deals_from_codes,
+    parse_range,
+)
+from halfmoon.cli.main import main
+from halfmoon.batch.results import MANIFEST_NAME, load_manifest, load_results
+
+from batch_helpers import BUDGET, batch_args, solved, chunk_names, temp_files, quiet_run
+
+
+def test_run_writes_chunks_and_a_manifest(tmp_path):
+    out = tmp_path / "results"
+    summary, warnings = quiet_run(parse_range("0:25"), out, workers=1, chunk_size=10)
+    assert warnings == []
+    assert (summary.total, summary.resumed, summary.solved) == (25, 0, 25)
+    assert sum(summary.counts.values()) == 25
+    assert chunk_names(out) == {"part-000000.parquet", "part-000001.parquet", "part-000002.parquet"}
+    df = load_results(out)
+    assert df["deal"].tolist() == list(range(25))
+    assert set(df["verdict"]) <= {"win", "loss", "unresolved"}
+    assert (df["budget"] == BUDGET).all()
+    wins = df[df["verdict"] == "win"]
+    assert wins["line"].notna().all() and df[df["verdict"] != "win"]["line"].isna().all()
+    assert all(len(line.split()) == 48 for line in wins["line"])  # 40 pairs and 8 triplets
+    manifest = load_manifest(out)
+    assert manifest["budget"] == BUDGET and manifest["chunk_size"] == 10
+    assert manifest["source"] == {"kind": "range", "start": 0, "stop": 25}
+    assert manifest["deals"]["count"] == 25 and manifest["status"] == "complete"
+    assert manifest["counts"] == {v: summary.counts[v] for v in ("win", "loss", "unresolved")}
+
+
+def test_rerun_skips_done_chunks_and_keeps_their_files(tmp_path):
+    out = tmp_path / "results"
+    quiet_run(parse_range("0:30"), out, workers=1, chunk_size=10)
+    before = solved(out)
+    (out / "part-000001.parquet").unlink()
+    kept = {n: (out / n).stat() for n in ("part-000000.parquet", "part-000002.parquet")}
+    summary, _ = quiet_run(parse_range("0:30"), out, workers=1, chunk_size=10)
+    assert (summary.resumed, summary.solved) == (20, 10)
+    for name, st in kept.items():
+        now = (out / name).stat()
+        assert (now.st_ino, now.st_mtime_ns) == (st.st_ino, st.st_mtime_ns)
+    assert_frame_equal(solved(out), before)
+    summary, _ = quiet_run(parse_range("0:30"), out, workers=1, chunk_size=10)
+    assert (summary.resumed, summary.solved) == (30, 0)
+
+
+def test_a_different_run_is_refused_with_one_line(tmp_path, capsys):
+    out = tmp_path / "results"
+    assert main(batch_args(out, "--range", "0:12", "--workers", "1", "--chunk-size", "5")) == 0
+    capsys.readouterr()
+    files = sorted(p.name for p in out.iterdir())
+    manifest = (out / MANIFEST_NAME).read_text()
+    for args, differs in [
+        (["--range", "0:13", "--chunk-size", "5"], "differs in deals"),
+        (["--range", "0:12", "--chunk-size", "6"], "differs in chunk size"),
+        (["--range", "0:12", "--chunk-size", "5", "--budget", "999"], "differs in budget"),
+    ]:
+        argv = ["batch", "--out", str(out), "--workers", "1", *args]
+        if "--budget" not in args:
+            argv += ["--budget", str(BUDGET)]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        assert err.startswith(f"halfmoon: error: {out} holds another run's results (--range 0:12")
+        assert differs in err and "choose another --out" in err
+    assert sorted(p.name for p in out.iterdir()) == files
+    assert (out / MANIFEST_NAME).read_text() == manifest
+
+
+def test_a_failing_worker_stops_the_run_with_one_line_and_keeps_chunks(tmp_path, monkeypatch):
+    import halfmoon.batch.backends as batch
+
+    real = batch.solve_piece
+
+    def failing(numbers, budget):
+        if 6 in numbers:
+            raise RuntimeError("boom\nsecond line")
+        return real(numbers, budget)
+
+    monkeypatch.setattr(batch, "solve_piece", failing)
+    out = tmp_path / "results"
+    with pytest.raises(BatchError, match=r"^solving deals 6\.\.8 failed: RuntimeError: boom second line$"):
+        quiet_run(parse_range("0:9"), out, workers=1, chunk_size=3)
+    assert chunk_names(out) == {"part-000000.parquet", "part-000001.parquet"}
+    assert temp_files(out) == []
+
+
+def test_codes_file_run_solves_each_deal_once(tmp_path):
+    f = tmp_path / "codes.txt"
+    f.write_text("3\nHM1-N-AAAAAAB\n# again:\n3\n")
+    summary, warnings = quiet_run(deals_from_codes(f), tmp_path / "r", workers=1)
+    assert summary.total == 2
+    assert warnings == ["1 repeated deals in the input: each deal is solved once"]
+    df = load_results(tmp_path / "r")
+    assert df["deal"].tolist() == [1, 3]
+    assert df["code"].tolist() == ["HM1-N-AAAAAAB", "HM1-N-AAAAAAD"]

@@ -1,0 +1,110 @@
+"""The deals of a batch run: ranges, random samples, codes files, numbers; bad input refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from halfmoon.batch import (
+    BatchError,
+    DealList,
+    deals_from_codes,
+    deals_from_numbers,
+    deals_from_random,
+    parse_range,
+)
+from halfmoon.cli.main import main
+
+from batch_helpers import batch_args, quiet_run
+
+
+def test_range_is_a_to_b_minus_one():
+    deals = parse_range("5:9")
+    assert list(deals.numbers) == [5, 6, 7, 8]
+    assert deals.source == {"kind": "range", "start": 5, "stop": 9}
+
+
+@pytest.mark.parametrize("text", ["5:5", "9:5", "abc", "1:2:3", "-1:4", "0:999999999999"])
+def test_bad_ranges_are_refused(text):
+    with pytest.raises(BatchError, match="bad range"):
+        parse_range(text)
+
+
+def test_random_deals_are_distinct_and_reproducible():
+    a, b = deals_from_random(50, seed=7), deals_from_random(50, seed=7)
+    assert list(a.numbers) == list(b.numbers)
+    assert len(set(a.numbers)) == 50
+    assert list(deals_from_random(50, seed=8).numbers) != list(a.numbers)
+    assert a.source == {"kind": "random", "count": 50, "seed": 7}
+
+
+def test_deal_numbers_from_a_program_are_checked_and_kept_once():
+    deals = deals_from_numbers([5, 3, 5, 0])
+    assert list(deals.numbers) == [5, 3, 0] and deals.duplicates == 1
+    assert deals.source == {"kind": "numbers", "count": 3}
+    for bad in (-1, 26**7, "7", 1.5, True):
+        with pytest.raises(BatchError, match="bad deal number"):
+            deals_from_numbers([5, bad])
+
+
+def test_a_deal_list_with_repeats_is_refused(tmp_path):
+    with pytest.raises(BatchError, match="names a deal twice"):
+        quiet_run(DealList([1, 2, 1], {"kind": "numbers", "count": 3}), tmp_path / "r", workers=1)
+    assert not (tmp_path / "r").exists()
+
+
+def test_codes_file_with_comments_numbers_and_repeats(tmp_path):
+    f = tmp_path / "codes.txt"
+    f.write_text("# my deals\n\nHM1-N-AAAAAAB\n  hm1-n-aaaaaba  # deal 26, lower case\n7\n1\n")
+    deals = deals_from_codes(f)
+    assert list(deals.numbers) == [1, 26, 7]
+    assert deals.duplicates == 1
+    assert deals.source == {"kind": "codes", "file": str(f.resolve())}
+
+
+def test_codes_file_with_bad_lines_names_them_and_writes_nothing(tmp_path, capsys):
+    f = tmp_path / "codes.txt"
+    lines = ["HM1-N-AAAAAAA", "HM1-N-AAAA", "12", "hello", "HM1-X-AAAAAAA", "99999999999",
+             "HM1-N-AAAAAA1", "HM2-N-AAAAAAA", "also bad", "# fine"]
+    f.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "results"
+    assert main(batch_args(out, "--codes", str(f))) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("halfmoon: error: ")
+    assert "7 malformed lines, nothing was run" in err
+    for n in (2, 4, 5, 6, 7):  # the first five bad lines, by number
+        assert f"line {n}:" in err
+    assert "line 8:" not in err and "and 2 more" in err
+    assert "wrong length" in err and "unknown deal family" in err
+    assert "Traceback" not in err
+    assert not out.exists()
+
+
+def test_empty_or_missing_codes_file(tmp_path, capsys):
+    f = tmp_path / "codes.txt"
+    f.write_text("# nothing here\n\n")
+    assert main(batch_args(tmp_path / "r", "--codes", str(f))) == 2
+    assert "no deal codes or numbers" in capsys.readouterr().err
+    assert main(batch_args(tmp_path / "r", "--codes", str(tmp_path / "none.txt"))) == 2
+    assert "cannot read codes file" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--range", "0:4", "--workers", "0"], "bad number of workers"),
+        (["--range", "0:4", "--chunk-size", "0"], "bad chunk size"),
+        (["--range", "0:4", "--budget", "0"], "bad budget"),
+        (["--range", "0:4", "--seed", "3"], "--seed goes with --random"),
+        (["--random", "0"], "bad --random"),
+        (["--range", "0:4", "--random", "3"], "not allowed with"),
+        ([], "one of the arguments"),
+    ],
+)
+
+
+def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, args, message):
+    assert main(["batch", "--out", str(tmp_path / "r"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("halfmoon: error: ") and message in err
+    assert err.count("\n") == 1

@@ -1,0 +1,69 @@
+"""The Markdown report: its figures, its charts, its command."""
+
+from __future__ import annotations
+
+import re
+
+import matplotlib.image
+import pytest
+from results_samples import make_rows, write_results
+
+from halfmoon import report
+from halfmoon.cli.main import main
+
+VERDICTS = ["win"] * 17 + ["loss"] * 2 + ["unresolved"]
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    base = tmp_path_factory.mktemp("report")
+    results = write_results(base / "results", make_rows(VERDICTS), chunk_rows=8)
+    path = report.write_report(results, base / "out", seed=0)
+    return path, path.read_text(encoding="utf-8")
+
+
+def test_report_figures(written):
+    _, text = written
+    assert text.startswith("# Half Moon: results report")
+    assert "20 deals" in text
+    assert "**85.00 %** of the deals are won" in text
+    assert "| 20 | 17 | 2 | 1 |" in text
+    assert "unresolved deals" in text
+    for player in ("solver", "greedy", "random"):
+        assert re.search(rf"^\| {player} \| 20 \| \d+ \| ", text, re.M), player
+
+
+def test_report_charts_exist_and_decode(written):
+    path, text = written
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert images == ["win-rate.png", "nodes.png", "by-feature.png", "players.png"]
+    for name in images:
+        image = matplotlib.image.imread(path.parent / name)
+        assert image.shape[0] > 200 and image.shape[1] > 300
+
+
+def test_report_without_players(tmp_path):
+    results = write_results(tmp_path / "results", make_rows(VERDICTS))
+    path = report.write_report(results, tmp_path / "out", players=False)
+    text = path.read_text(encoding="utf-8")
+    assert "players.png" not in text and not (tmp_path / "out" / "players.png").exists()
+
+
+def test_report_command(tmp_path, capsys):
+    results = write_results(tmp_path / "results", make_rows(VERDICTS))
+    assert main(["report", str(results), "--out", str(tmp_path / "r"), "--no-players"]) == 0
+    assert "report written to" in capsys.readouterr().out
+    assert (tmp_path / "r" / "report.md").is_file()
+
+
+def test_report_module_entry_and_bad_directory(tmp_path, capsys):
+    assert report.main([str(tmp_path / "missing"), "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err.startswith("halfmoon: error: no results")
+    assert main(["report", str(tmp_path / "missing")]) == 2
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_help(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["report", "--help"])
+    assert exc.value.code == 0 and "usage: halfmoon report" in capsys.readouterr().out
