@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from halfmoon.batch import default_workers
-from halfmoon.results import load_results
+from halfmoon.batch.results import load_results
 from solver import SOLVER_VERSION
 
 HERE = Path(__file__).resolve().parent

@@ -45,7 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from halfmoon.deal import Deal  # noqa: E402
+from halfmoon.game.deal import Deal  # noqa: E402
 
 BLOCK = 250
 SLOW = 0.5

@@ -48,7 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from halfmoon.deal import Deal  # noqa: E402
+from halfmoon.game.deal import Deal  # noqa: E402
 from solver.dfs import new_stack, search_kernel  # noqa: E402
 from solver.kernels import MAX_PLY  # noqa: E402
 from solver.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS  # noqa: E402

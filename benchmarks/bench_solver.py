@@ -33,7 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from halfmoon.deal import Deal  # noqa: E402
+from halfmoon.game.deal import Deal  # noqa: E402
 from solver.pruning import FREE_CARDS  # noqa: E402
 from solver.search import DEFAULT_BUDGET, solve, solve_cpsat_deal, warm_up  # noqa: E402
 

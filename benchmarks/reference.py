@@ -32,7 +32,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from halfmoon.deal import Deal  # noqa: E402
+from halfmoon.game.deal import Deal  # noqa: E402
 from solver.kernels import MAX_MOVES, all_moves, initial_position  # noqa: E402
 from solver.pruning import FREE_CARDS, new_workspace, search_moves, top_table  # noqa: E402
 from solver.search import deal_arrays  # noqa: E402

@@ -9,10 +9,10 @@ from typing import Optional, Union
 
 import numpy as np
 
-from halfmoon.deal import SOURCES, Deal
-from halfmoon.errors import HalfMoonError
-from halfmoon.inputs import load_deal
-from halfmoon.moves import Move
+from halfmoon.game.deal import SOURCES, Deal
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.game.inputs import load_deal
+from halfmoon.game.moves import Move
 
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, new_stack, search_kernel
