@@ -25,7 +25,8 @@ need more rounds.
 
 The base revision's ``solver/`` is extracted with ``git archive`` into
 benchmarks/results/tmp/compare-<commit>/ and kept there, so that numba's cache spares its
-compilation the next time.  Both versions use the working tree's ``halfmoon`` package.
+compilation the next time.  Both versions use the working tree's ``halfmoon`` package (a
+base from before the core game moved to ``halfmoon.game`` gets its imports pointed there).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import re
 import statistics
 import subprocess
 import sys
@@ -48,6 +50,8 @@ sys.path.insert(0, str(ROOT))
 from halfmoon.game.deal import Deal  # noqa: E402
 
 BLOCK = 250
+# the core game's modules, once at the top of halfmoon/, now in halfmoon.game
+_OLD_CORE = re.compile(r"\bhalfmoon\.(cards|codes|deal|engine|errors|generator|inputs|layouts|moves|taps)\b")
 SLOW = 0.5
 SLOWEST = 8
 
@@ -71,7 +75,10 @@ def extract(rev: str) -> tuple[str, Path]:
                 if member.isfile() and member.name.startswith("solver/"):
                     target = package / member.name[len("solver/"):]
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_bytes(tar.extractfile(member).read())
+                    data = tar.extractfile(member).read()
+                    if target.suffix == ".py":
+                        data = _OLD_CORE.sub(r"halfmoon.game.\1", data.decode("utf-8")).encode("utf-8")
+                    target.write_bytes(data)
     return commit, home
 
 

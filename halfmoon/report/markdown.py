@@ -1,106 +1,32 @@
 """A short Markdown report, with PNG charts, of a results dataset.
 
-    python -m halfmoon.report.markdown results            # writes report/report.md and its charts
+    python -m halfmoon.report results           # writes report/report.md and its charts
     halfmoon report results --out report
 
 The report gives the win rate with its interval, how the estimate settles as the
 sample grows, the positions searched (log axis), the win rate by deal feature, and
-the simple players of :mod:`halfmoon.research.strategies` on the same deals.  Charts are drawn
-with matplotlib's object-oriented API (no pyplot state).
+the simple players of :mod:`halfmoon.research.strategies` on the same deals.  The charts
+come from :mod:`halfmoon.report.charts`.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
-import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.research import stats
 
-VERDICT_COLOURS = {"win": "#2e7d32", "loss": "#c62828", "unresolved": "#9e9e9e"}
+from . import charts
+
 REPORT_NAME = "report.md"
 
 
-def _figure(width: float = 6.4, height: float = 3.6) -> Figure:
-    fig = Figure(figsize=(width, height), dpi=100)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-# --- charts (each draws on a given Axes, so notebooks can reuse them) ---------------
-def plot_running_win_rate(ax, df: pd.DataFrame) -> None:
-    """The win rate and its 95 % interval as the sample grows (deals in order)."""
-    run = stats.running_win_rate(df)
-    ax.fill_between(run["n"], run["ci_low"], run["ci_high"], color="#90caf9", alpha=0.6,
-                    label="95 % interval")
-    ax.plot(run["n"], run["win_rate"], color="#0d47a1", lw=1.2, label="win rate")
-    ax.set_xscale("log")
-    ax.set_xlabel("deals in the sample")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(max(0.0, float(run["ci_low"].iloc[-1]) - 0.15) if len(run) else 0, 1.0)
-    ax.legend(loc="lower right")
-    ax.grid(alpha=0.3)
-
-
-def plot_nodes_histogram(ax, df: pd.DataFrame) -> None:
-    """Positions searched per deal, on a log axis, stacked by verdict."""
-    nodes = df["nodes"].clip(lower=1).astype(float)
-    hi = max(10.0, float(nodes.max()) * 1.5)
-    bins = np.logspace(0, math.log10(hi), 40)
-    data, colours, labels = [], [], []
-    for v, colour in VERDICT_COLOURS.items():
-        sel = nodes[df["verdict"] == v]
-        if len(sel):
-            data.append(sel.to_numpy())
-            colours.append(colour)
-            labels.append(f"{v} ({len(sel)})")
-    ax.hist(data, bins=bins, stacked=True, color=colours, label=labels)
-    ax.set_xscale("log")
-    ax.set_xlabel("positions searched")
-    ax.set_ylabel("deals")
-    ax.legend()
-    ax.grid(alpha=0.3)
-
-
-def plot_win_rate_by(ax, df: pd.DataFrame, feature: str) -> None:
-    """Win rate with its interval for each value of a deal feature."""
-    t = stats.win_rate_by(df, feature)
-    x = t.index.to_numpy()
-    ax.errorbar(x, t["win_rate"], yerr=[t["win_rate"] - t["ci_low"], t["ci_high"] - t["win_rate"]],
-                fmt="o", capsize=3, color="#0d47a1")
-    for xi, n in zip(x, t["deals"]):
-        ax.annotate(str(n), (xi, 0.02), ha="center", fontsize=7, color="#555555",
-                    xycoords=("data", "axes fraction"))
-    ax.set_xlabel(feature.replace("_", " "))
-    ax.set_ylabel("win rate")
-    ax.set_ylim(-0.02, 1.02)
-    ax.grid(alpha=0.3)
-
-
-def plot_players(ax, comparison: pd.DataFrame) -> None:
-    """Win rate with its interval for each player of :func:`compare_players`."""
-    c = comparison
-    x = np.arange(len(c))
-    ax.bar(x, c["win_rate"], color=["#0d47a1", "#ef6c00", "#6d4c41"][: len(c)])
-    ax.errorbar(x, c["win_rate"], yerr=[c["win_rate"] - c["ci_low"], c["ci_high"] - c["win_rate"]],
-                fmt="none", capsize=4, color="black")
-    for xi, r in zip(x, c["win_rate"]):
-        ax.text(xi, r + 0.03, f"{100 * r:.1f} %", ha="center")
-    ax.set_xticks(x, list(c.index))
-    ax.set_ylim(0, 1.1)
-    ax.set_ylabel("win rate")
-    ax.grid(axis="y", alpha=0.3)
-
-
-# --- the report --------------------------------------------------------------------
 def _pct(x: float) -> str:
     return "n/a" if x != x else f"{100 * x:.2f} %"
 
@@ -137,17 +63,17 @@ def write_report(
     s = stats.summarize(df)
     budgets = ", ".join(f"{b:,}" for b in s["budgets"])
 
-    fig = _figure()
-    plot_running_win_rate(fig.add_subplot(), df)
+    fig = charts.figure()
+    charts.plot_running_win_rate(fig.add_subplot(), df)
     _save(fig, out / "win-rate.png")
 
-    fig = _figure()
-    plot_nodes_histogram(fig.add_subplot(), df)
+    fig = charts.figure()
+    charts.plot_nodes_histogram(fig.add_subplot(), df)
     _save(fig, out / "nodes.png")
 
-    fig = _figure(8.0, 5.6)
+    fig = charts.figure(8.0, 5.6)
     for i, feature in enumerate(stats.FEATURES):
-        plot_win_rate_by(fig.add_subplot(2, 2, i + 1), df, feature)
+        charts.plot_win_rate_by(fig.add_subplot(2, 2, i + 1), df, feature)
     _save(fig, out / "by-feature.png")
 
     lines = [
@@ -199,8 +125,8 @@ def write_report(
         from halfmoon.research.strategies import compare_players
 
         comp = compare_players(df, seed=seed)
-        fig = _figure(5.0, 3.6)
-        plot_players(fig.add_subplot(), comp)
+        fig = charts.figure(5.0, 3.6)
+        charts.plot_players(fig.add_subplot(), comp)
         _save(fig, out / "players.png")
         lines += [
             "## Playing without thinking ahead",
@@ -224,7 +150,7 @@ def write_report(
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m halfmoon.report.markdown", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m halfmoon.report", description=__doc__.splitlines()[0])
     parser.add_argument("results", metavar="DIR", help="results directory written by 'halfmoon batch'")
     parser.add_argument("--out", default="report", help="where to write report.md and its charts")
     parser.add_argument("--no-players", action="store_true", help="leave out the simple players")
@@ -237,6 +163,3 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"report written to {path}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import matplotlib.image
 import pytest
 from results_samples import make_rows, write_results
 
-from halfmoon import report
+from halfmoon.report import markdown
 from halfmoon.cli.main import main
 
 VERDICTS = ["win"] * 17 + ["loss"] * 2 + ["unresolved"]
@@ -18,7 +20,7 @@ VERDICTS = ["win"] * 17 + ["loss"] * 2 + ["unresolved"]
 def written(tmp_path_factory):
     base = tmp_path_factory.mktemp("report")
     results = write_results(base / "results", make_rows(VERDICTS), chunk_rows=8)
-    path = report.write_report(results, base / "out", seed=0)
+    path = markdown.write_report(results, base / "out", seed=0)
     return path, path.read_text(encoding="utf-8")
 
 
@@ -44,7 +46,7 @@ def test_report_charts_exist_and_decode(written):
 
 def test_report_without_players(tmp_path):
     results = write_results(tmp_path / "results", make_rows(VERDICTS))
-    path = report.write_report(results, tmp_path / "out", players=False)
+    path = markdown.write_report(results, tmp_path / "out", players=False)
     text = path.read_text(encoding="utf-8")
     assert "players.png" not in text and not (tmp_path / "out" / "players.png").exists()
 
@@ -57,10 +59,18 @@ def test_report_command(tmp_path, capsys):
 
 
 def test_report_module_entry_and_bad_directory(tmp_path, capsys):
-    assert report.main([str(tmp_path / "missing"), "--out", str(tmp_path / "r")]) == 2
+    assert markdown.main([str(tmp_path / "missing"), "--out", str(tmp_path / "r")]) == 2
     assert capsys.readouterr().err.startswith("halfmoon: error: no results")
     assert main(["report", str(tmp_path / "missing")]) == 2
     assert not (tmp_path / "r").exists()
+
+
+def test_python_dash_m_halfmoon_report(tmp_path):
+    results = write_results(tmp_path / "results", make_rows(VERDICTS))
+    proc = subprocess.run([sys.executable, "-m", "halfmoon.report", str(results), "--out",
+                           str(tmp_path / "r"), "--no-players"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "r" / "report.md").is_file()
 
 
 def test_report_help(capsys):

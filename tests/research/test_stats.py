@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from results_samples import make_rows, write_results
 
-from halfmoon import stats
+from halfmoon.research import stats
 from halfmoon.cli.main import main
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.layouts import parse_layout
