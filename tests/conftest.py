@@ -1,4 +1,5 @@
-"""Shared helpers: tiny valid layouts for engine, tap and layout tests."""
+"""Shared helpers: tiny valid layouts, packed positions, exhaustive search with the
+reference engine, positions near the end of a game, and the simple players written plainly."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Optional
 
 import pytest
 
-from halfmoon import Game, Settings, parse_layout
+from halfmoon import Deal, Game, Settings, parse_layout
+from halfmoon.game.generator import SplitMix64
 
 
 def make_layout(piles: dict[int, str], reserve: str = "", *, code: Optional[str] = None) -> str:
@@ -121,3 +123,27 @@ def near_end(number: int, cards: int) -> Game:
             break
         game.play(move)
     return game
+
+
+# The simple players (solver/players.py), their rules written plainly over the engine.
+def naive_random(deal: Deal, seed_state: int) -> list:
+    game, rng = Game(deal), SplitMix64(seed_state)
+    while game.legal_moves:
+        moves = list(game.legal_moves)
+        game.play(moves[rng.below(len(moves))])
+    return list(game.stack)
+
+
+def naive_greedy(deal: Deal) -> list:
+    game = Game(deal)
+
+    def key(move):
+        piles = [int(s[1:]) - 1 for s in move.sources if s.startswith("P")]
+        uncovered = sum(1 for i in piles if game.counts[i] >= 2)
+        sizes = sum(game.counts[i] for i in piles)
+        return (uncovered, not move.is_triplet, sizes)
+
+    while game.legal_moves:
+        moves = list(game.legal_moves)  # engine order: ties go to the first
+        game.play(max(moves, key=key))
+    return list(game.stack)

@@ -141,3 +141,19 @@ def test_the_graph_between_subpackages_has_no_cycle():
     for u in edges:
         if u not in state:
             visit(u, [])
+
+
+def test_every_module_has_its_test_file():
+    """One test file per module, in the folder matching its package: halfmoon/game/deal.py
+    is tested in tests/game/test_deal.py, solver/dfs.py in tests/solver/test_dfs.py.
+    Package files and the modules that only declare error types are exempt."""
+    missing = []
+    for module, path in MODULES.items():
+        if path.name in ("__init__.py", "__main__.py", "errors.py"):
+            continue
+        parts = module.split(".")
+        folder = parts[1] if parts[0] == "halfmoon" else parts[0]
+        expected = ROOT / "tests" / folder / f"test_{parts[-1]}.py"
+        if not expected.is_file():
+            missing.append(str(expected.relative_to(ROOT)))
+    assert not missing, f"modules without their test file: {missing}"

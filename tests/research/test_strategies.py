@@ -1,56 +1,19 @@
-"""The simple players: numba kernels against slow, obvious players over the reference engine."""
+"""The simple players' API: games that replay through the engine, batches, comparisons
+(the kernel against its naive twins is tested in tests/solver/test_players.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import naive_random
 from results_samples import make_rows
 
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
-from halfmoon.game.generator import SplitMix64
 from halfmoon.game.layouts import parse_layout
 from halfmoon.research.strategies import compare_players, game_seed, play, play_many, random_games
-
-DEALS = range(40)
-
-
-# --- the reference players: the rules of each player, written plainly -----------------
-def naive_random(deal: Deal, seed_state: int) -> list:
-    game, rng = Game(deal), SplitMix64(seed_state)
-    while game.legal_moves:
-        moves = list(game.legal_moves)
-        game.play(moves[rng.below(len(moves))])
-    return list(game.stack)
-
-
-def naive_greedy(deal: Deal) -> list:
-    game = Game(deal)
-
-    def key(move):
-        piles = [int(s[1:]) - 1 for s in move.sources if s.startswith("P")]
-        uncovered = sum(1 for i in piles if game.counts[i] >= 2)
-        sizes = sum(game.counts[i] for i in piles)
-        return (uncovered, not move.is_triplet, sizes)
-
-    while game.legal_moves:
-        moves = list(game.legal_moves)  # engine order: ties go to the first
-        game.play(max(moves, key=key))
-    return list(game.stack)
-
-
-@pytest.mark.parametrize("number", DEALS)
-def test_greedy_kernel_plays_the_documented_rule(number):
-    deal = Deal.from_number(number)
-    assert list(play(deal, "greedy").moves) == naive_greedy(deal)
-
-
-@pytest.mark.parametrize("number", DEALS)
-def test_random_kernel_draws_uniformly_like_the_reference(number):
-    deal = Deal.from_number(number)
-    assert list(play(deal, "random", seed=7).moves) == naive_random(deal, game_seed(7, number))
 
 
 @pytest.mark.parametrize("strategy", ["random", "greedy"])
