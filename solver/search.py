@@ -44,51 +44,21 @@ NEAR_TIES = 64
 SHUFFLE = 4096
 RESTART_UNIT = 4_000
 # Positions fewer than this many plies from the root get the bounds test (and the
-# urgency order it gives); deeper, the plain search is cheaper than the test.  Measured
-# with depths 4, 8, 12, 16, 24 and 30: 8 and 16 were the fastest (deals 2000-2999:
-# 71 deals/s against 60 with 24, the same positions within a few per cent).
+# urgency order it gives); deeper, the plain search is cheaper than the test
+# (depths measured: docs/tuning-log.md, 2026-11-30).
 BOUNDS_DEPTH = 8
-# The search in the urgency order takes the test deeper than the others (solver version
-# 10): its hard wins leave the urgency order a few plies below 8, and each lost sibling
-# there is a subtree of 40,000-195,000 positions (deal 129), which the test at plies
-# 8-11 cuts.  Only that search pays for the deeper test, and the portfolio gains a
-# member that differs from the jittered one by more than its noise.  Measured side by
-# side (benchmarks/bench_compare.py --solve): deals 0-9,999 29.3 s against 29.1 s with
-# 37.6 against 38.0 million positions; 0-1,999 6.8 s against 6.6 s; deal 129 564,033
-# positions against 755,336 (0.25 s against 0.50 s).  In a second run, with the
-# settings taking blocks of 250 deals in turn, 0-9,999 took 25.3 s against 23.7 s
-# with 8 and 26.1 s with 16: the deeper test costs the hard deals a little of their
-# time, in exchange for the slowest win of 0-999.  Depths 10 and 16 moved the gains
-# to other deals (2246: 528,752 positions with 10 against 874,754); the test taken to
-# 12 in all three searches that use it was slower (27.2 s against 26.0 s on 0-9,999
-# with solver version 8).
+# The search in the urgency order takes the test deeper: its hard wins leave the urgency
+# order a few plies below 8, where the test cuts the lost siblings; only that search pays
+# for it (measured: docs/tuning-log.md, 2026-12-01, version 10).
 URGENCY_DEPTH = 12
 # The grouping search (clause learning in the grouping view, solver/grouping.py) joins
-# once the searches have spent GROUPING_AFTER positions; it then takes turns of
-# GROUPING_SLICE conflicts, each after the searches have spent grouping_share(nodes)
-# positions per conflict of its last turn.  It keeps its learnt clauses between turns.
-# The share falls once a deal has cost GROUPING_LATE nodes: until then the depth-first
-# searches get about two thirds of the time (a conflict costs about 75 us, a position
-# about 0.4 us: 360 positions take 144 us), after it the grouping search gets more than
-# nine tenths (15 positions take 6 us).  The hard wins the depth-first searches find
-# come before a million nodes (over deals 0-9,999 the slowest were 129 at 755,000 and
-# 2246 at 880,000), while the deals still open after that (1413, 2502, 2522) were all
-# settled by the grouping search, two of them losses only it proves (1413 needs about
-# 16,000 conflicts).  Measured against one share of 120 throughout
-# (`benchmarks/bench_compare.py --solve`, blocks of 250 deals in turn):
-# deals 0-9,999 23.5 s both, the slowest deal (1413) 1.63 s against 2.37 s, 8 deals
-# over 0.5 s against 9; deals 0-1,999 5.3 s against 6.0 s, deal 129 0.34-0.44 s against
-# 0.51-0.74 s (0.34-0.61 s over all the day's runs, with the machine's phases).  With
-# `solve` on every deal and the settings taking blocks in turn, late shares of 30 and
-# 60 were slower in all, an early share of 480 or a knee at 700,000 no better.  A
-# constant share only moves time between deals (60, 120, 180 and 200 took 27.1,
-# 26.9-27.2, 28.2 and 28.0 s on 0-9,999 with solver version 8).
-# Most deals the depth-first searches settle within 100,000 positions, where the grouping
-# search's model (about 15 ms to write) and turns were half the cost: joining at 100,000
-# instead of 5,000 made deals 0-999 go at 162 deals/s instead of 96-103 and deals
-# 3000-4999 at 164 instead of 114 (2000-2999, led by one 5 s win, and the hard deals
-# alike); 40,000, 160,000 and 320,000 were measured too, and 50,000 again with the
-# shares above (no difference).
+# once the searches have spent GROUPING_AFTER positions (most deals are settled before,
+# and its model would be half their cost); it then takes turns of GROUPING_SLICE
+# conflicts, each after the searches have spent grouping_share(nodes) positions per
+# conflict of its last turn, and keeps its learnt clauses between turns.  The share
+# falls once a deal has cost GROUPING_LATE nodes: the hard wins the depth-first searches
+# find come before that, the deals still open after it are the grouping search's.
+# Figures: docs/tuning-log.md (2026-11-30 for the join, 2026-12-01 for the shares).
 GROUPING_AFTER = 100_000
 GROUPING_SLICE = 256
 GROUPING_SHARE = 360
