@@ -4,8 +4,8 @@ git revision.
     python benchmarks/bench_compare.py [--base REV] [--rounds 7] [--positions 200000]
                                        [--deals 129,1570,38,390,876] [--solve LO:HI]
 
-This machine's speed drifts by up to a third within minutes, so timing one version and
-then the other measures the machine's phases as much as the code.  Here the ``solver/``
+This machine switches between full and about half speed within seconds, so timing one
+version and then the other measures the machine's phases as much as the code.  Here the ``solver/``
 of revision ``--base`` (default HEAD) is loaded beside the working tree's, as a second
 package in the same process, and the two are timed in alternating rounds:
 
@@ -19,9 +19,8 @@ package in the same process, and the two are timed in alternating rounds:
   turn, first one then the other: time and positions in all, how many deals took over
   0.5 s, the 8 slowest, and any deal whose verdict differs.
 
-Against itself (a revision against an unchanged working tree) the median ratios came
-out at 1.002 and 1.017 over 7 rounds, 1.02 and 0.93 over 3: differences under about 5 %
-need more rounds.
+Against itself the median ratio stays within a few per cent of 1 over 7 rounds (figures
+in docs/tuning-log.md): smaller differences need more rounds.
 
 The base revision's ``solver/`` is extracted with ``git archive`` into
 benchmarks/results/tmp/compare-<commit>/ and kept there, so that numba's cache spares its

@@ -1,20 +1,18 @@
 """How fast this machine runs at the moment: a fixed workload timed beside the benchmarks.
 
 This machine's speed is not steady: other work on the host shares its cores and, while
-it runs, slows every instruction, not only memory access (measured below).  A benchmark figure
-alone cannot tell a slower program from a slower machine, so the benchmarks time this
-workload beside their own runs and report it with their figures.
+it runs, slows every instruction, not only memory access.  A benchmark figure alone
+cannot tell a slower program from a slower machine, so the benchmarks time this workload
+beside their own runs and report it with their figures.
 
 The workload is the solver's move generation (``solver.pruning.search_moves`` with the
 free-card rule) on 2,048 positions of five deals, reached by random play from their
 starts: about 30 KiB of data, which stays in a core's first-level cache, so it measures
 the processor, not memory.  ``Reference.time()`` returns nanoseconds per generation, the
-best of three short runs (about 8 ms in all).  Timed every few milliseconds for 20 s, it
-took about 40-50 ns (37 at best) for stretches of a fraction of a second to a few
-seconds and 80-130 ns in between: the machine runs at full speed or at about half of it.
+best of three short runs (about 8 ms in all).  The machine was measured to run at full
+speed or at about half of it, switching within a second (figures in docs/tuning-log.md).
 The kernel benchmark prints, for each set-up, its time per position in units of the
-reference timed around the same run (2.9-3.2 for the plain search over five runs, while
-its positions a second moved by 15 %).
+reference timed around the same run, a figure steadier than positions a second.
 
     python benchmarks/reference.py [--rounds 10]    # the machine's speed, once a second
 """

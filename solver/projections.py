@@ -7,8 +7,8 @@ because the deleted cards only ever covered cards.  So a projection that cannot 
 won proves the position lost.
 
 Projections used: the J+Q+K class together with each pair class (five of them) at
-every position searched, and with each two pair classes (ten more) at the root of a
-search that the first passes did not settle.
+every position searched.  The ten with two pair classes can be checked too (the tests
+do), but the solver does not try them: the grouping search proves those losses, and more.
 Each projected game is solved on demand by a small memoized search of its own, and
 its verdicts (win and loss) are kept in a table shared by the whole search of the
 deal, keyed by projection and projected position.

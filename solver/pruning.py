@@ -1,9 +1,9 @@
 """Sound pruning and move ordering for the search (proofs in docs/solver.md).
 
-- **Free cards** (facts 2, 3, 5): a card that covers nothing — a reserve card or
+- **Free cards**: a card that covers nothing — a reserve card or
   the last card of a pile — is only used when no covering card of its rank is
   playable, and then only one of them (the first) per rank.
-- **Class in view** (fact 4): if every card of a class still in the game is
+- **Class in view**: if every card of a class still in the game is
   playable, its removal is the only move searched.
 - **Ordering**: moves that take cards from the fullest piles first.
 
