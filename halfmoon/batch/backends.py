@@ -22,9 +22,18 @@ _solve_lock = threading.Lock()
 _warm = False
 
 
+def solve_one(number: int, budget: int):
+    """The result row of one deal (by number) and the solver's Result: a worker's work
+    on a deal, as the benchmarks time it."""
+    from solver import solve
+
+    deal = Deal.from_number(number)
+    result = solve(deal, budget)
+    return result_row(number, result, budget, deal), result
+
+
 def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
     """Solve deals (by number) and return their result rows; runs in a worker."""
-    from solver import solve
     from solver.search import warm_up
 
     global _warm
@@ -34,11 +43,7 @@ def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
             # deal's time includes them.
             warm_up()
             _warm = True
-        rows = []
-        for number in numbers:
-            deal = Deal.from_number(number)
-            rows.append(result_row(number, solve(deal, budget), budget, deal))
-    return rows
+        return [solve_one(number, budget)[0] for number in numbers]
 
 
 def worker_failed(exc: Exception, numbers: Sequence[int]) -> BatchError:
