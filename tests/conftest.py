@@ -147,3 +147,40 @@ def naive_greedy(deal: Deal) -> list:
         moves = list(game.legal_moves)  # engine order: ties go to the first
         game.play(max(moves, key=key))
     return list(game.stack)
+
+
+class Grouping:
+    """grouping_search on one deal's arrays."""
+
+    def __init__(self, deal: Deal) -> None:
+        from solver.kernels import initial_position
+        from solver.search import deal_arrays
+
+        self.deal = deal
+        self.piles, self.reserve = deal_arrays(deal)
+        self.root = int(initial_position(self.piles, self.reserve))
+
+    def __call__(self, pos=None, budget=100_000):
+        import numpy as np
+
+        from solver.grouping import grouping_search
+        from solver.kernels import MAX_PLY
+
+        pos = self.root if pos is None else pos
+        line = np.zeros(MAX_PLY, np.uint64)
+        info = np.zeros(2, np.int64)
+        status = grouping_search(self.piles, self.reserve, np.uint64(pos), budget, line, info)
+        return status, int(info[0]), [int(line[k]) for k in range(int(info[1]))]
+
+    def replays(self, pos, line) -> bool:
+        """The line, played through the engine from ``pos``, wins the game."""
+        from solver.search import delta_to_move
+
+        game = Game(self.deal)
+        for k in range(12):
+            game.counts[k] = (pos >> (4 * k)) & 15
+        for r in range(8):
+            game.reserve_full[r] = bool(pos >> (48 + r) & 1)
+        for delta in line:
+            game.play(delta_to_move(delta))
+        return game.is_won

@@ -270,12 +270,6 @@ def test_crowded_position_without_free_cards():
 
 # --- the portfolio ------------------------------------------------------------------------------
 
-def test_luby_sequence():
-    from solver.grouping import luby
-
-    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-
-
 def test_portfolio_members():
     from solver.pruning import BOUNDS, FREE_CARDS, PROJECTIONS
     from solver.search import BOUNDS_DEPTH, URGENCY_DEPTH, _portfolio

@@ -1,0 +1,84 @@
+"""The clause-learning search (solver/cdcl.py) on the grouping view's clauses.
+
+It stops when its budget of conflicts is spent, goes on where it stopped with its work
+kept, thins its learnt clauses on long runs and still decides, and restarts on the
+Luby sequence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import Grouping
+from halfmoon.game.deal import Deal
+from solver.bounds import partner_table
+from solver.cdcl import (
+    C_CONFLICTS,
+    C_DELETED,
+    C_NCL,
+    C_NORIG,
+    C_REDUCTIONS,
+    REDUCE_FIRST,
+    G_LOSS,
+    G_UNKNOWN,
+    G_WIN,
+    grouping_run,
+    luby,
+)
+from solver.grouping import grouping_model
+from solver.kernels import MAX_PLY
+
+
+def test_the_budget_stops_it():
+    status, conflicts, line = Grouping(Deal.from_number(1413))(budget=10)
+    assert status == G_UNKNOWN and conflicts == 10 and line == []
+
+
+@pytest.mark.parametrize("number, verdict", [(2, G_WIN), (1570, G_LOSS)])
+def test_a_search_run_in_slices_keeps_its_work(number, verdict):
+    g = Grouping(Deal.from_number(number))
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
+                                   np.uint64(g.root))
+    assert status == G_UNKNOWN
+    line = np.zeros(MAX_PLY, np.uint64)
+    info = np.zeros(2, np.int64)
+    total = turns = 0
+    while status == G_UNKNOWN:
+        status, model = grouping_run(model, 50, line, info)
+        assert info[0] <= 50
+        total += int(info[0])
+        turns += 1
+    assert status == verdict and turns > 1
+    assert model[0][C_CONFLICTS] == total  # the conflicts of every turn, counted once
+    if verdict == G_WIN:
+        assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
+    # a settled search answers again at once
+    again, model = grouping_run(model, 50, line, info)
+    assert again == verdict and info[0] == 0
+
+
+@pytest.mark.parametrize("number, verdict", [(1114, G_WIN), (2502, G_LOSS)])
+def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
+    """Past REDUCE_FIRST conflicts, learnt clauses are deleted at restarts (their
+    length made negative); the search still ends with the right verdict, and a win
+    still replays."""
+    g = Grouping(Deal.from_number(number))
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
+                                   np.uint64(g.root))
+    line = np.zeros(MAX_PLY, np.uint64)
+    info = np.zeros(2, np.int64)
+    while status == G_UNKNOWN:
+        status, model = grouping_run(model, 1000, line, info)
+    ctl, cl_len = model[0], model[11]
+    assert status == verdict and ctl[C_CONFLICTS] > REDUCE_FIRST
+    assert ctl[C_REDUCTIONS] >= 1 and ctl[C_DELETED] > 0
+    learnt = cl_len[ctl[C_NORIG]:ctl[C_NCL]]
+    assert int(np.count_nonzero(learnt < 0)) == ctl[C_DELETED]
+    assert int(np.count_nonzero(cl_len[:ctl[C_NORIG]] < 0)) == 0  # the model's own clauses stay
+    if verdict == G_WIN:
+        assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
