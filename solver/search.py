@@ -76,6 +76,9 @@ class Result:
     nodes: int  # positions expanded, plus conflicts of the grouping search (one each)
     seconds: float
     code: Optional[str] = None
+    # which search settled it: a member of the portfolio (see member_name), "grouping",
+    # "cpsat" for the constraint model, None if unresolved
+    settled_by: Optional[str] = None
 
     @property
     def solved(self) -> bool:
@@ -153,6 +156,20 @@ def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int, int, b
     return members
 
 
+def member_name(member: tuple[int, int, int, int, bool]) -> str:
+    """A portfolio member's name, as results and benchmarks report it."""
+    flags, _, noise, depth, restarts = member
+    if restarts:
+        return "shuffled"
+    if noise:
+        return "near-ties"
+    if depth == 1:
+        return "quick"
+    if not flags & (ORDERING | BOUNDS | PROJECTIONS):
+        return "engine order"
+    return "urgency"
+
+
 def solve(
     deal: Union[Deal, str, int],
     budget: int = DEFAULT_BUDGET,
@@ -192,6 +209,7 @@ def solve(
     model = None
     info = np.zeros(2, np.int64)
     turn = 0
+    settled_by = None
     while status == UNRESOLVED and nodes < budget:
         if nodes >= grouping_at and rules & GROUPING:
             if model is None:
@@ -199,12 +217,12 @@ def solve(
             g, model = grouping_run(model, min(GROUPING_SLICE, budget - nodes), line, info)
             nodes += int(info[0])
             if g == G_LOSS:
-                status = LOSS
+                status, settled_by = LOSS, "grouping"
                 break
             if g == G_WIN:
                 if not line_wins(piles, reserve, root, line, int(info[1])):
                     raise RuntimeError("the grouping search's line does not replay (a bug)")
-                status = WIN
+                status, settled_by = WIN, "grouping"
                 stats[1] = info[1]
                 break
             grouping_at = nodes + grouping_share(nodes) * max(int(info[0]), 1)
@@ -223,6 +241,8 @@ def solve(
         used = int(stats[0])
         nodes += used
         turn += 1
+        if status != UNRESOLVED:
+            settled_by = member_name(members[k])
         if restarts and status == UNRESOLVED:
             left[k] -= used
             if left[k] <= 0:  # start again from the root with a new order
@@ -233,7 +253,7 @@ def solve(
     moves = None
     if status == WIN:
         moves = tuple(delta_to_move(int(line[k])) for k in range(int(stats[1])))
-    return Result(VERDICTS[status], moves, nodes, time.perf_counter() - t0, d.code)
+    return Result(VERDICTS[status], moves, nodes, time.perf_counter() - t0, d.code, settled_by)
 
 
 
@@ -266,4 +286,5 @@ def solve_cpsat_deal(deal: Union[Deal, str, int], time_limit: Optional[float] = 
         time_limit=time_limit,
     )
     moves = None if r.moves is None else tuple(Move(m) for m in r.moves)
-    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code)
+    settled_by = None if r.verdict == "unresolved" else "cpsat"
+    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code, settled_by)

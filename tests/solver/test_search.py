@@ -286,6 +286,19 @@ def test_portfolio_members():
     assert all(not m[0] & BOUNDS or m[3] >= 1 for m in members)
 
 
+def test_each_result_says_which_search_settled_it():
+    from solver.search import _portfolio, member_name
+
+    names = [member_name(m) for m in _portfolio(ALL_RULES, quick_phase=2000)]
+    assert names == ["quick", "urgency", "engine order", "near-ties", "shuffled"]
+    assert solve(0).settled_by == "quick"  # most wins are found in the first turn
+    assert solve(0, quick_phase=0).settled_by == "urgency"
+    assert solve(0, budget=10).settled_by is None  # unresolved
+    # deal 1413 is a loss only the grouping search proves
+    hard = solve(1413)
+    assert (hard.verdict, hard.settled_by) == ("loss", "grouping")
+
+
 def test_the_grouping_share_falls_once_a_deal_is_hard():
     from solver.search import GROUPING_LATE, GROUPING_SHARE, GROUPING_SHARE_LATE, grouping_share
 
