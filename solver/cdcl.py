@@ -192,7 +192,7 @@ def _empty_model(status):
 
 @njit(cache=True)
 def grouping_run(model, budget, line, info):
-    """Go on with the search of :func:`grouping_model` for at most ``budget`` conflicts.
+    """Go on with the search of :func:`solver.grouping.grouping_model` for at most ``budget`` conflicts.
 
     Returns (status, model) -- the model to pass next time (its clause arrays may have
     been regrown).  G_WIN: ``line[:info[1]]`` is a winning line as move deltas, in play
