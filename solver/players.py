@@ -23,7 +23,7 @@ pick one, until the game is won or stuck.
   alone 17.8 %, pairs before triplets then the fullest piles 9.4 %.
 
 Each game writes its moves, as deltas, into ``line`` (uint64[48]).  Like the other
-kernels, this module imports nothing from the project outside :mod:`solver.kernels`.
+kernels, this module imports nothing from the project outside :mod:`solver`.
 """
 
 from __future__ import annotations
@@ -31,36 +31,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .generator import below
 from .kernels import MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count
 
 RANDOM = 0
 GREEDY = 1
-
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True)
-def _splitmix_next(state):
-    """Advance the one-element uint64 array ``state``; return the next draw."""
-    s = state[0] + _GAMMA
-    state[0] = s
-    z = s
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _below(state, n):
-    """A uniform integer in [0, n) by rejection, as in the deal generator."""
-    un = np.uint64(n)
-    threshold = (np.uint64(0) - un) % un  # 2**64 mod n
-    while True:
-        r = _splitmix_next(state)
-        if r >= threshold:
-            return np.int64(r % un)
 
 
 @njit(cache=True)
@@ -98,7 +73,7 @@ def play_game(piles, reserve, pos, strategy, state, line):
         if m == 0:
             break
         if strategy == RANDOM:
-            k = _below(state, m)
+            k = below(state, m)
         else:
             k = 0
             best = _greedy_key(pos, moves[0])

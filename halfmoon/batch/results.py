@@ -42,7 +42,7 @@ SCHEMA = pa.schema(
         pa.field("top_faces", pa.int8(), nullable=False),
         pa.field("free_classes", pa.int8(), nullable=False),
     ],
-    metadata={"halfmoon.batch.results": str(FORMAT_VERSION)},
+    metadata={"halfmoon.results": str(FORMAT_VERSION)},
 )
 COLUMNS = tuple(SCHEMA.names)
 
@@ -105,15 +105,16 @@ def chunk_files(path: Union[str, Path]) -> dict[int, Path]:
     return dict(sorted(out.items()))
 
 
-def read_chunk(path: Union[str, Path]) -> pa.Table:
-    """Read one chunk file, checking its schema; :class:`ResultsError` if it is unusable."""
+def read_chunk(path: Union[str, Path], columns=None, filesystem=None) -> pa.Table:
+    """Read one chunk file (only ``columns`` if given; from ``filesystem``, an fsspec or
+    pyarrow filesystem, if given), checking its schema; :class:`ResultsError` if it is unusable."""
     try:
-        table = pq.read_table(path)
+        with pq.ParquetFile(str(path) if filesystem is not None else path, filesystem=filesystem) as f:
+            if not f.schema_arrow.equals(SCHEMA, check_metadata=False):
+                raise ResultsError(f"{path}: chunk file does not follow the results schema")
+            return f.read(columns=columns)
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: unreadable chunk file ({error_text(exc)})") from None
-    if not table.schema.equals(SCHEMA, check_metadata=False):
-        raise ResultsError(f"{path}: chunk file does not follow the results schema")
-    return table
 
 
 def load_manifest(path: Union[str, Path]) -> Optional[dict]:
@@ -123,6 +124,11 @@ def load_manifest(path: Union[str, Path]) -> Optional[dict]:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
+    return manifest_from_text(text, file)
+
+
+def manifest_from_text(text: str, file) -> dict:
+    """A manifest from its JSON text; :class:`ResultsError` naming ``file`` if it is not one."""
     try:
         manifest = json.loads(text)
     except ValueError as exc:

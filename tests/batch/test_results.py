@@ -38,6 +38,8 @@ def test_schema_has_the_agreed_names_and_types():
     ]
     assert [(f.name, f.type) for f in SCHEMA] == expected
     assert [f.name for f in SCHEMA if f.nullable] == ["line"]
+    # files written by every version carry the same key: readers may look for it
+    assert SCHEMA.metadata == {b"halfmoon.results": b"1"}
 
 
 def test_features_of_deal_0_counted_by_hand():
