@@ -190,6 +190,21 @@ def solve(
     d = _as_deal(deal)
     t0 = time.perf_counter()
     piles, reserve = deal_arrays(d)
+    status, nodes, line, nline, settled_by = search_arrays(
+        piles, reserve, budget, rules=rules, table=table, projection_table=projection_table,
+        quick_phase=quick_phase)
+    moves = None
+    if status == WIN:
+        moves = tuple(delta_to_move(int(line[k])) for k in range(nline))
+    return Result(VERDICTS[status], moves, nodes, time.perf_counter() - t0, d.code, settled_by)
+
+
+def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules: int = ALL_RULES,
+                  table: Optional[Table] = None, projection_table: Optional[Table] = None,
+                  quick_phase: int = QUICK_PHASE) -> tuple[int, int, np.ndarray, int, Optional[str]]:
+    """The portfolio on a deal given as the kernel's arrays (see :func:`solve`): its status
+    (WIN, LOSS, UNRESOLVED), positions, winning line (deltas, the first ``nline`` of
+    ``line``) and the search that settled it."""
     root, tops, part, npart, proj = kernel_arrays(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
@@ -250,11 +265,7 @@ def solve(
                 left[k] = RESTART_UNIT * luby(runs[k])
                 seeds[k] = _next_seed(seeds[k])
                 stacks[k] = new_stack(np.uint64(seeds[k]))
-    moves = None
-    if status == WIN:
-        moves = tuple(delta_to_move(int(line[k])) for k in range(int(stats[1])))
-    return Result(VERDICTS[status], moves, nodes, time.perf_counter() - t0, d.code, settled_by)
-
+    return status, nodes, line, int(stats[1]) if status == WIN else 0, settled_by
 
 
 def warm_up() -> None:
@@ -266,6 +277,9 @@ def warm_up() -> None:
     line = np.zeros(MAX_PLY, np.uint64)
     grouping_run(grouping_model(piles, reserve, part, npart, root)[1], 1, line, np.zeros(2, np.int64))
     line_wins(piles, reserve, root, line, 0)
+    from .pieces import solve_numbers  # the batch's compiled path
+
+    solve_numbers([0], QUICK_PHASE)
 
 
 def solve_cpsat_deal(deal: Union[Deal, str, int], time_limit: Optional[float] = None) -> Result:

@@ -1,5 +1,5 @@
-"""Where a run's pieces of deals are solved: in this process, in local worker processes or
-on a Dask cluster; and what a worker does with a piece."""
+"""Where a run's pieces of deals are solved: in this process or in local worker processes
+(a Dask cluster is :mod:`.cluster`); and what a worker does with a piece."""
 
 from __future__ import annotations
 
@@ -164,43 +164,3 @@ class Pool:
                 manager.join(timeout=30)
         self.executor.shutdown(wait=True, cancel_futures=cancel)
 
-
-class Dask:
-    """An existing Dask distributed cluster, reached through its scheduler."""
-
-    def __init__(self, address: str, budget: int) -> None:
-        try:
-            from distributed import Client, as_completed
-        except ImportError:
-            raise BatchError(
-                "--scheduler needs dask.distributed: pip install 'halfmoon[cluster]'"
-            ) from None
-        try:
-            self.client = Client(address, set_as_default=False)
-        except (OSError, ValueError) as exc:
-            raise BatchError(f"cannot reach the Dask scheduler at {address}: {error_text(exc)}") from None
-        self.budget = budget
-        self.window = 4 * max(1, sum(self.client.nthreads().values()))
-        self.finished = as_completed(loop=self.client.loop)
-        self.pending: set = set()
-
-    def submit(self, numbers):
-        f = self.client.submit(solve_piece, list(numbers), self.budget, pure=False)
-        self.pending.add(f)
-        self.finished.add(f)
-        return f
-
-    def wait(self, handles):
-        done = [next(self.finished)] + self.finished.next_batch(block=False)
-        self.pending.difference_update(done)
-        return done
-
-    def result(self, handle):
-        return handle.result()
-
-    def close(self, cancel: bool) -> None:
-        try:
-            if cancel and self.pending:
-                self.client.cancel(list(self.pending))
-        finally:
-            self.client.close()

@@ -1,47 +1,82 @@
 """A run's results directory: its lock, its manifest and its chunk files, each written whole
-under a temporary name and renamed."""
+under a temporary name and renamed (:mod:`.store`), on a local disk or at an fsspec URL."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Optional, Union
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import BatchError
-from .results import MANIFEST_NAME, rows_to_table
+from .results import CHUNK_RE, MANIFEST_NAME, SCHEMA, error_text, manifest_from_text, read_chunk
+from .store import TMP_RE, location
 
 LOCK_NAME = ".lock"
-TMP_SUFFIX = ".tmp"  # temporary files: ".<final name>.<pid>.tmp"
-_TMP_RE = re.compile(r"^\.(part-\d+\.parquet|" + re.escape(MANIFEST_NAME) + r")\.\d+\.tmp$")
+
+
+def chunk_name(index: int) -> str:
+    return f"part-{index:06d}.parquet"
+
+
+def write_tables(f, tables: Iterable[pa.Table]) -> int:
+    """Write tables of :data:`SCHEMA` to the open file ``f`` as one Parquet file, a row group
+    each; the number of rows written."""
+    rows = 0
+    with pq.ParquetWriter(f, SCHEMA, compression="zstd") as writer:
+        for table in tables:
+            writer.write_table(table)
+            rows += table.num_rows
+    return rows
 
 
 class Directory:
-    """The run's output directory: lock, manifest, chunk files."""
+    """The run's output directory: lock (on a local disk), manifest, chunk files."""
 
-    def __init__(self, path: Path, log: Callable[[str], None]) -> None:
-        self.path = path
+    def __init__(self, path: Union[str, Path], log: Callable[[str], None]) -> None:
+        self.where = location(path)
+        self.path = self.where.path
         self.log = log
         self._lock_file = None
 
+    def check(self) -> None:
+        """Refuse an output that cannot hold a run (before anything is written)."""
+        try:
+            self.where.check()
+        except BatchError:
+            raise
+        except Exception as exc:
+            raise BatchError(f"cannot use --out {self.path}: {error_text(exc)}") from None
+
     def open(self) -> None:
-        if self.path.exists() and not self.path.is_dir():
-            raise BatchError(f"--out {str(self.path)!r} is not a directory")
-        self.path.mkdir(parents=True, exist_ok=True)
+        """Create the directory, take its lock, remove temporary files of a killed run."""
+        self.check()
+        try:
+            self.where.make()
+        except OSError as exc:
+            raise BatchError(f"cannot create --out {self.path}: {error_text(exc)}") from None
+        except Exception as exc:  # an object store's own errors
+            raise BatchError(f"cannot write to --out {self.path}: {error_text(exc)}") from None
         self._lock()
-        for entry in self.path.iterdir():  # left by a run killed while writing
-            if _TMP_RE.match(entry.name):
-                entry.unlink()
+        self.sweep()
+
+    def sweep(self) -> None:
+        """Remove the temporary files left by a killed run or a worker killed mid-write."""
+        for name in self.where.names():
+            if TMP_RE.match(name):
+                self.where.delete(name)
 
     def _lock(self) -> None:
+        if not self.where.is_local:  # an object store has no locks: one run at a time is up to the user
+            return
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: no lock
             return
-        f = open(self.path / LOCK_NAME, "a+")
+        f = open(self.where.absolute / LOCK_NAME, "a+")
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -54,52 +89,57 @@ class Directory:
             self._lock_file.close()
             self._lock_file = None
 
+    def read_manifest(self) -> Optional[dict]:
+        text = self.where.read_text(MANIFEST_NAME)
+        return None if text is None else manifest_from_text(text, f"{self.path}/{MANIFEST_NAME}")
+
     def write_manifest(self, manifest: dict) -> None:
         data = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
-        self._write_atomic(MANIFEST_NAME, lambda f: f.write(data))
+        self._still_ours()
+        try:
+            self.where.write(MANIFEST_NAME, lambda f: f.write(data))
+        except (BatchError, OSError):
+            raise
+        except Exception as exc:  # an object store's own errors
+            raise BatchError(f"cannot write to --out {self.path}: {error_text(exc)}") from None
+
+    def chunks(self) -> dict[int, str]:
+        """The finished chunk files, name by chunk index."""
+        out = {}
+        for name in self.where.names():
+            m = CHUNK_RE.match(name)
+            if m:
+                out[int(m.group(1))] = name
+        return dict(sorted(out.items()))
 
     def chunk_name(self, index: int) -> str:
-        return f"part-{index:06d}.parquet"
+        return chunk_name(index)
 
-    def write_chunk(self, index: int, rows: list[dict]) -> None:
-        table = rows_to_table(rows)
-        self._write_atomic(self.chunk_name(index), lambda f: pq.write_table(table, f, compression="zstd"))
+    def has_chunk(self, index: int) -> bool:
+        return self.where.exists(chunk_name(index))
+
+    def read_chunk(self, name: str, columns=None) -> pa.Table:
+        path, fs = self.where.file(name)
+        return read_chunk(path, columns=columns, filesystem=fs)
+
+    def remove(self, name: str) -> None:
+        self.where.delete(name)
+
+    def write_chunk(self, index: int, rows: Union[list, Iterable[pa.Table]]) -> None:
+        """Write chunk ``index`` whole, from rows (dicts) or tables of :data:`SCHEMA`."""
+        tables = rows
+        if isinstance(rows, list) and (not rows or isinstance(rows[0], dict)):
+            tables = [pa.Table.from_pylist(rows, schema=SCHEMA)]
+        self._still_ours()
+        self.where.write(chunk_name(index), lambda f: write_tables(f, tables))
 
     def _still_ours(self) -> None:
         """Refuse to write if the directory was deleted or replaced under the run."""
-        if self._lock_file is None:  # pragma: no cover - not POSIX
+        if self._lock_file is None:  # an object store, or not POSIX
             return
         try:
-            same = os.stat(self.path / LOCK_NAME).st_ino == os.fstat(self._lock_file.fileno()).st_ino
+            same = os.stat(self.where.absolute / LOCK_NAME).st_ino == os.fstat(self._lock_file.fileno()).st_ino
         except OSError:
             same = False
         if not same:
             raise BatchError(f"{self.path} was deleted or replaced during the run")
-
-    def _write_atomic(self, name: str, write: Callable) -> None:
-        self._still_ours()
-        final = self.path / name
-        tmp = self.path / f".{name}.{os.getpid()}{TMP_SUFFIX}"
-        try:
-            with open(tmp, "wb") as f:
-                write(f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, final)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        _fsync_dir(self.path)
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover - some file systems refuse
-        pass
-    finally:
-        os.close(fd)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from typing import Iterable, Optional, TextIO
+from typing import Iterable, Mapping, Optional, TextIO
 
 from .results import VERDICTS
 
@@ -58,6 +58,13 @@ class Progress:
         if self._bar is not None:
             self._bar.set_postfix_str(self.postfix(), refresh=False)
             self._bar.update(len(verdicts))
+
+    def add(self, counts: Mapping[str, int]) -> None:
+        """Record deals just finished, given their counts by verdict (a chunk of a cluster's)."""
+        self.counts.update(counts)
+        if self._bar is not None:
+            self._bar.set_postfix_str(self.postfix(), refresh=False)
+            self._bar.update(sum(counts.values()))
 
     def close(self) -> None:
         if self._bar is not None:

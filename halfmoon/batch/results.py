@@ -22,6 +22,8 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
 
+from .errors import BatchError
+
 FORMAT_VERSION = 1
 MANIFEST_NAME = "_manifest.json"
 CHUNK_RE = re.compile(r"^part-(\d+)\.parquet$")
@@ -88,6 +90,18 @@ def result_row(number: int, result, budget: int, deal: Optional[Deal] = None) ->
     }
     row.update(deal_features(deal))
     return row
+
+
+def check_rows(rows: list[dict], numbers, solver_version: str) -> None:
+    """Refuse rows that are not those of ``numbers``, in order, by ``solver_version``."""
+    if len(rows) != len(numbers) or any(row["deal"] != n for row, n in zip(rows, numbers)):
+        raise BatchError(f"a worker returned rows for other deals than {numbers[0]}..{numbers[-1]}")
+    versions = {row["solver_version"] for row in rows}
+    if versions != {solver_version}:
+        raise BatchError(
+            f"workers run solver version {', '.join(sorted(versions))}, this run is version {solver_version}:"
+            " install the same halfmoon on every worker"
+        )
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:

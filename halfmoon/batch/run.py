@@ -1,52 +1,56 @@
 """Batch checking: many deals solved on every core, or on a Dask cluster, into a resumable Parquet dataset.
 
 A run takes a list of deal numbers (:class:`DealList`: a range, a codes file or a random
-sample) and writes its results into a directory:
+sample) and writes its results into a directory, local or at an fsspec URL:
 
 - ``part-NNNNNN.parquet``: chunk ``N`` holds the rows (:data:`halfmoon.batch.results.SCHEMA`) of
   deals ``N*chunk_size`` to ``(N+1)*chunk_size - 1`` of the list, in list order.  A chunk is
-  written whole under a temporary name (``.part-NNNNNN.parquet.<pid>.tmp``), fsynced, and
-  renamed: a file with the final name is always complete.
+  written whole under a temporary name (``.part-NNNNNN.parquet.<token>.tmp``), fsynced on a
+  local disk, and renamed: a file with the final name is always complete.
 - ``_manifest.json``: the run's parameters.  A rerun with the same deals, budget, chunk size
   and solver version resumes the run; any other run is refused.
-- ``.lock``: held (``flock``) while a run writes, so two runs never share a directory.
+- ``.lock`` (on a local disk): held (``flock``) while a run writes, so two runs never share a directory.
 
 On start a run deletes temporary files left by a killed run, checks every chunk file
 (readable, the right deals, this run's budget and solver version; a bad one is reported
-and its deals solved again) and solves only the chunks that are missing.  Work goes to the
-workers in pieces of a few deals; only this process writes files.
+and its deals solved again) and solves only the chunks that are missing.  Locally, work goes
+to the workers in pieces of a few deals and this process writes the files; on a cluster
+each chunk is a task whose worker writes the file itself (:mod:`.cluster`).  Chunks and
+pieces are made from their index as they are sent, a bounded window at a time
+(:mod:`.plan`), so a run of the whole code space starts at once in little memory.
 """
 
 from __future__ import annotations
 
-import math
 import time
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import islice
 from pathlib import Path
-from typing import Callable, NamedTuple, Optional, Union
+from typing import Callable, Optional, Union
 
+import numpy as np
 import pyarrow.compute as pc
 
-from .backends import Dask, InProcess, Pool, default_workers, worker_failed
+from .backends import InProcess, Pool, default_workers, worker_failed
 from .directory import Directory
 from .errors import BatchError
-from .progress import Progress
-from .results import (
-    FORMAT_VERSION,
-    MANIFEST_NAME,
-    VERDICTS,
-    ResultsError,
-    chunk_files,
-    load_manifest,
-    read_chunk,
+from .plan import (
+    CHUNK_SIZE,
+    SAMPLE,
+    DryRun,
+    Plan,
+    calibrate,
+    choose_chunk_size,
+    choose_piece_size,
 )
+from .progress import Progress
+from .results import FORMAT_VERSION, MANIFEST_NAME, VERDICTS, ResultsError, check_rows, rows_to_table
 from .sources import DealList, describe_source
 
-CHUNK_SIZE = 250
-PIECE_SIZE = 16  # deals per task sent to a worker: small, for balance and a lively progress bar
+LEGACY_DIGEST_LIMIT = 10**8  # ranges up to this long may resume a run named by its numbers' digest
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -61,7 +65,7 @@ class BatchInterrupted(KeyboardInterrupt):
 class BatchSummary:
     """How a run went: deals done before it (resumed) and by it, counts by verdict."""
 
-    out: Path
+    out: Union[Path, str]
     total: int
     resumed: int = 0
     solved: int = 0
@@ -88,31 +92,125 @@ def run_batch(
     budget: Optional[int] = None,
     workers: Optional[int] = None,
     scheduler: Optional[str] = None,
-    chunk_size: int = CHUNK_SIZE,
+    chunk_size: Optional[int] = None,
+    piece_size: Optional[int] = None,
+    chunks: Optional[range] = None,
     progress: Optional[bool] = None,
     log: Optional[Callable[[str], None]] = None,
 ) -> BatchSummary:
-    """Solve ``deals`` into the results directory ``out``, resuming what is there.
+    """Solve ``deals`` into the results directory ``out`` (a path or an fsspec URL), resuming what is there.
 
     ``budget``: positions per deal (the solver's default if None); ``workers``: local
     processes (every core if None; 1 runs in this process); ``scheduler``: address of a
-    Dask distributed scheduler to use instead; ``progress``: draw a progress bar (None:
-    only on a terminal); ``log``: where warnings go (``warnings.warn`` by default).
+    Dask distributed scheduler to use instead, whose workers write the chunk files;
+    ``chunk_size``: deals per file (None: the stored run's, or one chosen for the range and
+    the backend, see :func:`~.plan.choose_chunk_size`); ``piece_size``: deals solved together
+    (None: chosen for the backend); ``chunks``: only these chunk indices (None: all);
+    ``progress``: draw a progress bar (None: only on a terminal); ``log``: where warnings
+    go (``warnings.warn`` by default).
 
     Raises :class:`BatchError` for bad parameters or a directory holding another run,
     :class:`BatchInterrupted` on Ctrl-C (finished chunks kept).
     """
+    from solver import SOLVER_VERSION
+
+    log = _warn if log is None else log
+    workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler)
+    directory = Directory(out, log)
+    directory.check()
+    cluster = _connect(scheduler, log)  # before anything is written: a bad address writes nothing
+    try:
+        directory.open()
+        try:
+            stored = _read_manifest(directory)
+            plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
+            manifest = _check_manifest(directory, stored, _identity(plan, budget, SOLVER_VERSION), deals)
+            done = _scan_chunks(directory, plan, budget, SOLVER_VERSION)
+            if deals.duplicates:
+                log(f"{deals.duplicates} repeated deals in the input: each deal is solved once")
+            summary = BatchSummary(directory.path, len(deals))
+            for counts in done.values():
+                summary.resumed += sum(counts.values())
+                summary.counts.update(counts)
+
+            def todo():
+                return (i for i in plan.chunks if i not in done)
+
+            t0 = time.perf_counter()
+            if next(todo(), None) is not None:
+                with Progress(len(deals), summary.counts, enabled=progress) as bar:
+                    _run(plan, todo, cluster, workers, budget, directory, SOLVER_VERSION, summary, bar, t0)
+            summary.seconds = time.perf_counter() - t0
+            if summary.complete:
+                directory.sweep()  # a worker killed mid-write may have left a temporary file
+                if manifest.get("status") != "complete":
+                    manifest.update(status="complete", finished=_now(),
+                                    counts={v: summary.counts[v] for v in VERDICTS})
+                    directory.write_manifest(manifest)
+            return summary
+        finally:
+            directory.close()
+    finally:
+        if cluster is not None:
+            cluster.close(cancel=True)
+
+
+def plan_batch(
+    deals: DealList,
+    out: Union[str, Path] = "results",
+    *,
+    budget: Optional[int] = None,
+    workers: Optional[int] = None,
+    scheduler: Optional[str] = None,
+    chunk_size: Optional[int] = None,
+    piece_size: Optional[int] = None,
+    chunks: Optional[range] = None,
+    cores: Optional[int] = None,
+    sample: Optional[int] = None,
+) -> DryRun:
+    """What :func:`run_batch` with these arguments would do, and how long it would take on
+    ``cores`` cores (default: the workers or the cluster's), from ``sample`` deals solved
+    here.  Writes nothing; refuses what the run would refuse."""
+    from solver import SOLVER_VERSION
+
+    workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler)
+    if cores is not None and cores < 1:
+        raise BatchError(f"bad number of cores {cores}: expected at least 1")
+    sample = SAMPLE if sample is None else sample
+    if sample < 1:
+        raise BatchError(f"bad sample {sample}: expected at least 1 deal")
+    directory = Directory(out, _warn)
+    directory.check()
+    cluster = _connect(scheduler, lambda message: None)
+    try:
+        if cluster is not None:
+            cores = cluster.cores if cores is None else cores
+        stored = _read_manifest(directory)
+        plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
+        if stored is not None:
+            _compare(directory, stored, _identity(plan, budget, SOLVER_VERSION), deals)
+    finally:
+        if cluster is not None:
+            cluster.close(cancel=False)
+    present = [i for i in directory.chunks() if i in plan.chunks]
+    todo = plan.deals_in(plan.chunks) - sum(plan.chunk_len(i) for i in present)
+    return DryRun(plan=plan, out=str(directory.path), budget=budget, cluster=cluster is not None,
+                  cores=workers if cores is None else cores, workers=workers,
+                  resumed=stored is not None, present=len(present), todo_deals=todo,
+                  todo_pieces=plan.pieces_in(plan.chunks) - sum(plan.npieces(i) for i in present),
+                  calibration=calibrate(deals, budget, sample))
+
+
+def _check_args(deals, workers, budget, chunk_size, scheduler):
+    from solver import DEFAULT_BUDGET
+
     workers = default_workers() if workers is None else workers
     if scheduler is None and workers > 1:
         Pool.start_early()
-    from solver import DEFAULT_BUDGET, SOLVER_VERSION
-
-    if log is None:
-        log = _warn
     budget = DEFAULT_BUDGET if budget is None else budget
     if budget < 1:
         raise BatchError(f"bad budget {budget}: expected at least 1 position per deal")
-    if chunk_size < 1:
+    if chunk_size is not None and chunk_size < 1:
         raise BatchError(f"bad chunk size {chunk_size}: expected at least 1 deal per chunk")
     if workers < 1:
         raise BatchError(f"bad number of workers {workers}: expected at least 1")
@@ -120,67 +218,71 @@ def run_batch(
         raise BatchError("no deals to check")
     if not isinstance(deals.numbers, range) and len(set(deals.numbers)) != len(deals):
         raise BatchError("the deal list names a deal twice (see deals_from_numbers)")
-    numbers = deals.numbers
-    identity = {
+    return workers, budget
+
+
+def _connect(scheduler, log):
+    if scheduler is None:
+        return None
+    from .cluster import Cluster
+
+    cluster = Cluster(scheduler)
+    if cluster.warning:
+        log(cluster.warning)
+    return cluster
+
+
+def _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers) -> Plan:
+    on_cluster = cluster is not None
+    if chunk_size is None and stored is not None and isinstance(stored.get("chunk_size"), int):
+        chunk_size = stored["chunk_size"]  # a rerun goes on with the run's own chunks
+    if chunk_size is None:
+        cores = cluster.cores if on_cluster else workers
+        chunk_size = choose_chunk_size(len(deals), cluster=on_cluster, cores=cores)
+    if piece_size is None:
+        piece_size = choose_piece_size(chunk_size, cluster=on_cluster)
+    return Plan(deals, chunk_size, piece_size, chunks)
+
+
+def _identity(plan: Plan, budget: int, solver_version: str) -> dict:
+    return {
         "format": FORMAT_VERSION,
-        "solver_version": SOLVER_VERSION,
+        "solver_version": solver_version,
         "budget": budget,
-        "chunk_size": chunk_size,
-        "deals": {"count": len(numbers), "sha256": deals.digest()},
+        "chunk_size": plan.chunk_size,
+        "deals": {"count": len(plan.deals), "sha256": plan.deals.digest()},
     }
-    directory = Directory(Path(out), log)
-    directory.open()
-    try:
-        manifest = _check_manifest(directory, identity, deals)
-        nchunks = math.ceil(len(numbers) / chunk_size)
-        done = _scan_chunks(directory, numbers, chunk_size, nchunks, budget, SOLVER_VERSION)
-        if deals.duplicates:
-            log(f"{deals.duplicates} repeated deals in the input: each deal is solved once")
-        summary = BatchSummary(directory.path, len(numbers))
-        for counts in done.values():
-            summary.resumed += sum(counts.values())
-            summary.counts.update(counts)
-        todo = [i for i in range(nchunks) if i not in done]
-        t0 = time.perf_counter()
-        if todo:
-            pieces = _pieces(numbers, todo, chunk_size)
-            if scheduler is not None:
-                backend = Dask(scheduler, budget)
-            elif workers == 1:
-                backend = InProcess(budget)
-            else:
-                backend = Pool(min(workers, len(pieces)), budget)
-            with Progress(len(numbers), summary.counts, enabled=progress) as bar:
-                _run_chunks(backend, directory, pieces, SOLVER_VERSION, summary, bar, t0)
-        summary.seconds = time.perf_counter() - t0
-        if manifest.get("status") != "complete":
-            manifest.update(
-                status="complete",
-                finished=_now(),
-                counts={v: summary.counts[v] for v in VERDICTS},
-            )
-            directory.write_manifest(manifest)
-        return summary
-    finally:
-        directory.close()
 
 
-def _check_manifest(directory: Directory, identity: dict, deals: DealList) -> dict:
-    """The directory's manifest if it is this run's, a new one if it has none; refuse another run's."""
+def _read_manifest(directory: Directory) -> Optional[dict]:
     try:
-        stored = load_manifest(directory.path)
+        return directory.read_manifest()
     except ResultsError as exc:
         raise BatchError(f"{exc}; is {directory.path} a results directory?") from None
+
+
+def _check_manifest(directory: Directory, stored: Optional[dict], identity: dict, deals: DealList) -> dict:
+    """The directory's manifest if it is this run's, a new one if it has none; refuse another run's."""
     if stored is None:
-        if chunk_files(directory.path):
+        if directory.chunks():
             raise BatchError(
                 f"{directory.path} holds chunk files but no {MANIFEST_NAME}: choose another --out"
             )
         manifest = dict(identity, source=deals.source, created=_now(), status="running")
         directory.write_manifest(manifest)
         return manifest
+    if _compare(directory, stored, identity, deals):  # named by the numbers' digest, as before
+        stored["deals"] = identity["deals"]
+        directory.write_manifest(stored)
+    return stored
+
+
+def _compare(directory: Directory, stored: dict, identity: dict, deals: DealList) -> bool:
+    """Refuse another run's manifest; True if it is this run's but names a range by the
+    digest of its numbers."""
     differs = [key for key in identity if stored.get(key) != identity[key]]
-    if differs:
+    legacy = differs == ["deals"] and _legacy_digest_matches(stored.get("deals"), deals)
+    if differs and not legacy:
         names = {"deals": "deals", "budget": "budget", "chunk_size": "chunk size",
                  "solver_version": "solver version", "format": "results format"}
         other = (f"{describe_source(stored.get('source', {}))} --budget {stored.get('budget')}"
@@ -189,31 +291,43 @@ def _check_manifest(directory: Directory, identity: dict, deals: DealList) -> di
             f"{directory.path} holds another run's results ({other}); this run differs in "
             f"{', '.join(names[k] for k in differs)}: choose another --out, or delete {directory.path}"
         )
-    return stored
+    return legacy
 
 
-def _scan_chunks(directory, numbers, chunk_size, nchunks, budget, solver_version) -> dict[int, Counter]:
+def _legacy_digest_matches(stored_deals, deals: DealList) -> bool:
+    return (isinstance(deals.numbers, range) and isinstance(stored_deals, dict)
+            and stored_deals.get("count") == len(deals) <= LEGACY_DIGEST_LIMIT
+            and stored_deals.get("sha256") == deals.numbers_digest())
+
+
+def _scan_chunks(directory: Directory, plan: Plan, budget: int, solver_version: str) -> dict[int, Counter]:
     """Verdict counts of the sound chunk files by index; a bad one is reported and removed."""
     done = {}
-    for index, path in chunk_files(directory.path).items():
+    for index, name in directory.chunks().items():
+        label = directory.where.label(name)
         try:
-            if index >= nchunks:
-                raise ResultsError(f"{path}: not a chunk of this run")
-            table = read_chunk(path)
-            expected = list(numbers[index * chunk_size : (index + 1) * chunk_size])
-            if table.column("deal").to_pylist() != expected:
-                raise ResultsError(f"{path}: does not hold the deals of chunk {index} of this run")
+            if index >= plan.nchunks:
+                raise ResultsError(f"{label}: not a chunk of this run")
+            table = directory.read_chunk(name, columns=["deal", "verdict", "budget", "solver_version"])
+            if not np.array_equal(table.column("deal").to_numpy(), _array(plan.chunk(index))):
+                raise ResultsError(f"{label}: does not hold the deals of chunk {index} of this run")
             if not _all_equal(table, "budget", budget) or not _all_equal(table, "solver_version", solver_version):
-                raise ResultsError(f"{path}: written with another budget or solver version")
+                raise ResultsError(f"{label}: written with another budget or solver version")
             counts = Counter(table.column("verdict").to_pylist())
             if set(counts) - set(VERDICTS):
-                raise ResultsError(f"{path}: unknown verdicts {sorted(set(counts) - set(VERDICTS))}")
+                raise ResultsError(f"{label}: unknown verdicts {sorted(set(counts) - set(VERDICTS))}")
         except ResultsError as exc:
             directory.log(f"{exc}; its deals will be solved again")
-            path.unlink(missing_ok=True)
+            directory.remove(name)
             continue
         done[index] = counts
     return done
+
+
+def _array(numbers) -> np.ndarray:
+    if isinstance(numbers, range):
+        return np.arange(numbers.start, numbers.stop, numbers.step, dtype=np.int64)
+    return np.asarray(numbers, dtype=np.int64)
 
 
 def _all_equal(table, column: str, value) -> bool:
@@ -221,29 +335,37 @@ def _all_equal(table, column: str, value) -> bool:
     return len(col) == 0 or bool(pc.all(pc.equal(col, value)).as_py())
 
 
-class _Piece(NamedTuple):
-    """Deals sent to a worker together: part ``k`` of ``count`` of chunk ``chunk``."""
+def _run(plan, todo, cluster, workers, budget, directory, solver_version, summary, bar, t0) -> None:
+    """Solve the chunks ``todo()`` on the cluster, or here and in local workers."""
 
-    chunk: int
-    k: int
-    count: int
-    numbers: list
+    def chunk_written(index, counts):
+        summary.solved += sum(counts.values())
+        summary.counts.update(counts)
+
+    try:
+        if cluster is not None:
+            from .cluster import run_on_cluster
+
+            def on_chunk(index, counts):
+                chunk_written(index, counts)
+                bar.add(counts)
+
+            run_on_cluster(cluster, directory, plan, todo(), budget, solver_version, on_chunk)
+            return
+        if workers == 1:
+            backend = InProcess(budget)
+        else:
+            backend = Pool(sum(1 for _ in islice(plan.pieces(todo()), workers)), budget)
+        _run_pieces(backend, directory, plan, todo(), solver_version, chunk_written, bar)
+    except KeyboardInterrupt:
+        summary.seconds = time.perf_counter() - t0
+        raise BatchInterrupted(summary) from None
 
 
-def _pieces(numbers, todo, chunk_size) -> list[_Piece]:
-    """The pieces of the chunks to do, in order, cut evenly into at most PIECE_SIZE deals."""
-    out = []
-    for index in todo:
-        chunk = numbers[index * chunk_size : (index + 1) * chunk_size]
-        count = math.ceil(len(chunk) / PIECE_SIZE)
-        bounds = [round(k * len(chunk) / count) for k in range(count + 1)]
-        out.extend(_Piece(index, k, count, list(chunk[bounds[k] : bounds[k + 1]])) for k in range(count))
-    return out
-
-
-def _run_chunks(backend, directory, pieces, solver_version, summary, bar, t0) -> None:
-    """Send the pieces to the backend, a window at a time; write each chunk once it is whole."""
-    pieces = iter(pieces)
+def _run_pieces(backend, directory, plan, todo, solver_version, chunk_written, bar) -> None:
+    """Send the pieces of the chunks ``todo`` to the backend, a window at a time; write each
+    chunk once it is whole."""
+    pieces = plan.pieces(todo)
     inflight: dict = {}
     parts: dict[int, list] = {}
     try:
@@ -263,35 +385,18 @@ def _run_chunks(backend, directory, pieces, solver_version, summary, bar, t0) ->
                     rows = backend.result(handle)
                 except Exception as exc:
                     raise worker_failed(exc, piece.numbers) from exc
-                _check_rows(rows, piece.numbers, solver_version)
+                check_rows(rows, piece.numbers, solver_version)
                 slots = parts.setdefault(piece.chunk, [None] * piece.count)
-                slots[piece.k] = rows
+                slots[piece.k] = rows_to_table(rows)  # far smaller than the rows, until the chunk is whole
                 if all(s is not None for s in slots):
-                    chunk_rows = [row for s in slots for row in s]
-                    directory.write_chunk(piece.chunk, chunk_rows)
+                    directory.write_chunk(piece.chunk, slots)
                     del parts[piece.chunk]
-                    summary.solved += len(chunk_rows)
-                    summary.counts.update(row["verdict"] for row in chunk_rows)
+                    chunk_written(piece.chunk, Counter(v for s in slots for v in s.column("verdict").to_pylist()))
                 bar.update(row["verdict"] for row in rows)
-    except KeyboardInterrupt:
-        backend.close(cancel=True)
-        summary.seconds = time.perf_counter() - t0
-        raise BatchInterrupted(summary) from None
     except BaseException:
         backend.close(cancel=True)
         raise
     backend.close(cancel=False)
-
-
-def _check_rows(rows, numbers, solver_version) -> None:
-    if [row["deal"] for row in rows] != list(numbers):
-        raise BatchError(f"a worker returned rows for other deals than {numbers[0]}..{numbers[-1]}")
-    versions = {row["solver_version"] for row in rows}
-    if versions != {solver_version}:
-        raise BatchError(
-            f"workers run solver version {', '.join(sorted(versions))}, this run is version {solver_version}:"
-            " install the same halfmoon on every worker"
-        )
 
 
 def _now() -> str:
@@ -300,3 +405,4 @@ def _now() -> str:
 
 def _warn(message: str) -> None:
     warnings.warn(message, stacklevel=3)
+

@@ -31,8 +31,30 @@ class DealList:
         return len(self.numbers)
 
     def digest(self) -> str:
-        """SHA-256 of the deal numbers (int64, little-endian): the identity of the list."""
+        """The identity of the list: SHA-256 of a range's bounds, or of the deal numbers
+        (int64, little-endian) of any other list.  It costs the same whatever the range."""
+        if isinstance(self.numbers, range) and self.numbers.step == 1:
+            bounds = f"range {self.numbers.start} {self.numbers.stop}".encode("ascii")
+            return hashlib.sha256(bounds).hexdigest()
         return hashlib.sha256(np.asarray(self.numbers, dtype="<i8").tobytes()).hexdigest()
+
+    def numbers_digest(self, block: int = 1 << 20) -> str:
+        """SHA-256 of the deal numbers (int64, little-endian), a block at a time: how
+        :meth:`digest` named every list before ranges were named by their bounds."""
+        h = hashlib.sha256()
+        for k in range(0, len(self.numbers), block):
+            part = self.numbers[k : k + block]
+            if isinstance(part, range):
+                part = np.arange(part.start, part.stop, part.step, dtype="<i8")
+            h.update(np.asarray(part, dtype="<i8").tobytes())
+        return h.hexdigest()
+
+    def sample(self, count: int) -> list[int]:
+        """``count`` deals spread evenly over the list (all of them if it is shorter)."""
+        n = len(self.numbers)
+        if count >= n:
+            return [int(x) for x in self.numbers]
+        return [int(self.numbers[(2 * i + 1) * n // (2 * count)]) for i in range(count)]
 
 
 def describe_source(source: dict) -> str:

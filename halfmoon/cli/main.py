@@ -72,10 +72,18 @@ def cmd_batch(args: argparse.Namespace) -> int:
         deals = batch.parse_range(args.range)
     else:
         deals = batch.deals_from_random(args.random, 0 if args.seed is None else args.seed)
+    options = dict(budget=args.budget, workers=args.workers, scheduler=args.scheduler,
+                   chunk_size=args.chunk_size, piece_size=args.piece_size,
+                   chunks=None if args.chunks is None else batch.parse_chunks(args.chunks))
+    if args.dry_run:
+        plan = batch.plan_batch(deals, args.out, cores=args.cores, sample=args.sample, **options)
+        print("\n".join(plan.lines()))
+        return 0
+    if args.cores is not None or args.sample is not None:
+        raise _UsageError("--cores and --sample go with --dry-run")
     try:
         summary = batch.run_batch(
-            deals, args.out, budget=args.budget, workers=args.workers, scheduler=args.scheduler,
-            chunk_size=batch.CHUNK_SIZE if args.chunk_size is None else args.chunk_size,
+            deals, args.out, **options,
             log=lambda msg: print(f"halfmoon: warning: {msg}", file=sys.stderr),
         )
     except batch.BatchInterrupted as exc:
@@ -85,9 +93,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     c = summary.counts
     rate = f", {summary.rate:.3g} deals/s" if summary.solved else ""
+    rest = "" if summary.complete else f"; {summary.total - summary.done} deals still to do"
     print(f"{summary.out}: {summary.total} deals ({summary.solved} solved now, {summary.resumed} before):"
           f" {c['win']} win, {c['loss']} loss, {c['unresolved']} unresolved;"
-          f" {summary.seconds:.1f} s{rate}")
+          f" {summary.seconds:.1f} s{rate}{rest}")
     return 0
 
 
@@ -97,12 +106,24 @@ def _add_batch(p: argparse.ArgumentParser):
     src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1")
     src.add_argument("--random", metavar="N", type=int, help="N distinct random deals (see --seed)")
     p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
-    p.add_argument("--out", metavar="DIR", default="results", help="results directory (default: results)")
+    p.add_argument("--out", metavar="DIR|URL", default="results",
+                   help="results directory, or an fsspec URL such as s3://bucket/run (default: results)")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
     p.add_argument("--budget", type=int, metavar="N", help="positions searched per deal, a conflict of the clause-learning "
                    "search counting as one (default: the solver's)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask distributed scheduler instead")
-    p.add_argument("--chunk-size", type=int, metavar="N", help="deals per Parquet file (default: 250)")
+    p.add_argument("--chunk-size", type=int, metavar="N",
+                   help="deals per Parquet file, on a cluster one task each (default: a rerun's own; else"
+                   " chosen for the range and where it runs, from 250 up; see --dry-run)")
+    p.add_argument("--piece-size", type=int, metavar="N",
+                   help="deals solved together: a task sent to a local worker, or a row group a cluster"
+                   " worker writes (default: 16 locally, up to 10,000 on a cluster)")
+    p.add_argument("--chunks", metavar="A:B", help="only chunks A to B-1 of the run (e.g. to try its first ones)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the chunks, the tasks and an estimate of the time, from a sample solved here; write nothing")
+    p.add_argument("--cores", type=int, metavar="N",
+                   help="with --dry-run: cores to estimate the time for (default: the workers or the cluster's)")
+    p.add_argument("--sample", type=int, metavar="N", help="with --dry-run: deals to time (default: 100)")
     return cmd_batch
 
 

@@ -138,3 +138,21 @@ def test_missing_results_and_bad_manifest(tmp_path):
     (tmp_path / MANIFEST_NAME).write_text("{not json")
     with pytest.raises(ResultsError, match="unreadable manifest"):
         load_manifest(tmp_path)
+
+
+def test_rows_of_a_compiled_piece_are_those_of_result_row():
+    """The batch's hot path (solver.pieces) writes the same rows as the engine's path,
+    but for the timings."""
+    from halfmoon.batch.results import piece_rows
+    from halfmoon.game.codes import random_numbers
+    from solver import solve
+    from solver.pieces import solve_numbers
+
+    numbers = random_numbers(60, seed=21) + [38]
+    budget = 200_000
+    rows = piece_rows(solve_numbers(numbers, budget), budget)
+    expected = [result_row(n, solve(n, budget), budget) for n in numbers]
+    drop = lambda row: {k: v for k, v in row.items() if k != "seconds"}  # noqa: E731
+    assert [drop(r) for r in rows] == [drop(r) for r in expected]
+    assert all(r["seconds"] > 0 for r in rows)
+    assert rows_to_table(rows).num_rows == len(numbers)

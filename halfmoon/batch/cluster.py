@@ -1,0 +1,159 @@
+"""Runs on a Dask distributed cluster: the backend, the task its workers run, and the loop
+that keeps a bounded window of tasks in flight.
+
+On a cluster a task is one chunk: its worker solves the chunk's deals a piece at a time
+(:func:`halfmoon.batch.backends.solve_piece`), streams each piece as a row group into the
+chunk's file under a temporary name, renames it when it is whole, and returns only a small
+summary (the chunk's verdict counts).  A worker that dies mid-task leaves at most a
+temporary file; the scheduler gives the task to another worker, which writes the chunk
+again from the start, so each chunk is written once and whole.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import time
+from collections import Counter
+from typing import Sequence
+
+from .backends import worker_failed
+from .directory import Directory, chunk_name, write_tables
+from .errors import BatchError
+from .plan import Plan, cut
+from .results import check_rows, error_text, rows_to_table
+
+TASKS_IN_FLIGHT = 2  # chunks sent per core: one running, one waiting, whatever the run's length
+
+
+def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_size: int,
+                solver_version: str) -> dict:
+    """Solve chunk ``index`` (deals ``numbers``) and write its file at ``where``; runs on a
+    worker.  Returns ``{"chunk", "deals", "counts", "seconds", "worker"}``; raises
+    :class:`BatchError` naming the deals of the piece that failed (the file is not written)."""
+    from solver import SOLVER_VERSION
+
+    from . import backends
+
+    if SOLVER_VERSION != solver_version:
+        raise BatchError(f"workers run solver version {SOLVER_VERSION}, this run is version"
+                         f" {solver_version}: install the same halfmoon on every worker")
+    counts: Counter = Counter()
+    t0 = time.perf_counter()
+
+    def tables():
+        for piece in cut(numbers, piece_size):
+            try:
+                rows = backends.solve_piece(piece, budget)
+            except Exception as exc:
+                raise worker_failed(exc, piece) from None
+            check_rows(rows, piece, solver_version)
+            counts.update(row["verdict"] for row in rows)
+            yield rows_to_table(rows)
+
+    try:
+        where.write(chunk_name(index), lambda f: write_tables(f, tables()))
+    except BatchError:
+        raise
+    except Exception as exc:  # the store refused: a one-line, picklable error for the client
+        raise BatchError(f"a worker on {socket.gethostname()} cannot write {chunk_name(index)} to"
+                         f" {where}: {type(exc).__name__}: {error_text(exc)}") from None
+    return {"chunk": index, "deals": len(numbers), "counts": dict(counts),
+            "seconds": time.perf_counter() - t0, "worker": f"{socket.gethostname()}:{os.getpid()}"}
+
+
+class Cluster:
+    """An existing Dask distributed cluster, reached through its scheduler."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            raise BatchError(
+                "--scheduler needs dask.distributed: pip install 'halfmoon[cluster]'"
+            ) from None
+        try:
+            self.client = Client(address, set_as_default=False)
+        except (OSError, ValueError) as exc:
+            raise BatchError(f"cannot reach the Dask scheduler at {address}: {error_text(exc)}") from None
+        threads = list(self.client.nthreads().values())
+        # The solver runs one search at a time in a process (its tables are the module's),
+        # so a worker process is one core, whatever its threads.
+        self.cores = max(1, len(threads))
+        self.warning = None
+        if any(n > 1 for n in threads):
+            self.warning = (f"the cluster's workers have {max(threads)} threads each, but a worker solves"
+                            " one deal at a time: start one worker per core (dask worker --nthreads 1"
+                            " --nworkers N)")
+        self.window = TASKS_IN_FLIGHT * self.cores
+        self.finished = as_completed(loop=self.client.loop)
+        self.pending: set = set()
+        self.token = secrets.token_hex(4)
+        self.closed = False
+
+    def submit(self, fn, *args, key: str):
+        f = self.client.submit(fn, *args, key=f"{key}-{self.token}", pure=False)
+        self.pending.add(f)
+        self.finished.add(f)
+        return f
+
+    def wait(self):
+        done = [next(self.finished)] + self.finished.next_batch(block=False)
+        self.pending.difference_update(done)
+        return done
+
+    def close(self, cancel: bool) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if cancel and self.pending:
+                # running tasks finish their chunks; those not started are dropped
+                self.client.cancel(list(self.pending))
+        finally:
+            self.client.close()
+
+
+def run_on_cluster(cluster: Cluster, directory: Directory, plan: Plan, todo, budget: int,
+                   solver_version: str, on_chunk) -> None:
+    """Send the chunks ``todo`` (an iterable of indices) to the cluster's workers, a window at a
+    time; ``on_chunk(index, counts)`` for each chunk written.  Closes ``cluster``."""
+    todo = iter(todo)
+    inflight: dict = {}
+    try:
+        while True:
+            for index in todo:
+                numbers = plan.chunk(index)
+                f = cluster.submit(solve_chunk, directory.where, index, numbers, budget,
+                                   plan.piece_size, solver_version, key=f"halfmoon-chunk-{index:06d}")
+                inflight[f] = index
+                if len(inflight) >= cluster.window:
+                    break
+            if not inflight:
+                break
+            for f in cluster.wait():
+                index = inflight.pop(f)
+                try:
+                    summary = f.result()
+                except BatchError:
+                    raise
+                except Exception as exc:
+                    raise _task_failed(exc, plan.chunk(index)) from None
+                if not directory.has_chunk(index):
+                    raise BatchError(
+                        f"a worker ({summary['worker']}) wrote {chunk_name(index)} where this process"
+                        f" cannot see it: --out {directory.path} must be a shared filesystem or a URL"
+                        " that every worker and this process reach")
+                on_chunk(index, Counter(summary["counts"]))
+    except BaseException:
+        cluster.close(cancel=True)
+        raise
+    cluster.close(cancel=False)
+
+
+def _task_failed(exc: BaseException, numbers: Sequence[int]) -> BatchError:
+    deals = f"deals {numbers[0]}..{numbers[-1]}" if len(numbers) > 1 else f"deal {numbers[0]}"
+    if type(exc).__name__ == "KilledWorker":
+        return BatchError(f"workers died (out of memory?) each time they solved {deals}")
+    return worker_failed(exc, numbers)

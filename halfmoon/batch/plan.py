@@ -1,0 +1,241 @@
+"""The plan of a run: its deals cut into chunks (a Parquet file each) and pieces (deals solved
+together), sized for where they run and for the range; and a dry run's estimate of the time.
+
+Nothing here lists the deals: a chunk or a piece is computed from its index when it is
+needed, so the plan of the whole code space is as small as that of ten deals.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator, NamedTuple, Optional, Sequence
+
+from .errors import BatchError
+from .sources import DealList
+
+CHUNK_SIZE = 250  # the smallest chosen chunk: a short local run writes files of 250 deals
+MAX_FILES = 10_000  # chosen chunk sizes aim at a run of at most this many files
+LOCAL_MAX_CHUNK = 100_000  # this process holds a chunk's rows until the chunk is whole
+CLUSTER_MAX_CHUNK = 1_000_000  # a worker streams its chunk to the file, a piece at a time
+TASKS_PER_CORE = 4  # on a cluster, at least this many chunks (tasks) per core where the range allows
+PIECE_SIZE = 16  # locally: deals in a task sent to a worker (balance, a lively progress bar)
+CLUSTER_PIECE_SIZE = 10_000  # on a cluster: deals a worker solves between row groups it writes
+SAMPLE = 100  # deals solved by a dry run to time the solver
+
+
+def nice_up(n: int) -> int:
+    """The smallest of 1, 2, 2.5 and 5 times a power of ten that is at least ``n``."""
+    scale = 1
+    while True:
+        for step in (1, 2, 2.5, 5):
+            if step * scale >= n and (step * scale) == int(step * scale):
+                return int(step * scale)
+        scale *= 10
+
+
+def choose_chunk_size(count: int, *, cluster: bool, cores: int) -> int:
+    """Deals per chunk file for a run of ``count`` deals: at least :data:`CHUNK_SIZE`, large
+    enough for at most about :data:`MAX_FILES` files, at most what the backend holds well
+    (:data:`LOCAL_MAX_CHUNK`, :data:`CLUSTER_MAX_CHUNK`); on a cluster, where a chunk is a
+    task, small enough to give every core :data:`TASKS_PER_CORE` tasks."""
+    size = nice_up(math.ceil(count / MAX_FILES))
+    size = max(CHUNK_SIZE, min(size, CLUSTER_MAX_CHUNK if cluster else LOCAL_MAX_CHUNK))
+    if cluster:
+        size = min(size, max(1, count // (TASKS_PER_CORE * max(1, cores))))
+    return size
+
+
+def choose_piece_size(chunk_size: int, *, cluster: bool) -> int:
+    return min(chunk_size, CLUSTER_PIECE_SIZE if cluster else PIECE_SIZE)
+
+
+def parse_chunks(text: str) -> range:
+    """``"A:B"``: chunks A to B-1 of a run."""
+    parts = text.strip().split(":")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts) \
+            or int(parts[0]) >= int(parts[1]):
+        raise BatchError(f"bad --chunks {text!r}: expected A:B with 0 <= A < B (chunks A to B-1)")
+    return range(int(parts[0]), int(parts[1]))
+
+
+class Piece(NamedTuple):
+    """Deals solved together: part ``k`` of ``count`` of chunk ``chunk``."""
+
+    chunk: int
+    k: int
+    count: int
+    numbers: Sequence[int]
+
+
+def cut(numbers: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    """``numbers`` cut evenly into parts of at most ``size``, in order, lazily."""
+    count = math.ceil(len(numbers) / size)
+    for k in range(count):
+        yield numbers[round(k * len(numbers) / count) : round((k + 1) * len(numbers) / count)]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a run's deals are cut: chunk ``i`` holds deals ``i*chunk_size`` to
+    ``(i+1)*chunk_size - 1`` of the list; ``selected`` are the chunks this run works on."""
+
+    deals: DealList
+    chunk_size: int
+    piece_size: int
+    selected: Optional[range] = None  # None: every chunk
+
+    def __post_init__(self) -> None:
+        if self.chunk_size < 1:
+            raise BatchError(f"bad chunk size {self.chunk_size}: expected at least 1 deal per chunk")
+        if self.piece_size < 1:
+            raise BatchError(f"bad piece size {self.piece_size}: expected at least 1 deal per piece")
+        if self.selected is not None and self.selected.start >= self.nchunks:
+            raise BatchError(f"bad --chunks {self.selected.start}:{self.selected.stop}:"
+                             f" the run has {self.nchunks} chunks (0 to {self.nchunks - 1})")
+
+    @property
+    def nchunks(self) -> int:
+        return math.ceil(len(self.deals) / self.chunk_size)
+
+    @property
+    def chunks(self) -> range:
+        """The indices of the chunks this run works on."""
+        every = range(self.nchunks)
+        return every if self.selected is None else every[self.selected.start : self.selected.stop]
+
+    def chunk(self, index: int) -> Sequence[int]:
+        """The deal numbers of chunk ``index`` (a range for a range of deals)."""
+        return self.deals.numbers[index * self.chunk_size : (index + 1) * self.chunk_size]
+
+    def chunk_len(self, index: int) -> int:
+        return min(self.chunk_size, len(self.deals) - index * self.chunk_size)
+
+    def deals_in(self, indices: Iterable[int]) -> int:
+        """Deals in the chunks ``indices`` (a range is counted without a loop)."""
+        if isinstance(indices, range) and indices.step == 1:
+            if not indices:
+                return 0
+            return (len(indices) - 1) * self.chunk_size + self.chunk_len(indices[-1])
+        return sum(self.chunk_len(i) for i in indices)
+
+    def pieces(self, indices: Iterable[int]) -> Iterator[Piece]:
+        """The pieces of the chunks ``indices``, in order, each at most ``piece_size`` deals."""
+        for index in indices:
+            chunk = self.chunk(index)
+            count = math.ceil(len(chunk) / self.piece_size)
+            for k, numbers in enumerate(cut(chunk, self.piece_size)):
+                yield Piece(index, k, count, numbers)
+
+    def npieces(self, index: int) -> int:
+        return math.ceil(self.chunk_len(index) / self.piece_size)
+
+    def pieces_in(self, indices: Iterable[int]) -> int:
+        """Pieces in the chunks ``indices`` (a range is counted without a loop)."""
+        if isinstance(indices, range) and indices.step == 1:
+            if not indices:
+                return 0
+            return (len(indices) - 1) * self.npieces(indices[0]) + self.npieces(indices[-1])
+        return sum(self.npieces(i) for i in indices)
+
+
+@dataclass
+class Calibration:
+    """The solver timed on a sample of a run's deals, in this process."""
+
+    deals: int
+    seconds: float  # wall time of the sample, rows made
+    spread: float  # relative standard error of the mean time of a deal
+
+    @property
+    def per_deal(self) -> float:
+        return self.seconds / self.deals
+
+
+def calibrate(deals: DealList, budget: int, sample: int = SAMPLE) -> Calibration:
+    """Solve ``sample`` deals spread over ``deals`` as a worker would, and time them."""
+    from .backends import solve_piece
+
+    numbers = deals.sample(sample)
+    solve_piece(numbers[:1], budget)  # untimed: loads the compiled solver and its tables
+    t0 = time.perf_counter()
+    rows = solve_piece(numbers, budget)
+    seconds = time.perf_counter() - t0
+    times = [row["seconds"] for row in rows]
+    mean = statistics.fmean(times)
+    spread = statistics.stdev(times) / math.sqrt(len(times)) / mean if len(times) > 1 and mean > 0 else 0.0
+    return Calibration(len(numbers), seconds, spread)
+
+
+def duration(seconds: float) -> str:
+    """A time in the unit that suits it: ``42 s``, ``3.5 min``, ``7.2 hours``, ``4.6 days``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s" if seconds >= 10 else f"{seconds:.2g} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:.1f} days"
+
+
+@dataclass
+class DryRun:
+    """What a run would do (:func:`halfmoon.batch.plan_batch`), and how long it would take."""
+
+    plan: Plan
+    out: str
+    budget: int
+    cluster: bool  # on a Dask cluster (its workers write the files) or here
+    cores: int  # the estimate's
+    workers: int  # local worker processes (if not on a cluster)
+    resumed: bool  # the output holds this run's manifest already
+    present: int  # chunk files of the selected chunks already there (checked when the run starts)
+    todo_deals: int
+    todo_pieces: int
+    calibration: Calibration
+
+    @property
+    def seconds(self) -> float:
+        """Solving time of the deals to do on ``cores`` cores at the sample's speed."""
+        return self.todo_deals * self.calibration.per_deal / self.cores
+
+    def lines(self) -> list[str]:
+        p, c = self.plan, self.calibration
+        deals = p.deals
+        chunks = p.chunks
+        last = p.chunk_len(p.nchunks - 1)
+        shape = f"{p.nchunks:,} files of {p.chunk_size:,} deals" + (
+            f" (the last {last:,})" if last != p.chunk_size else "")
+        if p.selected is not None:
+            shape += f"; this run: chunks {chunks.start:,} to {chunks.stop - 1:,} ({p.deals_in(chunks):,} deals)"
+        todo_chunks = len(chunks) - self.present
+        if self.cluster:
+            tasks = (f"{todo_chunks:,} on the cluster, one a chunk, each worker writing its file;"
+                     f" solved in pieces of {p.piece_size:,} deals")
+            longest = p.chunk_size * c.per_deal
+        else:
+            where = "this process" if self.workers == 1 else f"{self.workers} local workers"
+            tasks = (f"{self.todo_pieces:,} pieces of at most {p.piece_size:,} deals, solved by {where};"
+                     " this process writes the files")
+            longest = p.chunk_size * c.per_deal / min(self.cores, max(1, p.npieces(chunks.start)))
+        done = (f"{self.present:,} of {len(chunks):,} chunk files present (checked when the run starts)"
+                if self.resumed else "a new run")
+        return [
+            f"plan for {self.out}: {len(deals):,} deals ({_source(deals)}), budget {self.budget:,}",
+            f"  chunks: {shape}",
+            f"  tasks:  {tasks}",
+            f"  to do:  {self.todo_deals:,} deals; {done}",
+            f"  sample: {c.deals} deals spread over the run, solved here in {c.seconds:.2f} s:"
+            f" {c.per_deal * 1000:.3g} ms a deal (±{c.spread * 100:.0f}%)",
+            f"  time:   about {duration(self.seconds)} on {self.cores:,} core{'s' if self.cores > 1 else ''}"
+            f" at this machine's speed ({self.todo_deals * c.per_deal / 3600:,.0f} core-hours);"
+            f" a chunk takes about {duration(longest)}",
+        ]
+
+
+def _source(deals: DealList) -> str:
+    from .sources import describe_source
+
+    return describe_source(deals.source)

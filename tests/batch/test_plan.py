@@ -1,0 +1,138 @@
+"""The plan of a run: chunk and piece sizes chosen for the range and the backend, chunks and
+pieces made lazily, and the dry run of the whole code space in bounded memory."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from halfmoon.batch import BatchError, parse_chunks, parse_range
+from halfmoon.batch.plan import (
+    CHUNK_SIZE,
+    Calibration,
+    DryRun,
+    Plan,
+    choose_chunk_size,
+    choose_piece_size,
+    cut,
+    duration,
+    nice_up,
+)
+from halfmoon.cli.main import main
+from halfmoon.game.codes import DEAL_COUNT
+
+from batch_helpers import BUDGET, TIMEOUT, batch_args
+
+FULL = f"0:{DEAL_COUNT}"  # the whole code space: 8,031,810,176 deals
+
+
+def test_nice_numbers_round_up():
+    assert [nice_up(n) for n in (1, 2, 3, 24, 26, 250, 251, 803_182, 1_000_001)] == \
+        [1, 2, 5, 25, 50, 250, 500, 1_000_000, 2_000_000]
+
+
+def test_chunk_sizes_are_chosen_for_the_range_and_the_backend():
+    # a short local run keeps files of 250 deals
+    assert choose_chunk_size(2000, cluster=False, cores=2) == CHUNK_SIZE
+    # the whole code space: tens of thousands of files here, thousands on a cluster
+    local = choose_chunk_size(DEAL_COUNT, cluster=False, cores=2)
+    census = choose_chunk_size(DEAL_COUNT, cluster=True, cores=100)
+    assert (local, -(-DEAL_COUNT // local)) == (100_000, 80_319)
+    assert (census, -(-DEAL_COUNT // census)) == (1_000_000, 8_032)
+    # a short run on a cluster is cut so that every core has tasks
+    assert choose_chunk_size(40, cluster=True, cores=2) == 5
+    assert choose_piece_size(census, cluster=True) == 10_000
+    assert choose_piece_size(CHUNK_SIZE, cluster=False) == 16
+    assert choose_piece_size(5, cluster=True) == 5
+
+
+def test_a_plan_of_the_whole_code_space_is_made_from_indices():
+    plan = Plan(parse_range(FULL), 1_000_000, 10_000)
+    assert plan.nchunks == 8_032
+    assert plan.chunk(0) == range(0, 1_000_000)
+    assert plan.chunk(8_031) == range(8_031_000_000, DEAL_COUNT)
+    assert plan.chunk_len(8_031) == 810_176
+    assert plan.deals_in(plan.chunks) == DEAL_COUNT
+    assert plan.pieces_in(plan.chunks) == 8_031 * 100 + 82
+    first = next(plan.pieces(plan.chunks))
+    assert (first.chunk, first.k, first.count, first.numbers) == (0, 0, 100, range(0, 10_000))
+
+
+def test_pieces_cover_each_chunk_once_in_order_and_counts_agree():
+    plan = Plan(parse_range("3:40"), 7, 3)
+    pieces = list(plan.pieces(plan.chunks))
+    assert [n for p in pieces for n in p.numbers] == list(range(3, 40))
+    assert all(len(p.numbers) <= 3 and p.count == plan.npieces(p.chunk) for p in pieces)
+    assert len(pieces) == plan.pieces_in(plan.chunks) == plan.pieces_in(list(plan.chunks))
+    assert plan.deals_in(range(1, 6)) == plan.deals_in([1, 2, 3, 4, 5]) == 37 - 7
+    assert [list(p) for p in cut(range(10), 4)] == [[0, 1, 2], [3, 4, 5, 6], [7, 8, 9]]
+
+
+def test_selected_chunks_and_bad_sizes():
+    plan = Plan(parse_range("0:100"), 10, 4, parse_chunks("8:20"))
+    assert plan.chunks == range(8, 10)
+    assert parse_chunks("0:3") == range(0, 3)
+    for bad in ("3:3", "5:2", "a:b", "1", "-1:3"):
+        with pytest.raises(BatchError, match="bad --chunks"):
+            parse_chunks(bad)
+    with pytest.raises(BatchError, match="the run has 10 chunks"):
+        Plan(parse_range("0:100"), 10, 4, range(10, 12))
+    with pytest.raises(BatchError, match="bad piece size"):
+        Plan(parse_range("0:100"), 10, 0)
+
+
+def test_the_estimate_is_the_deals_to_do_at_the_sampled_speed():
+    plan = Plan(parse_range(FULL), 1_000_000, 10_000)
+    dry = DryRun(plan=plan, out="s3://bucket/census", budget=BUDGET, cluster=True, cores=100, workers=1,
+                 resumed=False, present=0, todo_deals=DEAL_COUNT, todo_pieces=plan.pieces_in(plan.chunks),
+                 calibration=Calibration(deals=100, seconds=0.5, spread=0.1))
+    assert dry.seconds == pytest.approx(DEAL_COUNT * 0.005 / 100)
+    text = "\n".join(dry.lines())
+    assert "8,032 files of 1,000,000 deals (the last 810,176)" in text
+    assert "8,032 on the cluster, one a chunk" in text
+    assert "about 4.6 days on 100 cores" in text and "a chunk takes about 1.4 hours" in text
+    assert [duration(s) for s in (4.2, 42, 300, 7200, 400_000)] == \
+        ["4.2 s", "42 s", "5.0 min", "2.0 hours", "4.6 days"]
+
+
+def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "results"
+    assert main(batch_args(out, "--range", FULL, "--dry-run", "--sample", "5", "--cores", "100")) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"plan for {out}: 8,031,810,176 deals (--range {FULL})")
+    assert "80,319 files of 100,000 deals" in text and "a new run" in text
+    assert "sample: 5 deals spread over the run" in text and "on 100 cores" in text
+    assert not out.exists()
+
+
+def test_dry_run_of_a_started_run_counts_its_files_and_refuses_another(tmp_path, capsys):
+    out = tmp_path / "results"
+    assert main(batch_args(out, "--range", "0:30", "--chunk-size", "10", "--workers", "1", "--chunks", "0:2")) == 0
+    assert "10 deals still to do" in capsys.readouterr().out
+    assert main(batch_args(out, "--range", "0:30", "--dry-run", "--sample", "2")) == 0
+    text = capsys.readouterr().out
+    assert "3 files of 10 deals" in text and "to do:  10 deals; 2 of 3 chunk files present" in text
+    assert main(batch_args(out, "--range", "0:31", "--dry-run", "--sample", "2")) == 2
+    assert "holds another run's results" in capsys.readouterr().err
+    assert main(batch_args(out, "--range", "0:30", "--cores", "4")) == 2
+    assert "--cores and --sample go with --dry-run" in capsys.readouterr().err
+
+
+def peak_rss_mib(argv: list[str]) -> float:
+    """The peak memory of ``halfmoon`` run with ``argv`` in a fresh process, in MiB."""
+    code = ("import resource, sys\nfrom halfmoon.cli.main import main\nrc = main(sys.argv[1:])\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\nsys.exit(rc)\n")
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    return float(proc.stdout.split()[-1])
+
+
+def test_the_whole_code_space_is_planned_in_the_memory_of_a_short_range(tmp_path):
+    args = ["--dry-run", "--sample", "5", "--workers", "1"]
+    short = peak_rss_mib(batch_args(tmp_path / "a", "--range", "0:100", *args))
+    full = peak_rss_mib(batch_args(tmp_path / "b", "--range", FULL, *args))
+    # listing the deals would take 64 GB; the plan is a few numbers
+    assert full < short + 50, (short, full)
+    assert full < 1024, full
