@@ -20,8 +20,9 @@ LAYERS = {
     "halfmoon.batch": 2,
     "halfmoon.research": 3,
     "halfmoon.report": 4,
-    "halfmoon.cli": 5,
-    "halfmoon": 6,  # the package's __init__ and __main__: the public face
+    "halfmoon.board": 5,
+    "halfmoon.cli": 6,  # its play command imports the board lazily
+    "halfmoon": 7,  # the package's __init__ and __main__: the public face
 }
 # Imports that point up, each on purpose: a deal or game draws itself in a notebook
 # (``_repr_png_``), as python-chess draws its SVG, with a lazy import.

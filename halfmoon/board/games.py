@@ -1,0 +1,116 @@
+"""Live games of the board and their store, bounded: beyond the cap the game used least
+recently is dropped.
+
+A :class:`LiveGame` is a reference :class:`~halfmoon.game.engine.Game` with what the
+board adds around it: an id for the page's address, a version that counts every change
+(a tap from a tab that has not seen the latest change is refused, so two tabs on one
+game keep it consistent), the message of the last tap and the position the player
+asked to analyse.  Every rule stays the engine's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import OrderedDict
+from typing import Iterator, Optional
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.engine import Game, Position, Settings
+from halfmoon.game.layouts import format_layout
+from halfmoon.game.moves import Move
+from halfmoon.game.taps import TapOutcome
+
+DEFAULT_CAPACITY = 64
+ID_BYTES = 9  # 12 characters of URL-safe base 64: not guessable by another page
+
+
+def deal_key(deal: Deal) -> str:
+    """A short name for a deal's cards, the same for equal deals with or without a code."""
+    return hashlib.sha1(format_layout(deal, code="").encode()).hexdigest()[:20]
+
+
+class LiveGame:
+    """A game being played on the board."""
+
+    def __init__(self, game_id: str, game: Game) -> None:
+        self.id = game_id
+        self.game = game
+        self.deal_key = deal_key(game.deal)
+        self.version = 0
+        self.message: Optional[str] = None
+        self.removed: Optional[tuple[str, ...]] = None
+        self.analysed: Optional[Position] = None
+
+    def tap(self, source: str) -> TapOutcome:
+        """Tap a source (checked by the engine: an unknown source raises)."""
+        outcome = self.game.tap(source)
+        self.message = outcome.message
+        self.removed = outcome.removed
+        self.version += 1
+        return outcome
+
+    def undo(self) -> Optional[Move]:
+        move = self.game.undo()
+        self.message = None
+        self.removed = None
+        self.version += 1
+        return move
+
+    def set_settings(self, move_errors: Optional[bool] = None,
+                     placement_assistance: Optional[bool] = None) -> None:
+        now = self.game.settings
+        self.game.settings = Settings(
+            move_errors=now.move_errors if move_errors is None else move_errors,
+            placement_assistance=(now.placement_assistance if placement_assistance is None
+                                  else placement_assistance),
+        )
+        self.version += 1
+
+    def ask_analysis(self) -> None:
+        self.analysed = self.game.position
+        self.version += 1
+
+    @property
+    def analysis_asked(self) -> bool:
+        """Whether the analysis was asked for the position now on the board."""
+        return self.analysed == self.game.position
+
+
+class GameStore:
+    """At most ``capacity`` live games by id; the least recently used is dropped."""
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        if capacity < 1:
+            raise ValueError(f"the store needs room for at least one game, got {capacity}")
+        self.capacity = capacity
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.dropped = 0
+
+    def add(self, game: Game) -> LiveGame:
+        game_id = secrets.token_urlsafe(ID_BYTES)
+        while game_id in self._games:  # pragma: no cover - 72 random bits
+            game_id = secrets.token_urlsafe(ID_BYTES)
+        live = LiveGame(game_id, game)
+        self._games[game_id] = live
+        while len(self._games) > self.capacity:
+            self._games.popitem(last=False)
+            self.dropped += 1
+        return live
+
+    def get(self, game_id: str) -> Optional[LiveGame]:
+        """The game with this id (now the most recently used), or None."""
+        live = self._games.get(game_id)
+        if live is not None:
+            self._games.move_to_end(game_id)
+        return live
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._games
+
+    def recent(self) -> Iterator[LiveGame]:
+        """The live games, the most recently used first."""
+        return reversed(list(self._games.values()))

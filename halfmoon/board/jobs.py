@@ -1,0 +1,95 @@
+"""What a solver process does for the board: one job in, one plain answer out.
+
+Jobs and answers are plain data (text, numbers, lists), so that they cross a pipe
+between processes unchanged:
+
+- ``("solve", layout, budget)``: settle a position given as layout text;
+  answer ``{"verdict", "moves", "nodes", "seconds"}`` (``moves``: the winning line as
+  ``"P1+P8"`` strings, or None);
+- ``("pick", kind, seed, budget, tries)``: a random deal that is ``"winnable"``, or
+  ``"hard"`` (winnable, but lost by the greedy player); answer
+  ``{"number", "code", "verdict", "moves", "nodes", "seconds", "tried"}`` or
+  ``{"error": …}`` when ``tries`` deals gave none.
+
+A job that fails answers ``{"error": …}``; :func:`worker_main` is the process's loop.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+from typing import Any
+
+from halfmoon.game.codes import DEAL_COUNT
+from halfmoon.game.deal import Deal
+from halfmoon.game.layouts import parse_layout
+
+PICK_KINDS = ("winnable", "hard")
+READY = "ready"
+
+
+def solve_job(layout: str, budget: int) -> dict[str, Any]:
+    from solver.search import solve
+
+    result = solve(parse_layout(layout, name="position"), budget=budget)
+    return _answer(result)
+
+
+def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:
+    """Random deals from ``seed`` until one is of the ``kind`` asked, at most ``tries``."""
+    if kind not in PICK_KINDS:
+        return {"error": f"unknown kind of deal {kind!r} (expected {' or '.join(PICK_KINDS)})"}
+    from solver.search import solve
+
+    from halfmoon.research.strategies import play
+
+    rng = random.Random(seed)
+    for tried in range(1, tries + 1):
+        number = rng.randrange(DEAL_COUNT)
+        deal = Deal.from_number(number)
+        if kind == "hard" and play(deal, "greedy").won:
+            continue
+        result = solve(deal, budget=budget)
+        if result.verdict == "win":
+            return {"number": number, "code": deal.code, "tried": tried, **_answer(result)}
+    return {"error": f"no {kind} deal among {tries} random deals; try again"}
+
+
+def run_job(job: tuple) -> dict[str, Any]:
+    """The answer to one job (see the module's docstring); never raises."""
+    try:
+        kind, *args = job
+        if kind == "solve":
+            return solve_job(*args)
+        if kind == "pick":
+            return pick_job(*args)
+        return {"error": f"unknown job {kind!r}"}
+    except Exception as exc:  # an answer, not a dead process: the board goes on
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def worker_main(conn) -> None:
+    """A solver process: load the solver, say ready, then answer jobs until None or EOF.
+
+    Ctrl-C is the parent's to handle: the parent stops its processes itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from solver.search import warm_up
+
+    import halfmoon.research.strategies  # noqa: F401  (picks need it: loaded before any job)
+
+    warm_up()
+    conn.send(READY)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        conn.send(run_job(job))
+
+
+def _answer(result) -> dict[str, Any]:
+    moves = None if result.moves is None else [str(m) for m in result.moves]
+    return {"verdict": result.verdict, "moves": moves, "nodes": int(result.nodes),
+            "seconds": float(result.seconds)}

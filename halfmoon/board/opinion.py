@@ -1,0 +1,303 @@
+"""What the solver's answers say of a game: the winnable light, the hint, the move list
+with the move that lost the win marked ``??``, every legal move's verdict (the answer of
+``halfmoon analyse``), and the winning line from the position on the board.
+
+The answers are kept in :class:`Verdicts`, a bounded store of settled positions keyed by
+the deal and the position, so that two games of one deal share them.  A winning line
+settles every position along it (each is winnable, the rest of the line wins it).
+
+Along the moves of a game the verdicts are monotone: a position before a winnable one
+is winnable, a position after a lost one is lost.  So a lost game needs only a binary
+search over its earlier positions to find the last winnable one: :func:`read_game` says
+which positions to solve next, the one on the board first.  Nothing is guessed: a
+position the solver could not settle within its budget stays "unresolved".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Optional
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.engine import Game, Position
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.game.moves import Move
+
+from .view import position_token
+
+DEFAULT_CAPACITY = 20_000
+log = logging.getLogger(__name__)
+
+Key = tuple[str, Position]  # (deal key, position)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The solver's answer on one position: ``line`` is the rest of a winning line."""
+
+    verdict: str  # "win" | "loss" | "unresolved"
+    line: Optional[tuple[Move, ...]] = None
+    nodes: int = 0
+    reason: Optional[str] = None
+
+
+class Verdicts:
+    """Settled positions, at most ``capacity``; the least recently used is dropped."""
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        self.capacity = capacity
+        self._data: OrderedDict[Key, Settled] = OrderedDict()
+
+    def get(self, key: Key) -> Optional[Settled]:
+        found = self._data.get(key)
+        if found is not None:
+            self._data.move_to_end(key)
+        return found
+
+    def put(self, key: Key, settled: Settled) -> None:
+        self._data[key] = settled
+        self._data.move_to_end(key)
+        while len(self._data) > self.capacity:
+            self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def record(self, deal_key: str, position: Deal, answer: dict) -> None:
+        """Keep the answer of a solve (see :mod:`halfmoon.board.jobs`) on ``position``,
+        a deal or the remaining cards of a game; a winning line settles every
+        position along it."""
+        game = Game(position)
+        verdict = answer.get("verdict")
+        if verdict not in ("win", "loss", "unresolved"):
+            self.put((deal_key, game.position),
+                     Settled("unresolved", reason=answer.get("error", "no verdict")))
+            return
+        nodes = int(answer.get("nodes", 0))
+        if verdict != "win":
+            self.put((deal_key, game.position), Settled(verdict, None, nodes, answer.get("reason")))
+            return
+        try:
+            line = tuple(Move.parse(m) for m in answer.get("moves") or ())
+            settled = []
+            for k, move in enumerate(line):
+                settled.append((game.position, line[k:]))
+                game.play(move)
+            if not game.is_won:
+                raise HalfMoonError("the line does not clear the table")
+        except HalfMoonError as exc:  # a solver bug: say unresolved rather than guess
+            log.error("a winning line that does not replay: %s", exc)
+            self.put((deal_key, Game(position).position),
+                     Settled("unresolved", reason="the solver's line did not replay"))
+            return
+        for pos, rest in settled:
+            self.put((deal_key, pos), Settled("win", rest, nodes))
+
+
+@dataclass
+class Reading:
+    """What is known of each position along a game's moves (ply 0 = the deal)."""
+
+    game: Game
+    deal_key: str
+    positions: list[Position]  # ply 0..n
+    settled: list[Optional[Settled]]  # the answer on each, if any
+    verdicts: list[Optional[str]]  # with what follows from the others; None: not known yet
+    cards: list[str]  # each move with its cards, "5♠ P1 + 6♦ P8"
+
+    @property
+    def ply(self) -> int:
+        return len(self.positions) - 1
+
+    @property
+    def now(self) -> Optional[str]:
+        return self.verdicts[-1]
+
+    @property
+    def last_win(self) -> Optional[int]:
+        wins = [i for i, v in enumerate(self.verdicts) if v == "win"]
+        return wins[-1] if wins else None
+
+    @property
+    def first_loss(self) -> Optional[int]:
+        losses = [i for i, v in enumerate(self.verdicts) if v == "loss"]
+        return losses[0] if losses else None
+
+    def search_gap(self) -> list[int]:
+        """In a lost game: the unsettled plies between the last winnable position and
+        the first lost one (where the move that lost it is still to be found)."""
+        if self.now != "loss":
+            return []
+        low = -1 if self.last_win is None else self.last_win
+        return [i for i in range(low + 1, self.first_loss) if self.settled[i] is None]
+
+    def wanted(self) -> list[int]:
+        """Plies to solve next, the most useful first: the position on the board (unless
+        it is known lost), then the middle of the search for the move that lost it."""
+        out = []
+        if self.settled[-1] is None and self.now != "loss":
+            out.append(self.ply)
+        gap = self.search_gap()
+        if gap:
+            out.append(gap[len(gap) // 2])
+        return out
+
+    def children(self, verdicts: Verdicts) -> list[tuple[Move, str, Optional[str], Position]]:
+        """Every legal move of the position on the board: (move, its cards, the verdict
+        after it or None, the position after it)."""
+        game = Game(self.game.remaining_deal())
+        out = []
+        for move in list(game.legal_moves):
+            cards = move_cards(game, move)
+            game.push(move)
+            found = verdicts.get((self.deal_key, game.position))
+            if game.is_won:
+                verdict = "win"
+            elif found is not None:
+                verdict = found.verdict
+            elif self.now == "loss":
+                verdict = "loss"  # after a lost position, every position is lost
+            else:
+                verdict = None
+            out.append((move, cards, verdict, game.position))
+            game.pop()
+        return out
+
+
+def move_cards(game: Game, move: Move) -> str:
+    """A move with its cards, as the page lists it: ``5♠ P1 + 6♦ P8``."""
+    return " + ".join(f"{game.card_at(s).symbol()} {s}" for s in move.sources)
+
+
+def read_game(game: Game, deal_key: str, verdicts: Verdicts) -> Reading:
+    replay = Game(game.deal)
+    positions, cards = [replay.position], []
+    for move in game.stack:
+        cards.append(move_cards(replay, move))
+        replay.push(move)
+        positions.append(replay.position)
+    settled = [verdicts.get((deal_key, p)) for p in positions]
+    if game.is_won:
+        settled[-1] = Settled("win", ())
+    elif game.is_dead_end:
+        settled[-1] = Settled("loss")
+    wins = [i for i, s in enumerate(settled) if s is not None and s.verdict == "win"]
+    losses = [i for i, s in enumerate(settled) if s is not None and s.verdict == "loss"]
+    last_win = wins[-1] if wins else -1
+    first_loss = losses[0] if losses else len(settled)
+    if last_win >= first_loss:  # only a solver bug could do this: show the answers as given
+        log.error("verdicts out of order along a game: win at %d, loss at %d", last_win, first_loss)
+        inferred = [None if s is None else s.verdict for s in settled]
+    else:
+        inferred = ["win" if i <= last_win else "loss" if i >= first_loss
+                    else None if s is None else s.verdict for i, s in enumerate(settled)]
+    return Reading(game, deal_key, positions, settled, inferred, cards)
+
+
+def deal_at(game: Game, ply: int) -> Deal:
+    """The cards left after the first ``ply`` moves of a game."""
+    replay = Game(game.deal)
+    for move in game.stack[:ply]:
+        replay.push(move)
+    return replay.remaining_deal()
+
+
+# --- the opinion as the page draws it ---------------------------------------------
+SAYS = {"win": "Winnable", "loss": "Lost", "unresolved": "Not known", None: "Thinking…"}
+
+
+def opinion_view(reading: Reading, verdicts: Verdicts, *, hint: bool = False,
+                 line: bool = False, analysis: bool = False, budget: int = 0) -> dict:
+    """The winnable light, the move list and, when asked, the hint, the line and the
+    verdict of every legal move, for the position on the board."""
+    game = reading.game
+    now = reading.settled[-1]
+    light = "won" if game.is_won else reading.now or "pending"
+    says = "Won" if game.is_won else SAYS[reading.now]
+    if reading.now == "unresolved":
+        says += f" within {budget:,} positions" if budget and not (now and now.reason) else ""
+        if now is not None and now.reason:
+            says += f" ({now.reason})"
+    moves = []
+    for k, cards in enumerate(reading.cards, start=1):
+        before, after = reading.verdicts[k - 1], reading.verdicts[k]
+        moves.append({"n": k, "move": str(game.stack[k - 1]), "cards": cards,
+                      "after": after or "pending",
+                      "mark": "??" if before == "win" and after == "loss" else None})
+    out = {
+        "position": position_token(game.position),
+        "light": light,
+        "says": says,
+        "moves": moves,
+        "busy": bool(reading.wanted()),
+        "hint": hint_view(reading) if hint else None,
+        "line": line_view(reading) if line else None,
+        "analysis": None,
+    }
+    if analysis:
+        children = reading.children(verdicts)
+        out["analysis"] = [{"move": str(m), "sources": list(m.sources), "cards": cards,
+                            "verdict": v or "pending"} for m, cards, v, _ in children]
+        out["busy"] = out["busy"] or any(v is None for _, _, v, _ in children)
+    return out
+
+
+def hint_view(reading: Reading) -> dict:
+    """The next move of a winning line; in a lost game, how far to undo and the move
+    that lost it."""
+    game, now = reading.game, reading.settled[-1]
+    if game.is_won:
+        return {"kind": "won", "text": "The game is won.", "sources": []}
+    if reading.now == "win" and now is not None and now.line:
+        move = now.line[0]
+        return {"kind": "move", "move": str(move), "sources": list(move.sources),
+                "text": f"Play {move_cards(game, move)}"}
+    if reading.now in (None, "win"):
+        return {"kind": "pending", "text": "Thinking…", "sources": []}
+    if reading.now == "unresolved":
+        return {"kind": "unknown", "sources": [],
+                "text": "Not known: the solver could not settle this position within its budget."}
+    return _lost_hint(reading)
+
+
+def _lost_hint(reading: Reading) -> dict:
+    last_win, first_loss, n = reading.last_win, reading.first_loss, reading.ply
+    if reading.search_gap():
+        return {"kind": "searching", "sources": [],
+                "text": "Lost. Looking for the move that lost the win…"}
+    if last_win is None and first_loss == 0:
+        return {"kind": "lost", "sources": [], "undo": None,
+                "text": "Lost from the start: no line of play wins this deal."}
+    if last_win is None:
+        return {"kind": "lost", "sources": [], "undo": None,
+                "text": f"Lost; no earlier position is known to be winnable (the solver could "
+                        f"not settle moves 1–{first_loss})."}
+    undo = n - last_win
+    moves = "move" if undo == 1 else "moves"
+    if first_loss == last_win + 1:
+        return {"kind": "lost", "sources": [], "undo": undo, "lost_by": first_loss,
+                "text": f"Lost. Undo {undo} {moves} to be winnable again: move {first_loss} "
+                        f"({reading.cards[first_loss - 1]}) lost it."}
+    return {"kind": "lost", "sources": [], "undo": undo, "lost_by": None,
+            "text": f"Lost. Undo {undo} {moves} to be winnable again; the win was lost by one "
+                    f"of moves {last_win + 1}–{first_loss} (the solver could not settle "
+                    f"the positions between)."}
+
+
+def line_view(reading: Reading) -> Optional[list[dict]]:
+    """The solver's winning line from the position on the board, step by step (None
+    while it is not known, [] when the game is won)."""
+    now = reading.settled[-1]
+    if reading.game.is_won:
+        return []
+    if now is None or now.verdict != "win" or now.line is None:
+        return None
+    game = Game(reading.game.remaining_deal())
+    steps = []
+    for k, move in enumerate(now.line, start=1):
+        steps.append({"n": k, "move": str(move), "sources": list(move.sources),
+                      "cards": move_cards(game, move)})
+        game.push(move)
+    return steps

@@ -1,0 +1,215 @@
+"""Solver processes beside the board, each job bounded in time.
+
+The solver's kernels hold the interpreter while they run, so they run in other
+processes (started with ``spawn``: no copy of the server's threads) and a tap is never
+kept waiting.  Each process has a thread here that hands it one job at a time and
+waits at most ``seconds`` for the answer; a process that overruns is killed and a new
+one started, and the job answers ``unresolved`` with the reason.
+
+Callers say what they want as a whole list (:meth:`SolverPool.want`), which replaces
+their earlier list: work for positions left behind is dropped before it starts.  The
+caller that spoke last is served first.  A job whose key is already running is not
+run twice: its caller is told when the running one ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Optional
+
+from .jobs import READY, worker_main
+
+DEFAULT_SECONDS = 10.0
+STARTUP_SECONDS = 300.0  # loading (or, on a new checkout, compiling) the solver
+log = logging.getLogger(__name__)
+
+Done = Callable[["Job", dict], None]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job for a solver process: ``key`` names what it answers, ``work`` is the
+    plain tuple of :mod:`halfmoon.board.jobs`; ``context`` rides along for the caller."""
+
+    key: Hashable
+    work: tuple
+    context: Any = field(default=None, compare=False, hash=False)
+
+
+class SolverPool:
+    """``workers`` solver processes; ``seconds`` bounds each job."""
+
+    def __init__(self, workers: int = 1, seconds: float = DEFAULT_SECONDS) -> None:
+        if workers < 1:
+            raise ValueError(f"a pool needs at least one worker, got {workers}")
+        if not seconds > 0:
+            raise ValueError(f"the time limit must be positive, got {seconds}")
+        self.workers = workers
+        self.seconds = seconds
+        self._lock = threading.Condition()
+        self._wants: OrderedDict[Hashable, tuple[list[Job], Done]] = OrderedDict()
+        self._running: dict[Hashable, list[tuple[Job, Done]]] = {}
+        self._procs: list[Optional[multiprocessing.Process]] = [None] * workers
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+        self.started_processes = 0
+        self.timeouts = 0
+
+    # --- the callers' side --------------------------------------------------------
+    def start(self) -> "SolverPool":
+        with self._lock:
+            if self._threads:
+                return self
+            for slot in range(self.workers):
+                t = threading.Thread(target=self._serve, args=(slot,), daemon=True,
+                                     name=f"halfmoon-solver-{slot}")
+                self._threads.append(t)
+                t.start()
+        return self
+
+    def want(self, owner: Hashable, jobs: list[Job], done: Done) -> None:
+        """Replace ``owner``'s waiting jobs by ``jobs`` (in order); ``done(job, answer)``
+        is called from a pool thread as each ends."""
+        with self._lock:
+            if self._closed:
+                return
+            self._wants.pop(owner, None)
+            if jobs:
+                self._wants[owner] = (list(jobs), done)
+            self._lock.notify_all()
+
+    def forget(self, owner: Hashable) -> None:
+        self.want(owner, [], lambda job, answer: None)
+
+    def waiting(self) -> int:
+        """Jobs waiting for a process (not counting those running)."""
+        with self._lock:
+            return sum(len(jobs) for jobs, _ in self._wants.values())
+
+    def close(self) -> None:
+        """Stop the processes and threads; jobs still waiting are dropped."""
+        with self._lock:
+            self._closed = True
+            self._wants.clear()
+            procs = [p for p in self._procs if p is not None]
+            self._lock.notify_all()
+        for p in procs:
+            p.kill()
+        for t in self._threads:
+            t.join(timeout=10)
+        for p in procs:
+            p.join(timeout=10)
+
+    def __enter__(self) -> "SolverPool":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- the pool's side ----------------------------------------------------------
+    def _next(self) -> Optional[tuple[Job, Done]]:
+        """The next job to run (the last caller's first), or None once closed."""
+        with self._lock:
+            while True:
+                if self._closed:
+                    return None
+                for owner in reversed(self._wants):
+                    jobs, done = self._wants[owner]
+                    while jobs:
+                        job = jobs.pop(0)
+                        if job.key in self._running:
+                            self._running[job.key].append((job, done))
+                            continue
+                        self._running[job.key] = [(job, done)]
+                        if not jobs:
+                            del self._wants[owner]
+                        return job, done
+                    del self._wants[owner]
+                    break
+                else:
+                    self._lock.wait()
+
+    def _serve(self, slot: int) -> None:
+        conn = None
+        while True:
+            task = self._next()
+            if task is None:
+                break
+            job, _ = task
+            try:
+                if conn is None:
+                    conn = self._spawn(slot)
+                answer, conn = self._ask(slot, conn, job)
+            except _Closed:
+                break
+            except Exception as exc:  # a process that cannot start: answer, go on
+                log.warning("solver process failed: %s", exc)
+                answer, conn = {"error": f"the solver process failed: {exc}"}, self._kill(slot, conn)
+            with self._lock:
+                waiting = self._running.pop(job.key, [])
+            for asked, done in waiting:
+                try:
+                    done(asked, answer)
+                except Exception:  # the caller's bug must not stop the pool
+                    log.exception("a solver answer's callback failed")
+        self._kill(slot, conn)
+
+    def _spawn(self, slot: int):
+        ctx = multiprocessing.get_context("spawn")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=worker_main, args=(child,), daemon=True,
+                           name=f"halfmoon-solver-{slot}")
+        with self._lock:
+            if self._closed:
+                raise _Closed
+            proc.start()
+            self._procs[slot] = proc
+            self.started_processes += 1
+        child.close()
+        try:
+            ready = parent.poll(STARTUP_SECONDS) and parent.recv() == READY
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self._kill(slot, parent)
+            if self._closed:
+                raise _Closed
+            raise RuntimeError("the solver process did not start")
+        return parent
+
+    def _ask(self, slot: int, conn, job: Job):
+        """Send a job and wait for its answer, at most ``seconds``."""
+        t0 = time.monotonic()
+        try:
+            conn.send(job.work)
+            if conn.poll(self.seconds):
+                return conn.recv(), conn
+        except (EOFError, OSError):
+            if self._closed:
+                raise _Closed from None
+            return {"error": "the solver process stopped"}, self._kill(slot, conn)
+        if self._closed:
+            raise _Closed
+        self.timeouts += 1
+        spent = time.monotonic() - t0
+        return ({"verdict": "unresolved", "moves": None, "nodes": 0, "seconds": spent,
+                 "reason": f"time limit of {self.seconds:g} s"}, self._kill(slot, conn))
+
+    def _kill(self, slot: int, conn) -> None:
+        with self._lock:
+            proc, self._procs[slot] = self._procs[slot], None
+        if proc is not None:
+            proc.kill()
+            proc.join(timeout=10)
+        if conn is not None:
+            conn.close()
+        return None
+
+
+class _Closed(Exception):
+    pass

@@ -1,0 +1,280 @@
+"""The board's HTTP app (Starlette) and ``halfmoon play`` (uvicorn on a local port).
+
+The API, all JSON; every request is checked and a bad one gets a 4xx with its reason:
+
+- ``POST /api/games`` ``{"deal": "HM1-N-AAAAAAB" | "123"}`` or ``{"pick": "random" |
+  "winnable" | "hard"}`` or ``{}`` (the command line's deal, else a random one), with
+  ``"settings"`` optionally: a new game's state (201);
+- ``GET /api/games/{id}``: the state the page draws (:mod:`halfmoon.board.view`);
+- ``POST /api/games/{id}/tap`` ``{"source": "P5", "version": 3}``, ``…/undo``
+  ``{"version": 3}``: the new state, or 409 with the current state when the version
+  is not the game's (another tab played);
+- ``POST /api/games/{id}/settings`` ``{"move_errors": true, "placement_assistance": false}``;
+- ``POST /api/games/{id}/analyse``: every legal move of the position to be settled;
+- ``GET /api/games/{id}/opinion?since=TAG&wait=S&hint=1&line=1``: the solver's opinion
+  (:mod:`halfmoon.board.opinion`), at once if it differs from ``since``, else when it
+  changes or after ``wait`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import socket
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Callable, Optional
+
+from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.engine import Settings
+from halfmoon.game.errors import HalfMoonError
+
+from . import validation as check
+from .errors import BadRequest, BoardError
+from .pool import DEFAULT_SECONDS, SolverPool
+from .service import DEFAULT_BUDGET, Board
+
+STATIC = Path(__file__).resolve().parent / "static"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+# The page loads nothing from elsewhere: no CDN, no network.
+HEADERS = {
+    "content-security-policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+
+
+class ServeError(HalfMoonError):
+    """The board cannot start (a port in use, a host that cannot be listened on)."""
+
+
+def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = None,
+               budget: int = DEFAULT_BUDGET, seconds: float = DEFAULT_SECONDS,
+               allowed_hosts: Optional[set[str]] = None) -> Starlette:
+    """The board's app.  Without ``board``, the app makes one with its own solver pool
+    and stops it at shutdown; a given board's pool is the caller's to stop.
+    ``allowed_hosts``: the Host headers answered (None: any)."""
+    owns_pool = board is None
+    if board is None:
+        board = Board(SolverPool(seconds=seconds), start_deal=start_deal, budget=budget)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        board.pool.start()
+        board.attach(asyncio.get_running_loop())
+        try:
+            yield
+        finally:
+            board.detach()
+            if owns_pool:
+                await asyncio.get_running_loop().run_in_executor(None, board.pool.close)
+
+    async def index(request: Request):
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+    async def create(request: Request):
+        body = check.check_fields(await check.json_body(request),
+                                  {"deal": str, "pick": str, "settings": dict})
+        settings = Settings(**check.settings_fields(body["settings"]))
+        if body["deal"] is not None and body["pick"] is not None:
+            raise BadRequest("give either 'deal' or 'pick', not both")
+        if body["deal"] is not None:
+            live = board.new_game(check.deal(body["deal"]), settings)
+        elif body["pick"] is not None:
+            live = await board.pick(body["pick"], settings)
+        else:
+            live = board.new_game(None, settings)
+        return _json(board.state(live.id), 201)
+
+    async def state(request: Request):
+        check.known_query(request.query_params, ())
+        return _json(board.state(_game_id(request)))
+
+    async def tap(request: Request):
+        body = check.check_fields(await check.json_body(request), {"source": str, "version": int})
+        return _json(board.tap(_game_id(request), check.source(body["source"]), body["version"]))
+
+    async def undo(request: Request):
+        body = check.check_fields(await check.json_body(request), {"version": int})
+        return _json(board.undo(_game_id(request), body["version"]))
+
+    async def settings(request: Request):
+        body = check.check_fields(await check.json_body(request),
+                                  {"move_errors": bool, "placement_assistance": bool})
+        return _json(board.set_settings(_game_id(request), body["move_errors"],
+                                        body["placement_assistance"]))
+
+    async def analyse(request: Request):
+        check.check_fields(await check.json_body(request), {})
+        return _json(board.ask_analysis(_game_id(request)))
+
+    async def opinion(request: Request):
+        query = request.query_params
+        check.known_query(query, ("since", "wait", "hint", "line"))
+        game_id = _game_id(request)
+        hint, line = check.flag(query, "hint"), check.flag(query, "line")
+        since = query.get("since", "")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + check.wait_seconds(query)
+        while True:
+            changed = board.changed  # taken before reading: no change is missed
+            out = board.opinion(game_id, hint=hint, line=line)
+            tag = hashlib.sha1(json.dumps(out, sort_keys=True).encode()).hexdigest()[:16]
+            left = deadline - loop.time()
+            if tag != since or left <= 0:
+                break
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(changed.wait(), left)
+        out["tag"] = tag
+        return _json(out)
+
+    routes = [
+        Route("/", index, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/games", create, methods=["POST"]),
+        Route("/api/games/{game_id}", state, methods=["GET"]),
+        Route("/api/games/{game_id}/tap", tap, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game_id}/settings", settings, methods=["POST"]),
+        Route("/api/games/{game_id}/analyse", analyse, methods=["POST"]),
+        Route("/api/games/{game_id}/opinion", opinion, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        HTTPException: _http_error, BoardError: _board_error, HalfMoonError: _input_error,
+        Exception: _server_error,
+    })
+    app.state.board = board
+    return _Guard(app, allowed_hosts)
+
+
+def _game_id(request: Request) -> str:
+    return check.game_id(request.path_params["game_id"])
+
+
+def _json(data: dict, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status, headers={"cache-control": "no-store"})
+
+
+async def _http_error(request: Request, exc: HTTPException):
+    reasons = {404: f"nothing at {request.url.path[:80]}",
+               405: f"{request.method} is not allowed on {request.url.path[:80]}"}
+    return _json({"error": reasons.get(exc.status_code, exc.detail)}, exc.status_code)
+
+
+async def _board_error(request: Request, exc: BoardError):
+    return _json({"error": str(exc), **exc.extra}, exc.status)
+
+
+async def _input_error(request: Request, exc: HalfMoonError):
+    return _json({"error": str(exc)}, 400)
+
+
+async def _server_error(request: Request, exc: Exception):  # pragma: no cover - a bug
+    return _json({"error": "internal error of the board"}, 500)
+
+
+class _Guard:
+    """Answers only the expected Host names (a page of another site that renames
+    itself to this address is refused) and adds the security headers."""
+
+    def __init__(self, app: Starlette, allowed_hosts: Optional[set[str]]) -> None:
+        self.app = app
+        self.state = app.state
+        self.allowed = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        host = _host_name(dict(scope["headers"]).get(b"host", b"").decode("latin-1"))
+        if self.allowed is not None and host not in self.allowed:
+            response = _json({"error": f"unexpected Host {host[:60]!r}"}, 400)
+            return await response(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _host_name(header: str) -> str:
+    """The host of a Host header, without its port (``[::1]:8000`` → ``[::1]``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[: header.find("]") + 1] if "]" in header else header
+    return header.split(":", 1)[0]
+
+
+# --- halfmoon play -------------------------------------------------------------------
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (port 0: a free one)."""
+    if not 0 <= port <= 65535:
+        raise ServeError(f"bad port {port}: expected 0 to 65535")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, UnicodeError) as exc:
+        raise ServeError(f"cannot listen on {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def address_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1" if sock.family == socket.AF_INET else "::1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def is_loopback(sock: socket.socket) -> bool:
+    host = sock.getsockname()[0]
+    return host.startswith("127.") or host == "::1"
+
+
+def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0,
+          open_browser: bool = True, budget: int = DEFAULT_BUDGET,
+          say: Callable[[str], None] = print) -> None:
+    """Run the board until Ctrl-C: listen, print the address, open the browser."""
+    import uvicorn
+
+    sock = listen(host, port)
+    url = address_of(sock)
+    hosts = None
+    if is_loopback(sock):  # names a local page can use; a rebound name is refused
+        hosts = set(LOOPBACK_NAMES) | {_host_name(url.split("//", 1)[1].rstrip("/"))}
+    app = create_app(start_deal=deal, budget=budget, allowed_hosts=hosts)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", limit_concurrency=200,
+                            timeout_graceful_shutdown=2)
+    say(f"Half Moon board at {url}  (Ctrl-C to stop)")
+    if not is_loopback(sock):
+        say(f"warning: listening on {sock.getsockname()[0]}, reachable from other machines")
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly, then passes the signal on
+        pass
+    finally:
+        sock.close()
+    say("stopped")

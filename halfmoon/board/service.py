@@ -1,0 +1,228 @@
+"""The board's games, the solver's answers and the solver processes, joined.
+
+:class:`Board` is what the HTTP handlers call.  Every change to a game bumps its
+version, tells the solver processes what is now worth solving (the position on the
+board first; see :mod:`halfmoon.board.opinion`) and wakes the pages waiting for news.
+Answers come back on a pool thread, are kept in the verdicts and wake the pages again.
+A tap never waits for the solver: it only takes the board's lock, which is held for
+bookkeeping, never while solving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import threading
+from typing import Callable, Optional, TypeVar
+
+from halfmoon.game.codes import DEAL_COUNT
+from halfmoon.game.deal import Deal
+from halfmoon.game.engine import Game, Settings
+from halfmoon.game.errors import IllegalMoveError
+from halfmoon.game.layouts import format_layout
+
+from .errors import BadRequest, Busy, GameNotFound, StaleVersion
+from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
+from .jobs import PICK_KINDS
+from .opinion import Verdicts, deal_at, opinion_view, read_game
+from .pool import Job, SolverPool
+from .view import state_view
+
+DEFAULT_BUDGET = 2_000_000  # positions per solve: most take well under a millisecond
+MAX_JOBS = 256  # solves waiting at once, over all games
+PICK_TRIES = 200  # random deals looked at for one pick (about 3 in 4 are hard, 39 in 40 winnable)
+T = TypeVar("T")
+
+
+class Board:
+    """Live games on one solver pool; ``start_deal`` is the deal of a new game when the
+    page names none (a random deal without it)."""
+
+    def __init__(self, pool: SolverPool, *, start_deal: Optional[Deal] = None,
+                 budget: int = DEFAULT_BUDGET, capacity: int = DEFAULT_CAPACITY,
+                 rng: Optional[random.Random] = None) -> None:
+        if budget < 1:
+            raise ValueError(f"the budget must be at least 1 position, got {budget}")
+        self.pool = pool
+        self.start_deal = start_deal
+        self.budget = budget
+        self.store = GameStore(capacity)
+        self.verdicts = Verdicts()
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._lock = threading.RLock()
+        self._plans: dict[str, list[Job]] = {}
+        self._stale: set[str] = set()
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._changed: Optional[asyncio.Event] = None
+
+    # --- the event loop of the server -------------------------------------------
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Wake waiters on ``loop`` (the server's) when something changes."""
+        self._loop = loop
+        self._changed = asyncio.Event()
+
+    def detach(self) -> None:
+        self.pool.forget(self)
+        self._loop = None
+
+    @property
+    def changed(self) -> asyncio.Event:
+        """Set at the next change (a move, a setting, a solver's answer); in the loop only."""
+        assert self._changed is not None, "attach() the board to the server's loop first"
+        return self._changed
+
+    def _wake(self) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._set_changed)
+
+    def _set_changed(self) -> None:
+        event, self._changed = self._changed, asyncio.Event()
+        if event is not None:
+            event.set()
+
+    # --- games ---------------------------------------------------------------------
+    def new_game(self, deal: Optional[Deal] = None, settings: Settings = Settings()) -> LiveGame:
+        with self._lock:
+            if deal is None:
+                deal = self.start_deal or Deal.from_number(self._rng.randrange(DEAL_COUNT))
+            live = self.store.add(Game(deal, settings=settings))
+            self._changed_game(live)
+            return live
+
+    def game(self, game_id: str) -> LiveGame:
+        with self._lock:
+            live = self.store.get(game_id)
+        if live is None:
+            raise GameNotFound(
+                f"no game {game_id!r}: it may have been dropped (the board keeps the "
+                f"{self.store.capacity} games used most recently)")
+        return live
+
+    def state(self, game_id: str) -> dict:
+        with self._lock:
+            return state_view(self.game(game_id))
+
+    def tap(self, game_id: str, source: str, version: Optional[int] = None) -> dict:
+        def tap(live: LiveGame) -> None:
+            try:
+                live.tap(source)
+            except IllegalMoveError as exc:
+                raise BadRequest(str(exc)) from None
+        return self._change(game_id, version, tap)
+
+    def undo(self, game_id: str, version: Optional[int] = None) -> dict:
+        return self._change(game_id, version, LiveGame.undo)
+
+    def set_settings(self, game_id: str, move_errors: Optional[bool] = None,
+                     placement_assistance: Optional[bool] = None) -> dict:
+        return self._change(game_id, None,
+                            lambda live: live.set_settings(move_errors, placement_assistance))
+
+    def ask_analysis(self, game_id: str) -> dict:
+        return self._change(game_id, None, LiveGame.ask_analysis)
+
+    def _change(self, game_id: str, version: Optional[int], change: Callable[[LiveGame], T]) -> dict:
+        with self._lock:
+            live = self.game(game_id)
+            if version is not None and version != live.version:
+                raise StaleVersion(
+                    f"the game has changed (version {live.version}, the page showed {version}): "
+                    "it was played in another tab", extra={"state": state_view(live)})
+            change(live)
+            self._changed_game(live)
+            return state_view(live)
+
+    def _changed_game(self, live: LiveGame) -> None:
+        self._stale.add(live.id)
+        self._replan()
+        self._wake()
+
+    # --- the solver's opinion -----------------------------------------------------
+    def opinion(self, game_id: str, *, hint: bool = False, line: bool = False) -> dict:
+        with self._lock:
+            live = self.game(game_id)
+            reading = read_game(live.game, live.deal_key, self.verdicts)
+            out = opinion_view(reading, self.verdicts, hint=hint, line=line,
+                               analysis=live.analysis_asked, budget=self.budget)
+            out["version"] = live.version
+            return out
+
+    def _plan(self, live: LiveGame) -> list[Job]:
+        """The solves this game wants, the most useful first."""
+        reading = read_game(live.game, live.deal_key, self.verdicts)
+        jobs = []
+        for ply in reading.wanted():
+            jobs.append(self._job(live.deal_key, reading.positions[ply],
+                                  deal_at(live.game, ply)))
+        if live.analysis_asked:
+            after = Game(live.game.remaining_deal())
+            for move, _, verdict, position in reading.children(self.verdicts):
+                if verdict is None:
+                    after.push(move)
+                    jobs.append(self._job(live.deal_key, position, after.remaining_deal()))
+                    after.pop()
+        return jobs
+
+    def _job(self, key: str, position, deal: Deal) -> Job:
+        return Job((key, position), ("solve", format_layout(deal), self.budget), (key, deal))
+
+    def _replan(self) -> None:
+        """Tell the pool the solves wanted now: the games used last first."""
+        jobs, seen = [], set()
+        live_ids = set()
+        for live in self.store.recent():
+            live_ids.add(live.id)
+            if live.id in self._stale or live.id not in self._plans:
+                self._plans[live.id] = self._plan(live)
+            for job in self._plans[live.id]:
+                if job.key not in seen and len(jobs) < MAX_JOBS:
+                    seen.add(job.key)
+                    jobs.append(job)
+        self._stale.clear()
+        for gone in set(self._plans) - live_ids:
+            del self._plans[gone]
+        self.pool.want(self, jobs, self._answered)
+
+    def _answered(self, job: Job, answer: dict) -> None:
+        """A solver's answer (on a pool thread)."""
+        key, deal = job.context
+        with self._lock:
+            self.verdicts.record(key, deal, answer)
+            self._stale.update(live.id for live in self.store.recent() if live.deal_key == key)
+            self._replan()
+        self._wake()
+
+    # --- picking a deal -------------------------------------------------------------
+    async def pick(self, kind: str, settings: Settings = Settings(), *,
+                   timeout: Optional[float] = None) -> LiveGame:
+        """A new game on a random deal (``"random"``), a random winnable one
+        (``"winnable"``) or a hard one (``"hard"``: winnable, but lost by the greedy
+        player); the last two are found by a solver process."""
+        if kind == "random":
+            return self.new_game(Deal.from_number(self._rng.randrange(DEAL_COUNT)), settings)
+        if kind not in PICK_KINDS:
+            raise BadRequest(f"unknown pick {kind!r} (expected random, winnable or hard)")
+        loop = asyncio.get_running_loop()
+        answered: asyncio.Future = loop.create_future()
+
+        def done(job: Job, answer: dict) -> None:
+            loop.call_soon_threadsafe(lambda: answered.done() or answered.set_result(answer))
+
+        owner = ("pick", secrets.token_hex(8))
+        seed = self._rng.getrandbits(64)
+        self.pool.want(owner, [Job(owner, ("pick", kind, seed, self.budget, PICK_TRIES))], done)
+        limit = timeout if timeout is not None else self.pool.seconds + 30
+        try:
+            answer = await asyncio.wait_for(answered, limit)
+        except asyncio.TimeoutError:
+            self.pool.forget(owner)
+            raise Busy(f"the solver found no {kind} deal within {limit:g} s; try again") from None
+        if "number" not in answer:
+            reason = answer.get("error") or answer.get("reason") or "no answer"
+            raise Busy(f"no {kind} deal found: {reason}")
+        deal = Deal.from_number(answer["number"])
+        with self._lock:
+            self.verdicts.record(deal_key(deal), deal, answer)
+        return self.new_game(deal, settings)

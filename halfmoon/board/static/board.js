@@ -1,0 +1,419 @@
+// Half Moon board.  The page holds no rules: it sends taps (P5, R3) to the server's
+// reference engine and draws the state that comes back.  The solver's opinion arrives
+// on a long-polled request; an answer for another position than the one drawn is dropped.
+(function () {
+  "use strict";
+
+  // Where each pile sits on the 7 x 4 grid of the table: [row, column], from 1.
+  const PILE_PLACES = {
+    P1: [4, 1], P2: [3, 1], P3: [2, 1],
+    P4: [1, 1], P5: [1, 2], P6: [1, 3], P7: [1, 4], P8: [1, 5], P9: [1, 6], P10: [1, 7],
+    P11: [2, 7], P12: [3, 7],
+  };
+  const WAIT = 20; // seconds an opinion request may wait for news
+
+  const $ = (id) => document.getElementById(id);
+  const ui = { hint: false, line: false };
+  let game = null; // the last state drawn
+  let opinion = null; // the last opinion drawn (for game.position)
+  let receivedAt = 0;
+  let since = "";
+  let pollGen = 0;
+  let pollAbort = null;
+  let queue = Promise.resolve(); // taps and actions are sent one after another
+  let typed = "";
+  let typedTimer = null;
+  const spots = {};
+
+  // --- the table ---------------------------------------------------------------
+  function buildTable() {
+    const table = $("table");
+    for (const [source, [row, col]] of Object.entries(PILE_PLACES)) {
+      const spot = makeSpot(source);
+      spot.style.gridRow = row;
+      spot.style.gridColumn = col;
+      table.appendChild(spot);
+    }
+    const reserve = $("reserve");
+    for (let r = 1; r <= 8; r++) reserve.appendChild(makeSpot("R" + r));
+  }
+
+  function makeSpot(source) {
+    const spot = document.createElement("div");
+    spot.className = "spot";
+    const card = document.createElement("button");
+    card.type = "button";
+    card.className = "card empty";
+    card.dataset.source = source;
+    card.id = "card-" + source;
+    card.addEventListener("click", () => tap(source));
+    const label = document.createElement("div");
+    label.className = "label";
+    label.id = "label-" + source;
+    label.textContent = source;
+    spot.append(card, label);
+    spots[source] = { card, label };
+    return spot;
+  }
+
+  function drawState(s) {
+    const selected = new Set(s.selection);
+    const dimmed = new Set(s.dimmed);
+    for (const place of s.piles.concat(s.reserve)) {
+      const { card, label } = spots[place.source];
+      const c = place.card;
+      card.replaceChildren();
+      card.className = "card";
+      if (c) {
+        const rank = document.createElement("span");
+        rank.className = "rank";
+        rank.textContent = c.rank;
+        const suit = document.createElement("span");
+        suit.className = "suit";
+        suit.textContent = c.suit;
+        card.append(rank, suit);
+        if (c.red) card.classList.add("red");
+        card.setAttribute("aria-label", `${place.source}: ${c.text}, ${place.count} card${place.count === 1 ? "" : "s"}`);
+        card.dataset.card = c.text;
+      } else {
+        card.classList.add("empty");
+        card.setAttribute("aria-label", `${place.source}: empty`);
+        card.dataset.card = "";
+      }
+      card.classList.toggle("selected", selected.has(place.source));
+      card.classList.toggle("dimmed", dimmed.has(place.source));
+      card.setAttribute("aria-pressed", selected.has(place.source) ? "true" : "false");
+      label.textContent = `${place.source.startsWith("P") ? place.source.slice(1) : place.source}:${place.count}`;
+    }
+    $("score").textContent = s.status.score;
+    $("moves").textContent = s.status.moves;
+    $("code").textContent = s.status.code || "layout";
+    drawTime();
+    const msg = $("message");
+    msg.hidden = !s.message;
+    msg.textContent = s.message || "";
+    $("undo").disabled = !s.can_undo;
+    $("move-errors").checked = s.settings.move_errors;
+    $("placement").checked = s.settings.placement_assistance;
+    const banner = $("banner");
+    banner.hidden = !s.over;
+    banner.className = "banner" + (s.over === "won" ? " won" : s.over ? " dead" : "");
+    $("announcement").textContent = s.announcement || "";
+  }
+
+  function drawTime() {
+    if (!game) return;
+    let secs = game.status.seconds;
+    if (!game.over) secs += Math.floor((Date.now() - receivedAt) / 1000);
+    $("time").textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+  }
+
+  // --- the opinion ---------------------------------------------------------------
+  function drawOpinion(o) {
+    opinion = o;
+    const light = $("light");
+    light.dataset.light = o.light;
+    $("says").textContent = o.says;
+
+    const list = $("movelist");
+    list.replaceChildren(...o.moves.map((m) => {
+      const li = document.createElement("li");
+      const dot = document.createElement("span");
+      dot.className = "v " + m.after;
+      dot.title = m.after === "win" ? "winnable after it" : m.after === "loss" ? "lost after it" : m.after;
+      li.append(dot, document.createTextNode(m.cards));
+      if (m.mark) {
+        const mark = document.createElement("span");
+        mark.className = "blunder";
+        mark.textContent = m.mark;
+        mark.title = "this move lost the win";
+        li.append(mark);
+      }
+      return li;
+    }));
+    list.scrollTop = list.scrollHeight;
+
+    const hinted = new Set();
+    const hint = $("hint");
+    hint.hidden = !(ui.hint && o.hint);
+    if (ui.hint && o.hint) {
+      hint.textContent = o.hint.text;
+      hint.dataset.kind = o.hint.kind;
+      o.hint.sources.forEach((s) => hinted.add(s));
+    }
+
+    $("line-panel").hidden = !ui.line;
+    $("line-button").setAttribute("aria-pressed", ui.line ? "true" : "false");
+    if (ui.line) {
+      const steps = o.line || [];
+      $("line").replaceChildren(...steps.map((step) => {
+        const li = document.createElement("li");
+        li.textContent = step.cards;
+        return li;
+      }));
+      $("line-note").textContent = o.line === null
+        ? (o.light === "loss" ? "No winning line: the position is lost."
+          : o.light === "unresolved" ? "Not known within the solver's budget." : "Thinking…")
+        : steps.length ? `${steps.length} moves to clear the table.` : "The game is won.";
+      if (steps.length) steps[0].sources.forEach((s) => hinted.add(s));
+    }
+
+    for (const [source, { card }] of Object.entries(spots)) {
+      card.classList.toggle("hinted", hinted.has(source));
+      const old = card.querySelector(".mark");
+      if (old) old.remove();
+    }
+    const panel = $("analysis-panel");
+    panel.hidden = !o.analysis;
+    if (o.analysis) {
+      $("analysis").replaceChildren(...o.analysis.map((a) => {
+        const li = document.createElement("li");
+        const dot = document.createElement("span");
+        dot.className = "v " + a.verdict;
+        const says = a.verdict === "win" ? "keeps the win" : a.verdict === "loss" ? "loses"
+          : a.verdict === "unresolved" ? "not known" : "…";
+        li.append(dot, document.createTextNode(`${a.cards}: ${says}`));
+        li.dataset.verdict = a.verdict;
+        return li;
+      }));
+      if (!o.analysis.length) $("analysis").textContent = "No legal move.";
+      markCards(o.analysis);
+    }
+  }
+
+  // A card's mark: green if it is in a move that keeps the win, red if every move
+  // with it loses, grey while some are not known.
+  function markCards(moves) {
+    const best = {};
+    const rank = { win: 3, pending: 2, unresolved: 1, loss: 0 };
+    for (const m of moves) {
+      for (const s of m.sources) {
+        if (!(s in best) || rank[m.verdict] > rank[best[s]]) best[s] = m.verdict;
+      }
+    }
+    for (const [source, verdict] of Object.entries(best)) {
+      const mark = document.createElement("span");
+      mark.className = "mark " + verdict;
+      mark.textContent = verdict === "win" ? "✓" : verdict === "loss" ? "✗" : "?";
+      mark.title = verdict === "win" ? "in a move that keeps the win" : verdict === "loss" ? "every move with it loses" : "not known yet";
+      spots[source].card.appendChild(mark);
+    }
+  }
+
+  // --- talking to the server -----------------------------------------------------
+  async function api(method, path, body, signal) {
+    const init = { method, signal, headers: {} };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = { error: `answer ${response.status}` }; }
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  function setState(s, note) {
+    if (game && s.id === game.id && s.version < game.version) return; // an older answer
+    const moved = !game || s.id !== game.id || s.position !== game.position;
+    const newGame = !game || s.id !== game.id;
+    game = s;
+    receivedAt = Date.now();
+    if (newGame) {
+      history.replaceState(null, "", "#g=" + s.id);
+      ui.line = false;
+    }
+    if (moved) ui.hint = false;
+    drawState(s);
+    $("typed").textContent = note || "";
+    if (moved || newGame) {
+      const pending = pendingOpinion(s, newGame);
+      opinion = null;
+      drawOpinion(pending);
+      startPolling();
+    } else if (opinion) {
+      drawOpinion(opinion);
+    }
+  }
+
+  function pendingOpinion(s, newGame) {
+    return { position: s.position, light: "pending", says: "Thinking…",
+             moves: opinion && !newGame ? opinion.moves.slice(0, s.status.moves) : [],
+             hint: null, line: null, analysis: null };
+  }
+
+  function startPolling() {
+    pollGen += 1;
+    if (pollAbort) pollAbort.abort();
+    since = "";
+    poll(pollGen);
+  }
+
+  async function poll(gen) {
+    const abort = new AbortController();
+    pollAbort = abort;
+    while (gen === pollGen && game) {
+      const asked = game;
+      const query = `since=${since}&wait=${since ? WAIT : 0}&hint=${ui.hint ? 1 : 0}&line=${ui.line ? 1 : 0}`;
+      let answer;
+      try {
+        answer = await api("GET", `/api/games/${asked.id}/opinion?${query}`, undefined, abort.signal);
+      } catch (e) {
+        if (gen !== pollGen) return;
+        await new Promise((r) => setTimeout(r, 1000)); // the server is gone for a moment
+        continue;
+      }
+      if (gen !== pollGen) return;
+      if (!answer.ok) {
+        if (answer.status === 404) { $("typed").textContent = answer.data.error; return; }
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      const o = answer.data;
+      since = o.tag;
+      if (o.version > game.version) { await refresh(); continue; } // played in another tab
+      if (o.position !== game.position) continue; // for another position: dropped
+      drawOpinion(o);
+    }
+  }
+
+  function refresh() {
+    return send(async () => {
+      const answer = await api("GET", `/api/games/${game.id}`);
+      if (answer.ok) setState(answer.data);
+    });
+  }
+
+  // One request at a time, each with the version of the state it was made on.
+  function send(action) {
+    queue = queue.then(action).catch((e) => { $("typed").textContent = `The board cannot be reached (${e.message}).`; });
+    return queue;
+  }
+
+  function answered(answer) {
+    if (answer.ok) return setState(answer.data);
+    if (answer.status === 409 && answer.data.state) {
+      return setState(answer.data.state, "The game was played in another tab: this is where it stands.");
+    }
+    $("typed").textContent = answer.data.error;
+  }
+
+  function tap(source) {
+    send(async () => {
+      if (!game) return;
+      answered(await api("POST", `/api/games/${game.id}/tap`, { source, version: game.version }));
+    });
+  }
+
+  function undo() {
+    send(async () => {
+      if (!game) return;
+      answered(await api("POST", `/api/games/${game.id}/undo`, { version: game.version }));
+    });
+  }
+
+  function setting(name, value) {
+    send(async () => answered(await api("POST", `/api/games/${game.id}/settings`, { [name]: value })));
+  }
+
+  function toggle(what) {
+    ui[what] = !ui[what];
+    if (opinion) drawOpinion(opinion);
+    since = ""; // ask again with the new request
+    startPolling();
+  }
+
+  function analyse() {
+    send(async () => answered(await api("POST", `/api/games/${game.id}/analyse`, {})));
+    since = "";
+    startPolling();
+  }
+
+  function newGame(body, what) {
+    const note = $("newgame-note");
+    note.textContent = what ? `Finding ${what}…` : "";
+    send(async () => {
+      const settings = game ? game.settings : undefined;
+      const answer = await api("POST", "/api/games", Object.assign({ settings }, body));
+      if (answer.ok) {
+        note.textContent = "";
+        setState(answer.data);
+      } else {
+        note.textContent = answer.data.error;
+      }
+    });
+  }
+
+  async function start() {
+    buildTable();
+    const m = location.hash.match(/g=([A-Za-z0-9_-]+)/);
+    if (m) {
+      const answer = await api("GET", `/api/games/${m[1]}`);
+      if (answer.ok) return setState(answer.data);
+    }
+    newGame({});
+  }
+
+  // --- input: buttons, keys ---------------------------------------------------------
+  document.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-action]");
+    if (!el) return;
+    const action = el.dataset.action;
+    if (action === "undo") undo();
+    else if (action === "hint") toggle("hint");
+    else if (action === "line") toggle("line");
+    else if (action === "analyse") analyse();
+    else if (action === "new-random") newGame({ pick: "random" });
+    else if (action === "new-winnable") newGame({ pick: "winnable" }, "a winnable deal");
+    else if (action === "new-hard") newGame({ pick: "hard" }, "a hard deal");
+  });
+  $("move-errors").addEventListener("change", (e) => setting("move_errors", e.target.checked));
+  $("placement").addEventListener("change", (e) => setting("placement_assistance", e.target.checked));
+  $("newgame").addEventListener("submit", (e) => {
+    e.preventDefault();
+    newGame({ deal: $("deal-input").value });
+  });
+
+  function flushTyped() {
+    clearTimeout(typedTimer);
+    const source = typed;
+    typed = "";
+    $("typed").textContent = "";
+    if (/^[PR]\d{1,2}$/.test(source)) tap(source);
+  }
+
+  // P and R start a source; it is tapped as soon as it cannot go on (P1 may become
+  // P10-P12: Enter, a pause or the next key taps it).
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea") || e.ctrlKey && e.key.toLowerCase() !== "z" || e.metaKey || e.altKey) return;
+    const key = e.key.toUpperCase();
+    if (e.ctrlKey && key === "Z") { e.preventDefault(); undo(); return; }
+    if (typed && /^\d$/.test(key)) {
+      typed += key;
+      e.preventDefault();
+      if (typed.length === 3 || typed[0] === "R" || typed !== "P1") { flushTyped(); return; }
+      $("typed").textContent = `typed ${typed} (Enter to tap)`;
+      clearTimeout(typedTimer);
+      typedTimer = setTimeout(flushTyped, 1200);
+      return;
+    }
+    if (typed) flushTyped();
+    if (key === "P" || key === "R") {
+      typed = key;
+      $("typed").textContent = `typed ${typed}`;
+      e.preventDefault();
+    } else if (key === "ENTER" || key === " ") {
+      if (e.target.closest("button")) return;
+    } else if (key === "ESCAPE") {
+      typed = "";
+      $("typed").textContent = "";
+    } else if (key === "U" || key === "BACKSPACE") { e.preventDefault(); undo(); }
+    else if (key === "H") toggle("hint");
+    else if (key === "A") analyse();
+    else if (key === "S") toggle("line");
+    else if (key === "N") { e.preventDefault(); $("deal-input").focus(); }
+  });
+
+  setInterval(drawTime, 1000);
+  start();
+})();

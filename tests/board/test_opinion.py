@@ -1,0 +1,185 @@
+"""What the answers say of a game: lines settle every position along them, verdicts
+follow along the moves, a lost game finds the move that lost it by a binary search,
+and the hint, the marks, the analysis and the line read as they should."""
+
+from __future__ import annotations
+
+from board_helpers import EXAMPLE, TRAP
+from conftest import make_game
+from halfmoon.board.games import deal_key
+from halfmoon.board.jobs import solve_job
+from halfmoon.board.opinion import (Verdicts, deal_at, hint_view, line_view, opinion_view,
+                                    read_game)
+from halfmoon.game.engine import Game
+from halfmoon.game.layouts import format_layout
+
+KEY = "k"
+WIN_LINE = ["P1+P8", "P3+P5+P8", "R1+R2"]
+
+
+def record(verdicts: Verdicts, game: Game, ply: int, answer: dict) -> None:
+    verdicts.record(KEY, deal_at(game, ply), answer)
+
+
+def played(deal, *moves) -> Game:
+    game = Game(deal)
+    for move in moves:
+        game.play(move)
+    return game
+
+
+def test_a_winning_line_settles_every_position_along_it():
+    verdicts = Verdicts()
+    verdicts.record(KEY, EXAMPLE, {"verdict": "win", "moves": WIN_LINE, "nodes": 7})
+    game = Game(EXAMPLE)
+    for k, move in enumerate(WIN_LINE):
+        found = verdicts.get((KEY, game.position))
+        assert found.verdict == "win" and [str(m) for m in found.line] == WIN_LINE[k:]
+        game.play(move)
+    assert len(verdicts) == 3
+
+
+def test_a_line_that_does_not_replay_is_not_believed():
+    verdicts = Verdicts()
+    verdicts.record(KEY, EXAMPLE, {"verdict": "win", "moves": ["P1+P8", "R1+R2"]})
+    found = verdicts.get((KEY, Game(EXAMPLE).position))
+    assert found.verdict == "unresolved" and "did not replay" in found.reason
+    verdicts.record(KEY, EXAMPLE, {"error": "the solver process stopped"})
+    assert verdicts.get((KEY, Game(EXAMPLE).position)).reason == "the solver process stopped"
+
+
+def test_the_verdicts_are_bounded():
+    verdicts = Verdicts(capacity=2)
+    verdicts.record(KEY, EXAMPLE, {"verdict": "win", "moves": WIN_LINE})
+    assert len(verdicts) == 2
+    assert verdicts.get((KEY, Game(EXAMPLE).position)) is None  # the oldest went first
+
+
+def test_verdicts_follow_along_the_moves():
+    """A position before a winnable one is winnable; one after a lost one is lost."""
+    game = played(TRAP, "P3+P4", "R1+R2", "P5+P6", "P7+P8")
+    verdicts = Verdicts()
+    record(verdicts, game, 1, {"verdict": "win", "moves": ["P1+R1", "R2+P1", "P5+P6", "P7+P8", "P9+P10"]})
+    record(verdicts, game, 3, {"verdict": "loss"})
+    reading = read_game(game, KEY, verdicts)
+    assert reading.verdicts == ["win", "win", None, "loss", "loss"]
+    assert reading.now == "loss" and reading.wanted() == [2]  # the one still open
+
+
+def test_the_position_on_the_board_is_wanted_first():
+    game = played(EXAMPLE, "P1+P8")
+    reading = read_game(game, KEY, Verdicts())
+    assert reading.verdicts == [None, None] and reading.wanted() == [1]
+    assert opinion_view(reading, Verdicts())["light"] == "pending"
+
+
+def test_a_lost_game_finds_the_move_that_lost_it_in_a_few_solves():
+    """The trap sprung at move 2 of 4: asked only what the reading wants, the solver
+    finds it in 1 + ceil(log2(4)) solves (the position on the board, then the search)."""
+    game = played(TRAP, "P3+P4", "R1+R2", "P5+P6", "P7+P8")
+    asked = []
+    verdicts = Verdicts()
+    while True:
+        wanted = read_game(game, KEY, verdicts).wanted()
+        if not wanted:
+            break
+        asked.append(wanted[0])
+        record(verdicts, game, wanted[0], solve_job(format_layout(deal_at(game, wanted[0])), 10_000))
+    assert asked[0] == 4 and len(asked) <= 3
+    reading = read_game(game, KEY, verdicts)
+    assert reading.verdicts == ["win", "win", "loss", "loss", "loss"]
+    hint = hint_view(reading)
+    assert hint["kind"] == "lost" and hint["undo"] == 3 and hint["lost_by"] == 2
+    assert hint["text"] == ("Lost. Undo 3 moves to be winnable again: move 2 "
+                            "(A♦ R1 + 10♦ R2) lost it.")
+    marks = [m["mark"] for m in opinion_view(reading, verdicts)["moves"]]
+    assert marks == [None, "??", None, None]
+
+
+def test_a_dead_end_is_lost_without_asking_the_solver():
+    game = played(TRAP, "R1+R2", "P3+P4", "P5+P6", "P7+P8", "P9+P10")
+    assert game.is_dead_end
+    reading = read_game(game, KEY, Verdicts())
+    assert reading.now == "loss" and reading.ply not in reading.wanted()
+
+
+def test_the_hint_in_every_case():
+    game = Game(EXAMPLE)
+    verdicts = Verdicts()
+    assert hint_view(read_game(game, KEY, verdicts))["kind"] == "pending"
+    record(verdicts, game, 0, {"verdict": "win", "moves": WIN_LINE})
+    hint = hint_view(read_game(game, KEY, verdicts))
+    assert hint == {"kind": "move", "move": "P1+P8", "sources": ["P1", "P8"],
+                    "text": "Play 5♠ P1 + 6♦ P8"}
+    unknown = Verdicts()
+    record(unknown, game, 0, {"verdict": "unresolved", "reason": "time limit of 1 s"})
+    reading = read_game(game, KEY, unknown)
+    assert hint_view(reading)["kind"] == "unknown"
+    assert opinion_view(reading, unknown)["says"] == "Not known (time limit of 1 s)"
+    lost = Verdicts()
+    record(lost, Game(TRAP), 0, {"verdict": "loss"})  # not true, but what it was told
+    assert hint_view(read_game(Game(TRAP), KEY, lost))["text"] == \
+        "Lost from the start: no line of play wins this deal."
+    for move in WIN_LINE:
+        game.play(move)
+    won = read_game(game, KEY, verdicts)
+    assert hint_view(won)["kind"] == "won" and opinion_view(won, verdicts)["light"] == "won"
+
+
+def test_a_boundary_the_solver_could_not_settle_is_said_so():
+    game = played(TRAP, "P3+P4", "R1+R2", "P5+P6")
+    verdicts = Verdicts()
+    record(verdicts, game, 0, {"verdict": "win", "moves": ["P1+R1", "R2+P1", "P3+P4", "P5+P6", "P7+P8", "P9+P10"]})
+    record(verdicts, game, 1, {"verdict": "unresolved"})
+    record(verdicts, game, 2, {"verdict": "unresolved"})
+    record(verdicts, game, 3, {"verdict": "loss"})
+    reading = read_game(game, KEY, verdicts)
+    assert reading.wanted() == []
+    assert hint_view(reading)["text"] == (
+        "Lost. Undo 3 moves to be winnable again; the win was lost by one of moves 1–3 "
+        "(the solver could not settle the positions between).")
+    assert opinion_view(reading, verdicts, budget=1000)["says"] == "Lost"
+
+
+def test_the_line_step_by_step():
+    game = Game(EXAMPLE)
+    verdicts = Verdicts()
+    assert line_view(read_game(game, KEY, verdicts)) is None
+    record(verdicts, game, 0, {"verdict": "win", "moves": WIN_LINE})
+    game.play("P1+P8")  # on the line: the rest is known without a new solve
+    steps = line_view(read_game(game, KEY, verdicts))
+    assert [s["cards"] for s in steps] == ["K♥ P3 + Q♥ P5 + J♣ P8", "A♥ R1 + 10♣ R2"]
+    assert steps[0]["sources"] == ["P3", "P5", "P8"] and steps[1]["n"] == 2
+
+
+def test_the_analysis_marks_every_legal_move():
+    game = Game(TRAP)
+    verdicts = Verdicts()
+    reading = read_game(game, KEY, verdicts)
+    children = reading.children(verdicts)
+    assert [str(m) for m, _, v, _ in children] == ["P1+R1", "P3+P4", "P5+P6", "P7+P8", "P9+P10", "R1+R2"]
+    assert all(v is None for _, _, v, _ in children)
+    for move, _, _, _ in children:
+        after = played(TRAP, str(move)).remaining_deal()
+        verdicts.record(KEY, after, solve_job(format_layout(after), 10_000))
+    out = opinion_view(read_game(game, KEY, verdicts), verdicts, analysis=True)
+    says = {a["move"]: a["verdict"] for a in out["analysis"]}
+    assert says == {"P1+R1": "win", "P3+P4": "win", "P5+P6": "win", "P7+P8": "win",
+                    "P9+P10": "win", "R1+R2": "loss"}
+    assert out["analysis"][0]["cards"] == "10♣ P1 + A♦ R1"
+
+
+def test_after_a_lost_position_every_move_is_lost_without_solving():
+    game = played(TRAP, "R1+R2")
+    verdicts = Verdicts()
+    record(verdicts, game, 1, {"verdict": "loss"})
+    children = read_game(game, KEY, verdicts).children(verdicts)
+    assert children and all(v == "loss" for _, _, v, _ in children)
+
+
+def test_two_games_of_one_deal_share_the_answers():
+    a, b = Game(EXAMPLE), make_game({1: "5s", 3: "Kh", 5: "Qh", 8: "Jc 6d"}, "Ah 10c")
+    assert deal_key(a.deal) == deal_key(b.deal)
+    verdicts = Verdicts()
+    verdicts.record(deal_key(a.deal), a.deal, {"verdict": "win", "moves": WIN_LINE})
+    assert read_game(b, deal_key(b.deal), verdicts).now == "win"

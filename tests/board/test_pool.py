@@ -1,0 +1,94 @@
+"""The solver processes: answers, the time limit, what is dropped, and a clean stop."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from board_helpers import EXAMPLE, shared_pool
+from halfmoon.board.pool import Job, SolverPool
+from halfmoon.game.deal import Deal
+from halfmoon.game.layouts import format_layout
+
+
+class Answers:
+    """Collects (key, answer) from a pool thread; ``wait`` blocks for the n-th."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple] = []
+        self._cond = threading.Condition()
+
+    def __call__(self, job: Job, answer: dict) -> None:
+        with self._cond:
+            self.got.append((job.key, answer))
+            self._cond.notify_all()
+
+    def wait(self, n: int, timeout: float = 120) -> list[tuple]:
+        with self._cond:
+            assert self._cond.wait_for(lambda: len(self.got) >= n, timeout), self.got
+            return list(self.got)
+
+
+def solve_work(deal: Deal, budget: int = 100_000) -> tuple:
+    return ("solve", format_layout(deal), budget)
+
+
+def test_a_job_is_answered_by_a_solver_process():
+    answers = Answers()
+    shared_pool().want("test-answer", [Job("example", solve_work(EXAMPLE))], answers)
+    [(key, answer)] = answers.wait(1)
+    assert key == "example" and answer["verdict"] == "win" and len(answer["moves"]) == 3
+
+
+def test_a_job_over_the_time_limit_is_stopped_and_the_pool_goes_on():
+    # Deal 129 takes about 0.4 s, far over the 0.05 s allowed here.
+    with SolverPool(seconds=0.05) as pool:
+        answers = Answers()
+        pool.want("me", [Job("slow", solve_work(Deal.from_number(129), 5_000_000)),
+                         Job("quick", ("pick", "nothing", 0, 1, 1))], answers)
+        got = dict(answers.wait(2))
+        assert got["slow"]["verdict"] == "unresolved"
+        assert got["slow"]["reason"] == "time limit of 0.05 s"
+        assert got["quick"]["error"].startswith("unknown kind of deal")  # a new process answered
+        assert pool.timeouts == 1 and pool.started_processes == 2
+
+
+def test_a_new_list_replaces_the_waiting_one_and_the_last_caller_goes_first():
+    pool = SolverPool()  # not started: only its order is looked at
+    noop = lambda job, answer: None  # noqa: E731
+    pool.want("a", [Job(1, ()), Job(2, ())], noop)
+    pool.want("b", [Job(3, ())], noop)
+    pool.want("a", [Job(4, ()), Job(5, ())], noop)  # jobs 1 and 2 are dropped
+    assert pool.waiting() == 3
+    assert [pool._next()[0].key for _ in range(3)] == [4, 5, 3]
+
+
+def test_a_job_already_running_is_not_run_twice():
+    pool = SolverPool()
+    first, second = Answers(), Answers()
+    pool.want("a", [Job("k", ())], first)
+    job, done = pool._next()
+    pool.want("b", [Job("k", ()), Job("other", ())], second)
+    assert pool._next()[0].key == "other"  # "k" is running: b waits for it instead
+    assert [d for _, d in pool._running["k"]] == [first, second]
+
+
+def test_close_stops_the_processes():
+    pool = SolverPool().start()
+    answers = Answers()
+    pool.want("me", [Job("x", solve_work(EXAMPLE))], answers)
+    answers.wait(1)
+    procs = [p for p in pool._procs if p is not None]
+    assert procs and all(p.is_alive() for p in procs)
+    pool.close()
+    assert not any(p.is_alive() for p in procs)
+    pool.want("me", [Job("y", solve_work(EXAMPLE))], answers)  # ignored once closed
+    assert pool.waiting() == 0
+
+
+def test_bad_pools_are_refused():
+    with pytest.raises(ValueError, match="at least one worker"):
+        SolverPool(workers=0)
+    with pytest.raises(ValueError, match="time limit must be positive"):
+        SolverPool(seconds=0)

@@ -1,0 +1,193 @@
+"""The board joined up: taps never wait for the solver, the solver is asked for the
+position on the board first, an answer for an older position never lights a newer one,
+the store's cap, two tabs, and picking a deal."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from board_helpers import EXAMPLE, TRAP, shared_pool
+from halfmoon.board.errors import BadRequest, Busy, GameNotFound, StaleVersion
+from halfmoon.board.jobs import run_job
+from halfmoon.board.service import Board
+from halfmoon.game.deal import Deal
+from halfmoon.game.engine import Game, Settings
+from halfmoon.research.strategies import play
+
+
+class FakePool:
+    """A pool that answers only when the test says so (or never)."""
+
+    seconds = 1.0
+
+    def __init__(self) -> None:
+        self.wants: dict = {}
+
+    def want(self, owner, jobs, done) -> None:
+        self.wants[owner] = (list(jobs), done)
+
+    def forget(self, owner) -> None:
+        self.wants.pop(owner, None)
+
+    def jobs(self, board) -> list:
+        return self.wants.get(board, ([], None))[0]
+
+    def answer(self, board, job) -> None:
+        """Run the job here, as a solver process would, and hand back the answer."""
+        jobs, done = self.wants[board]
+        done(job, run_job(job.work))
+
+
+def test_a_tap_never_waits_for_the_solver():
+    pool = FakePool()  # never answers by itself
+    board = Board(pool, start_deal=EXAMPLE)
+    live = board.new_game()
+    state = board.tap(live.id, "P1")
+    state = board.tap(live.id, "P8")
+    assert state["status"]["score"] == 10
+    opinion = board.opinion(live.id)
+    assert opinion["light"] == "pending" and opinion["busy"]
+    [job] = pool.jobs(board)
+    assert job.key == (live.deal_key, live.game.position)  # the position on the board
+
+
+def test_an_answer_for_an_older_position_does_not_light_the_newer_one():
+    pool = FakePool()
+    board = Board(pool, start_deal=EXAMPLE)
+    live = board.new_game()
+    [first] = pool.jobs(board)  # the deal itself
+    late = run_job(first.work)  # solved, but not handed back yet
+    other = next(m for m in Game(EXAMPLE).legal_moves if str(m) != late["moves"][0])
+    for source in other.sources:
+        board.tap(live.id, source)
+    [second] = pool.jobs(board)  # only the new position is wanted now
+    assert second.key == (live.deal_key, live.game.position) != first.key
+    _, done = pool.wants[board]
+    done(first, late)  # the old answer comes back
+    opinion = board.opinion(live.id)
+    assert opinion["light"] == "pending" and opinion["moves"][0]["after"] == "pending"
+    board.undo(live.id)
+    assert board.opinion(live.id)["light"] == "win"  # it was about this position
+
+
+def test_after_an_answer_the_light_and_the_hint_show():
+    pool = FakePool()
+    board = Board(pool, start_deal=TRAP)
+    live = board.new_game()
+    [job] = pool.jobs(board)
+    pool.answer(board, job)
+    opinion = board.opinion(live.id, hint=True)
+    assert opinion["light"] == "win" and opinion["hint"]["kind"] == "move"
+    assert not pool.jobs(board)  # nothing more to ask
+    board.tap(live.id, "R1")
+    board.tap(live.id, "R2")  # the trap
+    [job] = pool.jobs(board)
+    pool.answer(board, job)
+    opinion = board.opinion(live.id, hint=True)
+    assert opinion["light"] == "loss" and opinion["moves"][0]["mark"] == "??"
+    assert opinion["hint"]["text"] == ("Lost. Undo 1 move to be winnable again: move 1 "
+                                       "(A♦ R1 + 10♦ R2) lost it.")
+
+
+def test_the_analysis_asks_for_every_move_s_position():
+    pool = FakePool()
+    board = Board(pool, start_deal=TRAP)
+    live = board.new_game()
+    [root] = pool.jobs(board)
+    board.ask_analysis(live.id)
+    assert len(pool.jobs(board)) == 1 + 6  # the position, then each of its 6 moves
+    for job in pool.jobs(board):
+        pool.answer(board, job)
+    analysis = board.opinion(live.id)["analysis"]
+    assert {a["move"]: a["verdict"] for a in analysis}["R1+R2"] == "loss"
+    assert sum(a["verdict"] == "win" for a in analysis) == 5
+
+
+def test_a_tap_from_a_stale_page_is_refused_with_the_current_state():
+    board = Board(FakePool(), start_deal=EXAMPLE)
+    live = board.new_game()
+    board.tap(live.id, "P1", version=0)  # tab A
+    with pytest.raises(StaleVersion) as raised:
+        board.tap(live.id, "R1", version=0)  # tab B had not seen it
+    assert raised.value.extra["state"]["selection"] == ["P1"]
+    assert live.game.selection == ("P1",) and live.version == 1
+
+
+def test_bad_taps_and_unknown_games():
+    board = Board(FakePool(), start_deal=EXAMPLE)
+    live = board.new_game()
+    with pytest.raises(BadRequest, match="unknown source 'R9'"):
+        board.tap(live.id, "R9")
+    with pytest.raises(GameNotFound, match="no game 'nope'"):
+        board.state("nope")
+
+
+def test_the_oldest_game_is_dropped_beyond_the_cap():
+    pool = FakePool()
+    board = Board(pool, capacity=2, rng=random.Random(1))
+    first = board.new_game()
+    board.new_game()
+    board.new_game()
+    with pytest.raises(GameNotFound, match="the 2 games used most recently"):
+        board.state(first.id)
+    assert len(board.store) == 2 and len(pool.jobs(board)) == 2  # one solve per live game
+
+
+def test_a_new_game_is_the_start_deal_else_random():
+    board = Board(FakePool(), start_deal=TRAP)
+    assert board.new_game().game.deal == TRAP
+    assert board.new_game(Deal.from_number(7)).game.deal.code == "HM1-N-AAAAAAH"
+    board = Board(FakePool(), rng=random.Random(3))
+    a, b = board.new_game(), board.new_game(settings=Settings(move_errors=True))
+    assert a.game.deal.code and a.game.deal != b.game.deal
+    assert b.game.settings.move_errors
+
+
+def test_picks_use_a_solver_process():
+    board = Board(shared_pool(), rng=random.Random(4), budget=200_000)
+
+    async def pick(kind):
+        board.attach(asyncio.get_running_loop())
+        try:
+            return await board.pick(kind, Settings(placement_assistance=True))
+        finally:
+            board.detach()
+
+    hard = asyncio.run(pick("hard"))
+    assert hard.game.settings.placement_assistance
+    assert not play(hard.game.deal, "greedy").won
+    assert board.opinion(hard.id)["light"] == "win"  # the pick's own solve, kept
+    winnable = asyncio.run(pick("winnable"))
+    assert board.opinion(winnable.id)["light"] == "win"
+    assert asyncio.run(pick("random")).game.deal.code
+    with pytest.raises(BadRequest, match="unknown pick 'easy'"):
+        asyncio.run(pick("easy"))
+
+
+def test_a_pick_the_solver_does_not_answer_in_time_is_busy():
+    board = Board(FakePool())
+
+    async def pick():
+        board.attach(asyncio.get_running_loop())
+        return await board.pick("hard", timeout=0.01)
+
+    with pytest.raises(Busy, match="no hard deal within 0.01 s"):
+        asyncio.run(pick())
+
+
+def test_a_won_game_wants_nothing():
+    pool = FakePool()
+    board = Board(pool, start_deal=EXAMPLE)
+    live = board.new_game()
+    for source in ("P1", "P8", "P8", "P5", "P3", "R1", "R2"):
+        board.tap(live.id, source)
+    assert live.game.is_won and pool.jobs(board) == []
+    assert board.opinion(live.id)["light"] == "won"
+
+
+def test_a_budget_must_be_positive():
+    with pytest.raises(ValueError, match="at least 1 position"):
+        Board(FakePool(), budget=0)
