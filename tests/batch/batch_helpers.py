@@ -32,3 +32,15 @@ def quiet_run(deals, out: Path, **kwargs):
     warnings = []
     summary = run_batch(deals, out, budget=BUDGET, progress=False, log=warnings.append, **kwargs)
     return summary, warnings
+
+
+def peak_rss_mib(argv: list[str]) -> float:
+    """The peak memory of ``halfmoon`` run with ``argv`` in a fresh process, in MiB."""
+    import subprocess
+    import sys
+
+    code = ("import resource, sys\nfrom halfmoon.cli.main import main\nrc = main(sys.argv[1:])\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\nsys.exit(rc)\n")
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    return float(proc.stdout.split()[-1])

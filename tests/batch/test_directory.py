@@ -72,3 +72,20 @@ def test_a_directory_in_use_is_refused(tmp_path):
         with pytest.raises(BatchError, match="another batch run is writing into"):
             quiet_run(parse_range("0:3"), out, workers=1)
     assert chunk_names(out) == set()
+
+
+def test_a_directory_at_a_url_sweeps_temporary_files_and_takes_no_lock(tmp_path):
+    import uuid
+
+    from halfmoon.batch.directory import Directory
+    from halfmoon.batch.store import location
+
+    url = f"memory://test-directory-{uuid.uuid4().hex}/results"
+    quiet_run(parse_range("0:6"), url, workers=1, chunk_size=3)
+    where = location(url)
+    where.write(".part-000001.parquet.4242.tmp", lambda f: f.write(b"PAR1 half a chunk"))
+    directory = Directory(url, log=print)
+    directory.open()
+    assert sorted(where.names()) == ["_manifest.json", "part-000000.parquet", "part-000001.parquet"]
+    assert list(directory.chunks()) == [0, 1] and directory.read_manifest()["chunk_size"] == 3
+    directory.close()

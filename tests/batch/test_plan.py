@@ -3,9 +3,6 @@ pieces made lazily, and the dry run of the whole code space in bounded memory.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from halfmoon.batch import BatchError, parse_chunks, parse_range
@@ -23,7 +20,7 @@ from halfmoon.batch.plan import (
 from halfmoon.cli.main import main
 from halfmoon.game.codes import DEAL_COUNT
 
-from batch_helpers import BUDGET, TIMEOUT, batch_args
+from batch_helpers import BUDGET, batch_args, peak_rss_mib
 
 FULL = f"0:{DEAL_COUNT}"  # the whole code space: 8,031,810,176 deals
 
@@ -118,15 +115,6 @@ def test_dry_run_of_a_started_run_counts_its_files_and_refuses_another(tmp_path,
     assert "holds another run's results" in capsys.readouterr().err
     assert main(batch_args(out, "--range", "0:30", "--cores", "4")) == 2
     assert "--cores and --sample go with --dry-run" in capsys.readouterr().err
-
-
-def peak_rss_mib(argv: list[str]) -> float:
-    """The peak memory of ``halfmoon`` run with ``argv`` in a fresh process, in MiB."""
-    code = ("import resource, sys\nfrom halfmoon.cli.main import main\nrc = main(sys.argv[1:])\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\nsys.exit(rc)\n")
-    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=TIMEOUT)
-    assert proc.returncode == 0, proc.stderr
-    return float(proc.stdout.split()[-1])
 
 
 def test_the_whole_code_space_is_planned_in_the_memory_of_a_short_range(tmp_path):

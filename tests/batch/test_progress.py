@@ -39,3 +39,11 @@ def test_can_be_forced_off_on_a_terminal():
     with Progress(5, enabled=False, stream=stream) as bar:
         bar.update(["win"])
     assert stream.getvalue() == ""
+
+
+def test_a_chunk_of_a_cluster_is_added_by_its_counts():
+    stream = _Terminal()
+    with Progress(1000, stream=stream) as bar:
+        bar.add(Counter(win=600, loss=40))
+    assert bar.counts == Counter(win=600, loss=40, unresolved=0)
+    assert "640/1000" in stream.getvalue() and "win 600 loss 40 unresolved 0" in stream.getvalue()

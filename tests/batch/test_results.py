@@ -156,3 +156,24 @@ def test_rows_of_a_compiled_piece_are_those_of_result_row():
     assert [drop(r) for r in rows] == [drop(r) for r in expected]
     assert all(r["seconds"] > 0 for r in rows)
     assert rows_to_table(rows).num_rows == len(numbers)
+
+
+def test_rows_of_other_deals_or_another_solver_are_refused():
+    from halfmoon.batch import BatchError
+    from halfmoon.batch.results import check_rows
+
+    rows = [result_row(n, Result("loss", None, 10, 0.01, None), 100) for n in (4, 5)]
+    check_rows(rows, range(4, 6), SOLVER_VERSION)
+    with pytest.raises(BatchError, match=r"other deals than 4\.\.6"):
+        check_rows(rows, [4, 5, 6], SOLVER_VERSION)
+    with pytest.raises(BatchError, match="install the same halfmoon on every worker"):
+        check_rows(rows, [4, 5], "0")
+
+
+def test_a_chunk_is_read_by_columns_from_a_filesystem(tmp_path):
+    import fsspec
+
+    _write(tmp_path / "part-000000.parquet", [3, 1])
+    fs = fsspec.filesystem("file")
+    table = read_chunk(str(tmp_path / "part-000000.parquet"), columns=["deal", "verdict"], filesystem=fs)
+    assert table.column_names == ["deal", "verdict"] and table.column("deal").to_pylist() == [3, 1]

@@ -5,6 +5,8 @@ Budgets are small (unresolved is a fine verdict here) and ranges short.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pandas.testing import assert_frame_equal
 
@@ -106,3 +108,42 @@ def test_codes_file_run_solves_each_deal_once(tmp_path):
     df = load_results(tmp_path / "r")
     assert df["deal"].tolist() == [1, 3]
     assert df["code"].tolist() == ["HM1-N-AAAAAAB", "HM1-N-AAAAAAD"]
+
+
+def test_the_first_chunks_of_the_whole_code_space_run_in_the_memory_of_a_short_run(tmp_path):
+    from batch_helpers import peak_rss_mib
+    from halfmoon.game.codes import DEAL_COUNT
+
+    args = ["--workers", "1", "--chunk-size", "10", "--chunks", "0:3"]
+    short = peak_rss_mib(batch_args(tmp_path / "short", "--range", "0:30", *args))
+    full = peak_rss_mib(batch_args(tmp_path / "full", "--range", f"0:{DEAL_COUNT}", *args))
+    assert full < short + 50, (short, full)
+    out = tmp_path / "full"
+    assert chunk_names(out) == {"part-000000.parquet", "part-000001.parquet", "part-000002.parquet"}
+    assert_frame_equal(solved(out), solved(tmp_path / "short"))
+    manifest = load_manifest(out)
+    assert manifest["status"] == "running" and manifest["deals"]["count"] == DEAL_COUNT
+    summary, _ = quiet_run(parse_range(f"0:{DEAL_COUNT}"), out, workers=1, chunks=range(2, 4))
+    assert (summary.resumed, summary.solved, summary.complete) == (30, 10, False)
+
+
+def test_a_rerun_goes_on_with_the_runs_own_chunk_size(tmp_path):
+    out = tmp_path / "results"
+    quiet_run(parse_range("0:30"), out, workers=1, chunk_size=7)
+    (out / "part-000002.parquet").unlink()
+    summary, warnings = quiet_run(parse_range("0:30"), out, workers=1)
+    assert (summary.resumed, summary.solved, warnings) == (23, 7, [])
+    assert load_manifest(out)["chunk_size"] == 7
+
+
+def test_a_range_named_by_the_digest_of_its_numbers_still_resumes(tmp_path):
+    out = tmp_path / "results"
+    deals = parse_range("0:20")
+    quiet_run(deals, out, workers=1, chunk_size=10)
+    manifest = load_manifest(out)
+    manifest["deals"]["sha256"] = deals.numbers_digest()  # as runs were named before
+    (out / MANIFEST_NAME).write_text(json.dumps(manifest))
+    (out / "part-000001.parquet").unlink()
+    summary, warnings = quiet_run(deals, out, workers=1)
+    assert (summary.resumed, summary.solved, warnings) == (10, 10, [])
+    assert load_manifest(out)["deals"]["sha256"] == deals.digest()

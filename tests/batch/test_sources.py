@@ -108,3 +108,24 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, args, message):
     err = capsys.readouterr().err
     assert err.startswith("halfmoon: error: ") and message in err
     assert err.count("\n") == 1
+
+
+def test_a_range_is_named_by_its_bounds_whatever_its_length():
+    import hashlib
+    import time
+
+    import numpy as np
+
+    from halfmoon.game.codes import DEAL_COUNT
+
+    t0 = time.perf_counter()
+    full = parse_range(f"0:{DEAL_COUNT}")
+    assert len(full) == DEAL_COUNT and full.digest() == parse_range(f"0:{DEAL_COUNT}").digest()
+    assert full.digest() != parse_range(f"1:{DEAL_COUNT}").digest()
+    assert time.perf_counter() - t0 < 1  # no array of 8 billion numbers
+    assert full.sample(3) == [DEAL_COUNT // 6, DEAL_COUNT // 2, 5 * DEAL_COUNT // 6]
+    # other lists, and the numbers' digest of a range, hash every number as before
+    old = hashlib.sha256(np.arange(5, 9, dtype="<i8").tobytes()).hexdigest()
+    assert deals_from_numbers([5, 6, 7, 8]).digest() == old
+    assert parse_range("5:9").numbers_digest() == parse_range("5:9").numbers_digest(block=3) == old
+    assert parse_range("5:9").sample(10) == [5, 6, 7, 8]
