@@ -25,6 +25,7 @@ from .plan import Plan, cut
 from .results import check_rows, error_text, rows_to_table
 
 TASKS_IN_FLIGHT = 2  # chunks sent per core: one running, one waiting, whatever the run's length
+RECOUNT = 30.0  # seconds between counts of the cluster's workers during a run
 
 
 def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_size: int,
@@ -82,11 +83,15 @@ class Cluster:
         # so a worker process is one core, whatever its threads.
         self.cores = max(1, len(threads))
         self.warning = None
-        if any(n > 1 for n in threads):
+        if not threads:
+            self.warning = ("the scheduler has no workers yet: the run is sized for one core"
+                            " (--chunk-size to choose)")
+        elif any(n > 1 for n in threads):
             self.warning = (f"the cluster's workers have {max(threads)} threads each, but a worker solves"
                             " one deal at a time: start one worker per core (dask worker --nthreads 1"
                             " --nworkers N)")
         self.window = TASKS_IN_FLIGHT * self.cores
+        self._counted = time.monotonic()
         self.finished = as_completed(loop=self.client.loop)
         self.pending: set = set()
         self.token = secrets.token_hex(4)
@@ -101,6 +106,9 @@ class Cluster:
     def wait(self):
         done = [next(self.finished)] + self.finished.next_batch(block=False)
         self.pending.difference_update(done)
+        if time.monotonic() - self._counted > RECOUNT:  # workers come and go: so does the window
+            self._counted = time.monotonic()
+            self.window = TASKS_IN_FLIGHT * max(1, len(self.client.nthreads()))
         return done
 
     def close(self, cancel: bool) -> None:

@@ -168,3 +168,49 @@ def test_the_client_killed_then_a_rerun_finishes(cluster, tmp_path):
     df = load_results(out)
     assert df["deal"].tolist() == list(range(600))
     assert temp_files(out) == []
+
+
+def _fail_at(deal: int) -> None:
+    """On a worker: a piece holding ``deal`` raises."""
+    import halfmoon.batch.backends as backends
+
+    real = getattr(backends, "_real_solve_piece", backends.solve_piece)
+    backends._real_solve_piece = real
+
+    def solve_piece(numbers, budget):
+        if deal in numbers:
+            raise RuntimeError("boom\nsecond line")
+        return real(numbers, budget)
+
+    backends.solve_piece = solve_piece
+
+
+def test_a_task_that_raises_stops_the_run_with_one_line_and_no_half_file(cluster, tmp_path, capsys):
+    client = distributed.Client(cluster.scheduler_address, set_as_default=False)
+    client.run(_fail_at, 40)
+    out = tmp_path / "results"
+    try:
+        args = batch_args(out, "--range", "0:60", "--chunk-size", "6", "--piece-size", "3",
+                          "--scheduler", cluster.scheduler_address)
+        assert main(args) == 2
+        _wait_until_idle(client)  # a chunk already running when the run stopped is finished
+    finally:
+        client.run(_restore)
+        client.close()
+    err = capsys.readouterr().err
+    assert err == "halfmoon: error: solving deals 39..41 failed: RuntimeError: boom second line\n"
+    assert "part-000006.parquet" not in chunk_names(out) and temp_files(out) == []
+    df = load_results(out)  # every file with a final name is a whole chunk
+    assert df["deal"].is_unique and len(df) == 6 * len(chunk_names(out))
+
+
+def _executing(dask_worker) -> int:
+    return dask_worker.state.executing_count
+
+
+def _wait_until_idle(client) -> None:
+    """Until no worker runs a task (a task cancelled while running goes on to its end)."""
+    deadline = time.monotonic() + TIMEOUT
+    while any(client.run(_executing).values()):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
