@@ -38,7 +38,6 @@ from .backends import InProcess, Pool, default_workers, worker_failed
 from .directory import Directory
 from .errors import BatchError
 from .plan import (
-    CHUNK_SIZE,
     SAMPLE,
     DryRun,
     Plan,

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from pandas.testing import assert_frame_equal
 
-from halfmoon.batch import BatchError, parse_range
+from halfmoon.batch import parse_range
 from halfmoon.batch.results import read_chunk
 from halfmoon.batch.store import TMP_RE, LocalDir, UrlDir, location, temp_name
 from halfmoon.cli.main import main
