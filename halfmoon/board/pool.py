@@ -20,7 +20,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Optional
+from typing import Any, Callable, Hashable, Optional, Union
 
 from .jobs import READY, worker_main
 
@@ -34,11 +34,16 @@ Done = Callable[["Job", dict], None]
 @dataclass(frozen=True)
 class Job:
     """One job for a solver process: ``key`` names what it answers, ``work`` is the
-    plain tuple of :mod:`halfmoon.board.jobs`; ``context`` rides along for the caller."""
+    plain tuple of :mod:`halfmoon.board.jobs`, or a function that makes it (called only
+    when the job is sent: a job dropped before costs nothing); ``context`` rides along
+    for the caller."""
 
     key: Hashable
-    work: tuple
+    work: Union[tuple, Callable[[], tuple]]
     context: Any = field(default=None, compare=False, hash=False)
+
+    def message(self) -> tuple:
+        return self.work() if callable(self.work) else self.work
 
 
 class SolverPool:
@@ -142,14 +147,21 @@ class SolverPool:
                 break
             job, _ = task
             try:
-                if conn is None:
-                    conn = self._spawn(slot)
-                answer, conn = self._ask(slot, conn, job)
-            except _Closed:
-                break
-            except Exception as exc:  # a process that cannot start: answer, go on
-                log.warning("solver process failed: %s", exc)
-                answer, conn = {"error": f"the solver process failed: {exc}"}, self._kill(slot, conn)
+                work = job.message()
+            except Exception as exc:  # the caller's bug: its job fails, the process is fine
+                log.exception("a job could not be made")
+                work, answer = None, {"error": f"the job could not be made: {exc}"}
+            if work is not None:
+                try:
+                    if conn is None:
+                        conn = self._spawn(slot)
+                    answer, conn = self._ask(slot, conn, work)
+                except _Closed:
+                    break
+                except Exception as exc:  # a process that cannot start: answer, go on
+                    log.warning("solver process failed: %s", exc)
+                    answer = {"error": f"the solver process failed: {exc}"}
+                    conn = self._kill(slot, conn)
             with self._lock:
                 waiting = self._running.pop(job.key, [])
             for asked, done in waiting:
@@ -182,11 +194,11 @@ class SolverPool:
             raise RuntimeError("the solver process did not start")
         return parent
 
-    def _ask(self, slot: int, conn, job: Job):
+    def _ask(self, slot: int, conn, work: tuple):
         """Send a job and wait for its answer, at most ``seconds``."""
         t0 = time.monotonic()
         try:
-            conn.send(job.work)
+            conn.send(work)
             if conn.poll(self.seconds):
                 return conn.recv(), conn
         except (EOFError, OSError):

@@ -128,7 +128,7 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
         loop = asyncio.get_running_loop()
         deadline = loop.time() + check.wait_seconds(query)
         while True:
-            changed = board.changed  # taken before reading: no change is missed
+            changed = board.changed(game_id)  # taken before reading: no change is missed
             out = board.opinion(game_id, hint=hint, line=line)
             tag = hashlib.sha1(json.dumps(out, sort_keys=True).encode()).hexdigest()[:16]
             left = deadline - loop.time()

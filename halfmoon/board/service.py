@@ -18,14 +18,15 @@ from typing import Callable, Optional, TypeVar
 
 from halfmoon.game.codes import DEAL_COUNT
 from halfmoon.game.deal import Deal
-from halfmoon.game.engine import Game, Settings
+from halfmoon.game.engine import Game, Position, Settings
 from halfmoon.game.errors import IllegalMoveError
 from halfmoon.game.layouts import format_layout
+from halfmoon.game.moves import Move
 
 from .errors import BadRequest, Busy, GameNotFound, StaleVersion
 from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
 from .jobs import PICK_KINDS
-from .opinion import Verdicts, deal_at, opinion_view, read_game
+from .opinion import Verdicts, opinion_view, read_game
 from .pool import Job, SolverPool
 from .view import state_view
 
@@ -54,33 +55,39 @@ class Board:
         self._plans: dict[str, list[Job]] = {}
         self._stale: set[str] = set()
         self._loop: Optional[asyncio.AbstractEventLoop] = None
-        self._changed: Optional[asyncio.Event] = None
+        self._events: dict[str, asyncio.Event] = {}  # the loop's only
 
     # --- the event loop of the server -------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """Wake waiters on ``loop`` (the server's) when something changes."""
         self._loop = loop
-        self._changed = asyncio.Event()
 
     def detach(self) -> None:
         self.pool.forget(self)
         self._loop = None
 
-    @property
-    def changed(self) -> asyncio.Event:
-        """Set at the next change (a move, a setting, a solver's answer); in the loop only."""
-        assert self._changed is not None, "attach() the board to the server's loop first"
-        return self._changed
+    def changed(self, game_id: str) -> asyncio.Event:
+        """Set at the game's next change (a tap, a setting, a solver's answer about it);
+        to be called in the server's loop."""
+        event = self._events.get(game_id)
+        if event is None:
+            event = self._events[game_id] = asyncio.Event()
+        return event
 
-    def _wake(self) -> None:
+    def _wake(self, game_ids) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._set_changed)
+            loop.call_soon_threadsafe(self._set_changed, tuple(game_ids))
 
-    def _set_changed(self) -> None:
-        event, self._changed = self._changed, asyncio.Event()
-        if event is not None:
-            event.set()
+    def _set_changed(self, game_ids: tuple[str, ...]) -> None:
+        for game_id in game_ids:
+            event = self._events.pop(game_id, None)
+            if event is not None:
+                event.set()
+        if len(self._events) > 2 * self.store.capacity:  # waiters of dropped games
+            with self._lock:
+                for game_id in [g for g in self._events if g not in self.store]:
+                    self._events.pop(game_id).set()
 
     # --- games ---------------------------------------------------------------------
     def new_game(self, deal: Optional[Deal] = None, settings: Settings = Settings()) -> LiveGame:
@@ -137,7 +144,7 @@ class Board:
     def _changed_game(self, live: LiveGame) -> None:
         self._stale.add(live.id)
         self._replan()
-        self._wake()
+        self._wake([live.id])
 
     # --- the solver's opinion -----------------------------------------------------
     def opinion(self, game_id: str, *, hint: bool = False, line: bool = False) -> dict:
@@ -152,21 +159,20 @@ class Board:
     def _plan(self, live: LiveGame) -> list[Job]:
         """The solves this game wants, the most useful first."""
         reading = read_game(live.game, live.deal_key, self.verdicts)
-        jobs = []
-        for ply in reading.wanted():
-            jobs.append(self._job(live.deal_key, reading.positions[ply],
-                                  deal_at(live.game, ply)))
+        stack = tuple(live.game.stack)
+        jobs = [self._job(live, stack[:ply], reading.positions[ply]) for ply in reading.wanted()]
         if live.analysis_asked:
-            after = Game(live.game.remaining_deal())
-            for move, _, verdict, position in reading.children(self.verdicts):
-                if verdict is None:
-                    after.push(move)
-                    jobs.append(self._job(live.deal_key, position, after.remaining_deal()))
-                    after.pop()
+            jobs.extend(self._job(live, stack + (move,), position)
+                        for move, _, verdict, position in reading.children(self.verdicts)
+                        if verdict is None)
         return jobs
 
-    def _job(self, key: str, position, deal: Deal) -> Job:
-        return Job((key, position), ("solve", format_layout(deal), self.budget), (key, deal))
+    def _job(self, live: LiveGame, moves: tuple[Move, ...], position: Position) -> Job:
+        """A solve of the position after ``moves``; its cards are worked out only if the
+        job is sent (most plans are replaced before)."""
+        cards, budget = _Cards(live.game.deal, moves), self.budget
+        return Job((live.deal_key, position), lambda: ("solve", format_layout(cards()), budget),
+                   (live.deal_key, cards))
 
     def _replan(self) -> None:
         """Tell the pool the solves wanted now: the games used last first."""
@@ -187,12 +193,14 @@ class Board:
 
     def _answered(self, job: Job, answer: dict) -> None:
         """A solver's answer (on a pool thread)."""
-        key, deal = job.context
+        key, cards = job.context
+        deal = cards()
         with self._lock:
             self.verdicts.record(key, deal, answer)
-            self._stale.update(live.id for live in self.store.recent() if live.deal_key == key)
+            touched = [live.id for live in self.store.recent() if live.deal_key == key]
+            self._stale.update(touched)
             self._replan()
-        self._wake()
+        self._wake(touched)
 
     # --- picking a deal -------------------------------------------------------------
     async def pick(self, kind: str, settings: Settings = Settings(), *,
@@ -226,3 +234,20 @@ class Board:
         with self._lock:
             self.verdicts.record(deal_key(deal), deal, answer)
         return self.new_game(deal, settings)
+
+
+class _Cards:
+    """The cards left after some moves of a deal, worked out when first asked for."""
+
+    __slots__ = ("deal", "moves", "_left")
+
+    def __init__(self, deal: Deal, moves: tuple[Move, ...]) -> None:
+        self.deal, self.moves, self._left = deal, moves, None
+
+    def __call__(self) -> Deal:
+        if self._left is None:
+            game = Game(self.deal)
+            for move in self.moves:
+                game.push(move)
+            self._left = game.remaining_deal()
+        return self._left

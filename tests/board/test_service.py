@@ -38,7 +38,7 @@ class FakePool:
     def answer(self, board, job) -> None:
         """Run the job here, as a solver process would, and hand back the answer."""
         jobs, done = self.wants[board]
-        done(job, run_job(job.work))
+        done(job, run_job(job.message()))
 
 
 def test_a_tap_never_waits_for_the_solver():
@@ -59,7 +59,7 @@ def test_an_answer_for_an_older_position_does_not_light_the_newer_one():
     board = Board(pool, start_deal=EXAMPLE)
     live = board.new_game()
     [first] = pool.jobs(board)  # the deal itself
-    late = run_job(first.work)  # solved, but not handed back yet
+    late = run_job(first.message())  # solved, but not handed back yet
     other = next(m for m in Game(EXAMPLE).legal_moves if str(m) != late["moves"][0])
     for source in other.sources:
         board.tap(live.id, source)
