@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from itertools import islice
@@ -49,6 +50,7 @@ from .progress import Progress
 from .results import FORMAT_VERSION, MANIFEST_NAME, VERDICTS, ResultsError, check_rows, rows_to_table
 from .sources import DealList, describe_source
 
+SCAN_THREADS = 8  # chunk files checked at once on resume (reading them waits on the disk or the store)
 LEGACY_DIGEST_LIMIT = 10**8  # ranges up to this long may resume a run named by its numbers' digest
 
 
@@ -300,27 +302,40 @@ def _legacy_digest_matches(stored_deals, deals: DealList) -> bool:
 
 
 def _scan_chunks(directory: Directory, plan: Plan, budget: int, solver_version: str) -> dict[int, Counter]:
-    """Verdict counts of the sound chunk files by index; a bad one is reported and removed."""
-    done = {}
-    for index, name in directory.chunks().items():
-        label = directory.where.label(name)
+    """Verdict counts of the sound chunk files by index; a bad one is reported and removed.
+    Files are read a few at a time (only four small columns of each): a census has thousands."""
+
+    def check(item):
+        index, name = item
         try:
-            if index >= plan.nchunks:
-                raise ResultsError(f"{label}: not a chunk of this run")
-            table = directory.read_chunk(name, columns=["deal", "verdict", "budget", "solver_version"])
-            if not np.array_equal(table.column("deal").to_numpy(), _array(plan.chunk(index))):
-                raise ResultsError(f"{label}: does not hold the deals of chunk {index} of this run")
-            if not _all_equal(table, "budget", budget) or not _all_equal(table, "solver_version", solver_version):
-                raise ResultsError(f"{label}: written with another budget or solver version")
-            counts = Counter(table.column("verdict").to_pylist())
-            if set(counts) - set(VERDICTS):
-                raise ResultsError(f"{label}: unknown verdicts {sorted(set(counts) - set(VERDICTS))}")
+            return index, name, _check_chunk(directory, plan, index, name, budget, solver_version)
         except ResultsError as exc:
-            directory.log(f"{exc}; its deals will be solved again")
-            directory.remove(name)
-            continue
-        done[index] = counts
+            return index, name, exc
+
+    done = {}
+    with ThreadPoolExecutor(SCAN_THREADS) as pool:
+        for index, name, counts in pool.map(check, directory.chunks().items()):
+            if isinstance(counts, ResultsError):
+                directory.log(f"{counts}; its deals will be solved again")
+                directory.remove(name)
+            else:
+                done[index] = counts
     return done
+
+
+def _check_chunk(directory, plan, index, name, budget, solver_version) -> Counter:
+    label = directory.where.label(name)
+    if index >= plan.nchunks:
+        raise ResultsError(f"{label}: not a chunk of this run")
+    table = directory.read_chunk(name, columns=["deal", "verdict", "budget", "solver_version"])
+    if not np.array_equal(table.column("deal").to_numpy(), _array(plan.chunk(index))):
+        raise ResultsError(f"{label}: does not hold the deals of chunk {index} of this run")
+    if not _all_equal(table, "budget", budget) or not _all_equal(table, "solver_version", solver_version):
+        raise ResultsError(f"{label}: written with another budget or solver version")
+    counts = Counter({d["values"]: d["counts"] for d in pc.value_counts(table.column("verdict")).to_pylist()})
+    if set(counts) - set(VERDICTS):
+        raise ResultsError(f"{label}: unknown verdicts {sorted(set(counts) - set(VERDICTS))}")
+    return counts
 
 
 def _array(numbers) -> np.ndarray:
