@@ -6,10 +6,12 @@ space (or a range), one process per core, every deal timed.
                                     [--workers 2] [--budget N] [--top 20]
 
 The deals are those of ``halfmoon batch --random N --seed S`` (or ``--range A:B``).  Each
-of ``--workers`` processes takes every W-th deal and does what a batch worker does for it:
-build the deal from its number, solve it, make its result row (``halfmoon.batch.backends``).
-Per deal it records the verdict, positions, which search settled it, the solver's own time
-and the whole time of the deal (building and the row included).
+of ``--workers`` processes takes every W-th deal and does what a batch worker does with
+them: pieces of ``--piece`` deals (16 by default, as a local batch run) solved by
+:func:`solver.pieces.solve_numbers` and turned into result rows.  Per deal it records the
+verdict, positions, which search settled it, the time the compiled code and the solver
+spent on it, and its whole time: that plus its share of the piece's remaining cost (calls,
+rows).
 
 Printed and written to ``benchmarks/results/tail-<set>-v<version>.json`` and ``.md``: counts
 by verdict and the unresolved deals, deals per second per core over the sample (deals over
@@ -48,7 +50,7 @@ from reference import Reference  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 KEEP = 200  # slowest deals kept in the JSON
-FLUSH = 200  # deals between flushes of a worker's records
+PIECE = 16  # deals per call, as in a local batch run
 
 
 def deal_numbers(args) -> tuple[str, list[int]]:
@@ -58,9 +60,11 @@ def deal_numbers(args) -> tuple[str, list[int]]:
     return f"range-{a}-{b}", list(range(a, b))
 
 
-def work(k: int, numbers: list[int], budget: int, path: Path) -> None:
+def work(k: int, numbers: list[int], budget: int, piece: int, path: Path) -> None:
     """Worker ``k``: solve its deals not yet in its file, appending one line per deal."""
-    from halfmoon.batch.backends import solve_one
+    from halfmoon.batch.results import piece_rows
+    from solver.pieces import solve_numbers
+    from solver.search import warm_up
 
     done = set()
     if path.exists():
@@ -70,18 +74,19 @@ def work(k: int, numbers: list[int], budget: int, path: Path) -> None:
                 if "deal" in rec:
                     done.add(rec["deal"])
     todo = [n for n in numbers if n not in done]
-    from solver.search import warm_up
-
     warm_up()
     with path.open("a") as f:
-        for i, n in enumerate(todo):
+        for i in range(0, len(todo), piece):
+            nums = todo[i : i + piece]
             t0 = time.perf_counter()
-            row, result = solve_one(n, budget)
-            whole = time.perf_counter() - t0
-            f.write(json.dumps({"deal": n, "verdict": row["verdict"], "nodes": row["nodes"],
-                                "solve": result.seconds, "whole": whole,
-                                "by": result.settled_by}) + "\n")
-            if i % FLUSH == FLUSH - 1:
+            p = solve_numbers(nums, budget)
+            rows = piece_rows(p, budget)
+            rest = (time.perf_counter() - t0 - float(p.seconds.sum())) / len(nums)
+            for j, row in enumerate(rows):
+                f.write(json.dumps({"deal": row["deal"], "verdict": row["verdict"], "nodes": row["nodes"],
+                                    "solve": row["seconds"], "whole": row["seconds"] + rest,
+                                    "by": p.settled_by[j]}) + "\n")
+            if (i // piece) % 16 == 15:
                 f.flush()
         f.write(json.dumps({"worker": k, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                             "deals": len(todo)}) + "\n")
@@ -167,7 +172,7 @@ def markdown(s: dict, top: int) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in s["slowest"][:top]:
-        lines.append(f"| {r['deal']} | {r['code']} | {r['verdict']} | {r['whole']:.2f} | {r['nodes']:,} | {r['by'] or '—'} |")
+        lines.append(f"| {r['deal']} | {r['code']} | {r['verdict']} | {r['whole']:.3f} | {r['nodes']:,} | {r['by'] or '—'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -180,6 +185,7 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--piece", type=int, default=PIECE, help="deals per call of compiled code")
     args = parser.parse_args(argv)
     name, numbers = deal_numbers(args)
     tag = f"tail-{name}-v{SOLVER_VERSION}" + ("" if args.budget == DEFAULT_BUDGET else f"-b{args.budget}")
@@ -190,7 +196,7 @@ def main(argv=None) -> int:
     before = reference.time()
     t0 = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=work, args=(k, numbers[k::args.workers], args.budget, paths[k]))
+    procs = [ctx.Process(target=work, args=(k, numbers[k::args.workers], args.budget, args.piece, paths[k]))
              for k in range(args.workers)]
     for p in procs:
         p.start()

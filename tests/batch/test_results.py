@@ -177,3 +177,11 @@ def test_a_chunk_is_read_by_columns_from_a_filesystem(tmp_path):
     fs = fsspec.filesystem("file")
     table = read_chunk(str(tmp_path / "part-000000.parquet"), columns=["deal", "verdict"], filesystem=fs)
     assert table.column_names == ["deal", "verdict"] and table.column("deal").to_pylist() == [3, 1]
+
+
+def test_codes_of_many_numbers_at_once():
+    from halfmoon.batch.results import numbers_to_codes
+    from halfmoon.game.codes import number_to_code, random_numbers
+
+    numbers = [0, 1, 25, 26, MAX_NUMBER] + random_numbers(3000, seed=22)
+    assert numbers_to_codes(numbers) == [number_to_code(n) for n in numbers]
