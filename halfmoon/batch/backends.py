@@ -14,7 +14,7 @@ from typing import Sequence
 from halfmoon.game.deal import Deal
 
 from .errors import BatchError
-from .results import error_text, result_row
+from .results import error_text, piece_rows, result_row
 
 # The solver's transposition tables are module-wide, so a process runs one search at a
 # time (the kernels hold the GIL anyway: threads would not run searches side by side).
@@ -33,7 +33,9 @@ def solve_one(number: int, budget: int):
 
 
 def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
-    """Solve deals (by number) and return their result rows; runs in a worker."""
+    """Solve deals (by number) and return their result rows; runs in a worker.  The
+    whole piece goes to compiled code (:func:`solver.pieces.solve_numbers`)."""
+    from solver.pieces import solve_numbers
     from solver.search import warm_up
 
     global _warm
@@ -43,7 +45,7 @@ def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
             # deal's time includes them.
             warm_up()
             _warm = True
-        return [solve_one(number, budget)[0] for number in numbers]
+        return piece_rows(solve_numbers(numbers, budget), budget)
 
 
 def worker_failed(exc: Exception, numbers: Sequence[int]) -> BatchError:

@@ -14,10 +14,12 @@ import re
 from pathlib import Path
 from typing import Optional, Union
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from halfmoon.game.cards import rank_class
+from halfmoon.game.codes import DIGITS, PREFIX
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
@@ -102,6 +104,60 @@ def check_rows(rows: list[dict], numbers, solver_version: str) -> None:
             f"workers run solver version {', '.join(sorted(versions))}, this run is version {solver_version}:"
             " install the same halfmoon on every worker"
         )
+
+
+def piece_rows(piece, budget: int) -> list[dict]:
+    """The rows of :data:`SCHEMA` of a piece of deals solved by
+    :func:`solver.pieces.solve_numbers`: the same rows as :func:`result_row` gives for
+    each deal, with no work of the reference engine."""
+    from solver import SOLVER_VERSION
+    from solver.pieces import OUTCOMES
+
+    text = _MOVE_TEXT.__getitem__
+    rows = []
+    lines, nline = piece.lines.tolist(), piece.nline.tolist()
+    for k, (number, code, verdict, nodes, seconds, f) in enumerate(zip(
+            piece.numbers.tolist(), numbers_to_codes(piece.numbers), piece.verdicts.tolist(),
+            piece.nodes.tolist(), piece.seconds.tolist(), piece.features.tolist())):
+        verdict = OUTCOMES[verdict]
+        rows.append({
+            "deal": number,
+            "code": code,
+            "verdict": verdict,
+            "nodes": nodes,
+            "seconds": seconds,
+            "line": " ".join(map(text, lines[k][: nline[k]])) if verdict == "win" else None,
+            "solver_version": SOLVER_VERSION,
+            "budget": int(budget),
+            "start_moves": f[0],
+            "reserve_faces": f[1],
+            "top_faces": f[2],
+            "free_classes": f[3],
+        })
+    return rows
+
+
+def numbers_to_codes(numbers) -> list[str]:
+    """Deal codes of many numbers at once (:func:`halfmoon.game.codes.number_to_code`)."""
+    nums = np.asarray(numbers, dtype=np.int64)
+    letters = (nums[:, None] // _PLACES) % 26 + ord("A")
+    return [_CODE_PREFIX + s for s in letters.astype(np.uint8).view(f"S{_PLACES.size}").ravel().astype(str).tolist()]
+
+
+class _MoveTexts(dict):
+    """A move of the packed mirror (its delta) as the results write it (``P5+P6``),
+    made on first use: at most 1,330 moves."""
+
+    def __missing__(self, delta: int) -> str:
+        from solver.search import delta_to_move
+
+        text = self[delta] = str(delta_to_move(delta))
+        return text
+
+
+_MOVE_TEXT = _MoveTexts()
+_PLACES = 26 ** np.arange(DIGITS - 1, -1, -1, dtype=np.int64)
+_CODE_PREFIX = f"{PREFIX}-N-"
 
 
 def rows_to_table(rows: list[dict]) -> pa.Table:
