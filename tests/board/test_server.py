@@ -262,3 +262,18 @@ def test_the_page_and_its_files_are_served_from_the_package(example):
         assert served.status_code == 200 and served.text == (STATIC / name).read_text()
     # no file from elsewhere: everything the page loads is its own
     assert "http" not in (STATIC / "index.html").read_text().replace("http-equiv", "")
+
+
+def test_every_file_of_the_page_ships_inside_the_package():
+    """pyproject.toml's package data names every file of static/, so that a plain
+    ``pip install`` (not an editable one) has the page."""
+    import fnmatch
+    from pathlib import Path
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    root = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["halfmoon.board"]
+    files = [p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file()]
+    assert files and all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files), files
