@@ -15,6 +15,7 @@ position the solver could not settle within its budget stays "unresolved".
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ DEFAULT_CAPACITY = 20_000
 log = logging.getLogger(__name__)
 
 Key = tuple[str, Position]  # (deal key, position)
+# A deal has at most 1,330 distinct moves and a Move is immutable: each is read once.
+_move = functools.lru_cache(maxsize=4096)(Move.parse)
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ class Verdicts:
             self.put((deal_key, game.position), Settled(verdict, None, nodes, answer.get("reason")))
             return
         try:
-            line = tuple(Move.parse(m) for m in answer.get("moves") or ())
+            line = tuple(_move(m) for m in answer.get("moves") or ())
             settled = []
             for k, move in enumerate(line):
                 settled.append((game.position, line[k:]))

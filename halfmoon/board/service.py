@@ -53,6 +53,7 @@ class Board:
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._plans: dict[str, list[Job]] = {}
+        self._wants: dict[str, tuple] = {}  # what each plan was made for
         self._stale: set[str] = set()
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._events: dict[str, asyncio.Event] = {}  # the loop's only
@@ -142,8 +143,13 @@ class Board:
             return state_view(live)
 
     def _changed_game(self, live: LiveGame) -> None:
-        self._stale.add(live.id)
-        self._replan()
+        # What a game wants solved depends on its moves and the analysis, not on the
+        # selection: a tap that only selects leaves the plan as it is.
+        wants = (tuple(live.game.stack), live.analysis_asked)
+        if self._wants.get(live.id) != wants or live.id not in self._plans:
+            self._wants[live.id] = wants
+            self._stale.add(live.id)
+            self._replan()
         self._wake([live.id])
 
     # --- the solver's opinion -----------------------------------------------------
@@ -160,19 +166,22 @@ class Board:
         """The solves this game wants, the most useful first."""
         reading = read_game(live.game, live.deal_key, self.verdicts)
         stack = tuple(live.game.stack)
-        jobs = [self._job(live, stack[:ply], reading.positions[ply]) for ply in reading.wanted()]
+        jobs = [self._job(live, stack[:ply], reading.positions[ply], True)
+                for ply in reading.wanted()]
         if live.analysis_asked:
-            jobs.extend(self._job(live, stack + (move,), position)
+            jobs.extend(self._job(live, stack + (move,), position, False)
                         for move, _, verdict, position in reading.children(self.verdicts)
                         if verdict is None)
         return jobs
 
-    def _job(self, live: LiveGame, moves: tuple[Move, ...], position: Position) -> Job:
-        """A solve of the position after ``moves``; its cards are worked out only if the
-        job is sent (most plans are replaced before)."""
+    def _job(self, live: LiveGame, moves: tuple[Move, ...], position: Position,
+             on_line: bool) -> Job:
+        """A solve of the position after ``moves`` (``on_line``: one of the game's own,
+        whose answer may change what else is wanted); its cards are worked out only if
+        the job is sent (most plans are replaced before)."""
         cards, budget = _Cards(live.game.deal, moves), self.budget
         return Job((live.deal_key, position), lambda: ("solve", format_layout(cards()), budget),
-                   (live.deal_key, cards))
+                   (live.deal_key, cards, on_line))
 
     def _replan(self) -> None:
         """Tell the pool the solves wanted now: the games used last first."""
@@ -189,17 +198,21 @@ class Board:
         self._stale.clear()
         for gone in set(self._plans) - live_ids:
             del self._plans[gone]
+            self._wants.pop(gone, None)
         self.pool.want(self, jobs, self._answered)
 
     def _answered(self, job: Job, answer: dict) -> None:
         """A solver's answer (on a pool thread)."""
-        key, cards = job.context
+        key, cards, on_line = job.context
         deal = cards()
         with self._lock:
             self.verdicts.record(key, deal, answer)
             touched = [live.id for live in self.store.recent() if live.deal_key == key]
             self._stale.update(touched)
-            self._replan()
+            # An analysed move's answer changes nothing else wanted: the rest is queued,
+            # unless the queue has run dry (solves left out by MAX_JOBS come next).
+            if on_line or not self.pool.waiting():
+                self._replan()
         self._wake(touched)
 
     # --- picking a deal -------------------------------------------------------------

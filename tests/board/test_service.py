@@ -32,12 +32,16 @@ class FakePool:
     def forget(self, owner) -> None:
         self.wants.pop(owner, None)
 
+    def waiting(self) -> int:
+        return sum(len(jobs) for jobs, _ in self.wants.values())
+
     def jobs(self, board) -> list:
-        return self.wants.get(board, ([], None))[0]
+        return list(self.wants.get(board, ([], None))[0])
 
     def answer(self, board, job) -> None:
-        """Run the job here, as a solver process would, and hand back the answer."""
+        """Take the job, run it here as a solver process would, hand back the answer."""
         jobs, done = self.wants[board]
+        jobs.remove(job)
         done(job, run_job(job.message()))
 
 
@@ -99,8 +103,11 @@ def test_the_analysis_asks_for_every_move_s_position():
     [root] = pool.jobs(board)
     board.ask_analysis(live.id)
     assert len(pool.jobs(board)) == 1 + 6  # the position, then each of its 6 moves
-    for job in pool.jobs(board):
-        pool.answer(board, job)
+    solves = 0
+    while pool.jobs(board):
+        pool.answer(board, pool.jobs(board)[0])
+        solves += 1
+    assert solves <= 6  # the position's line settles one of the moves on the way
     analysis = board.opinion(live.id)["analysis"]
     assert {a["move"]: a["verdict"] for a in analysis}["R1+R2"] == "loss"
     assert sum(a["verdict"] == "win" for a in analysis) == 5

@@ -1,0 +1,165 @@
+"""Load check of the web board: how fast taps are answered while the solver works.
+
+    python benchmarks/bench_board.py [--games 8] [--moves 300] [--depth 12] [--seed 1]
+
+Starts ``halfmoon play --no-browser`` on a free local port (the server in its own
+process, its solver in another, as a player runs it), then plays ``--games`` games at
+once on random deals, round robin: each move is a random legal move made by tapping its
+cards one by one, each tap timed from request to answer, and after each move the
+analysis of the new position is asked for, so that every legal move's position is
+queued for the solver: the solver is kept busy while the taps come.  Before each move
+the game's opinion is read without waiting, to count the moves made while that game
+still had solves pending.  A game that ends, or has had ``--depth`` moves, is replaced
+by a new one: positions early in a deal are the solver's hardest, and a lost game asks
+for little (after a lost position every position is lost).
+
+The same run is made twice, on a new server each time: first without asking for the
+analysis (the solver settles only the light: mostly idle), then with it (the solver kept
+busy), so that what the solver's work costs the taps shows.  Prints, for each run, the
+taps' p50 / p99 / max in milliseconds and the share of moves made while solves were
+pending, with the machine's load average (other work on the machine slows every figure),
+and writes benchmarks/results/board.json.  Traffic goes to the
+loopback address only, and the run stops by itself after ``--moves`` moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.engine import Game
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+class Client:
+    """JSON over one kept-alive connection to the board."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+
+    def call(self, method: str, path: str, body=None) -> dict:
+        headers = {"content-type": "application/json"} if body is not None else {}
+        self.conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = self.conn.getresponse()
+        data = json.loads(response.read())
+        if response.status >= 400:
+            raise RuntimeError(f"{method} {path}: {response.status} {data}")
+        return data
+
+
+def start_server() -> tuple[subprocess.Popen, str]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", "--no-browser"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if not line.startswith("Half Moon board at "):
+        proc.kill()
+        raise SystemExit(f"the board did not start: {line!r}")
+    return proc, line.split()[4]
+
+
+def new_game(client: Client, rng: random.Random) -> tuple[str, Game]:
+    number = rng.randrange(1_000_000)
+    state = client.call("POST", "/api/games", {"deal": str(number)})
+    return state["id"], Game(Deal.from_number(number))  # a local mirror, to choose moves
+
+
+def wait_until_settled(client: Client, game_id: str, limit: float = 300) -> None:
+    """The solver process is up once the first game's opinion has nothing pending."""
+    since, deadline = "", time.monotonic() + limit
+    while time.monotonic() < deadline:
+        out = client.call("GET", f"/api/games/{game_id}/opinion?since={since}&wait=5")
+        if not out["busy"]:
+            return
+        since = out["tag"]
+    raise SystemExit("the solver did not answer within the limit")
+
+
+def run(games: int, moves: int, depth: int, seed: int, analyse: bool) -> dict:
+    rng = random.Random(seed)
+    proc, url = start_server()
+    try:
+        client, sampler = Client(url), Client(url)
+        first, _ = new_game(client, rng)
+        wait_until_settled(client, first)
+        table = [new_game(client, rng) for _ in range(games)]
+        taps, busy_moves, ended = [], 0, 0
+        t0 = time.perf_counter()
+        for k in range(moves):
+            slot = k % games
+            game_id, game = table[slot]
+            if sampler.call("GET", f"/api/games/{game_id}/opinion")["busy"]:
+                busy_moves += 1
+            move = rng.choice(list(game.legal_moves))
+            for source in move.sources:
+                start = time.perf_counter()
+                state = client.call("POST", f"/api/games/{game_id}/tap", {"source": source})
+                taps.append(time.perf_counter() - start)
+            game.play(move)
+            if state["status"]["moves"] != game.move_count:
+                raise RuntimeError(f"the board and its mirror disagree after {move}")
+            if game.is_over or game.move_count >= depth:
+                ended += 1
+                table[slot] = new_game(client, rng)
+            elif analyse:
+                client.call("POST", f"/api/games/{game_id}/analyse", {})
+        seconds = time.perf_counter() - t0
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    ms = sorted(t * 1000 for t in taps)
+    return {
+        "analysis_asked": analyse, "taps": len(ms),
+        "tap_ms": {"p50": ms[len(ms) // 2], "p99": ms[min(len(ms) - 1, int(len(ms) * 0.99))],
+                   "max": ms[-1], "mean": statistics.fmean(ms)},
+        "moves_with_solves_pending": busy_moves / moves,
+        "games_replaced": ended,
+        "seconds": seconds,
+        "load_average": os.getloadavg()[0],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--depth", type=int, default=12, help="moves before a game is replaced")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    out = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": f"{platform.machine()}, Python {platform.python_version()}, {os.cpu_count()} cores",
+        "games": args.games, "moves": args.moves, "depth": args.depth, "seed": args.seed,
+        "runs": {},
+    }
+    for name, analyse in (("solver mostly idle", False), ("solver kept busy", True)):
+        result = out["runs"][name] = run(args.games, args.moves, args.depth, args.seed, analyse)
+        t = result["tap_ms"]
+        print(f"{name}: {result['taps']} taps over {args.games} games ({args.moves} moves, "
+              f"{result['seconds']:.1f} s): p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, "
+              f"max {t['max']:.2f} ms; solves pending before "
+              f"{result['moves_with_solves_pending']:.0%} of the moves; "
+              f"load average {result['load_average']:.1f}")
+    path = HERE / "results" / "board.json"
+    path.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"written to {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
