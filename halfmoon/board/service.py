@@ -77,8 +77,11 @@ class Board:
 
     def _wake(self, game_ids) -> None:
         loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._set_changed, tuple(game_ids))
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self._set_changed, tuple(game_ids))
+            except RuntimeError:  # the server's loop has closed: nobody is waiting
+                pass
 
     def _set_changed(self, game_ids: tuple[str, ...]) -> None:
         for game_id in game_ids:

@@ -134,6 +134,7 @@
     list.scrollTop = list.scrollHeight;
 
     const hinted = new Set();
+    $("hint-button").setAttribute("aria-pressed", ui.hint ? "true" : "false");
     const hint = $("hint");
     hint.hidden = !(ui.hint && o.hint);
     if (ui.hint && o.hint) {
