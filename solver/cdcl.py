@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .counting import line_by_steps
 from .kernels import source_delta
 from .propagation import _propagate
 
@@ -31,8 +32,8 @@ RESTART_BASE = 64
 # the search's counters, kept between runs in the model's ctl array
 (C_N, C_NVARS, C_XVAR0, C_NX, C_NCL, C_NLIT, C_TLEN, C_QHEAD, C_DL, C_CONFLICTS, C_RESTARTS,
  C_SINCE, C_NEXT_RESTART, C_HSIZE, C_NMOVES, C_STATUS, C_NORIG, C_NEXT_REDUCE, C_REDUCTIONS,
- C_DELETED) = range(20)
-NCTL = 20
+ C_DELETED, C_COUNTING) = range(21)
+NCTL = 21
 # Learnt clauses are thinned at the first restart after REDUCE_FIRST conflicts, then
 # after REDUCE_FIRST + REDUCE_INC * k more (k: reductions so far): half of those whose
 # literals span more than GLUE decision levels go, the most levels first (Glucose's
@@ -187,7 +188,7 @@ def _empty_model(status):
     # (built in two parts: a tuple display of more than 30 items is a list to Python,
     # which numba cannot type)
     return (ctl, np.ones(1, np.float64), i, i, i, i, i, i, i, i, i, i, i,
-            i, b, i) + (i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i, i)
+            i, b, i) + (i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i, i, i)
 
 
 @njit(cache=True)
@@ -202,7 +203,7 @@ def grouping_run(model, budget, line, info):
     """
     (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead, assign,
      level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear, bstart, bimp,
-     bcl, cl_lbd) = model
+     bcl, cl_lbd, rank) = model
     info[0] = 0
     info[1] = 0
     n = ctl[C_N]
@@ -415,7 +416,7 @@ def grouping_run(model, budget, line, info):
     fctl[0] = var_inc
     model = (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead,
              assign, level) + (reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
-                               toclear, bstart, bimp, bcl, cl_lbd)
+                               toclear, bstart, bimp, bcl, cl_lbd, rank)
     if result != G_WIN:
         return result, model
     # ---- a solution: steps of the cards, groups sorted by step
@@ -426,6 +427,9 @@ def grouping_run(model, budget, line, info):
             if assign[base[c] + v - lo[c]] == 1:
                 step[c] = v
                 break
+    if ctl[C_COUNTING]:  # no pair Booleans: group the cards of each step
+        info[1] = line_by_steps(step, rank, src, n, nmoves, line)
+        return G_WIN, model
     gkey = np.empty(nmoves, np.int64)
     gdelta = np.empty(nmoves, np.uint64)
     ng = 0

@@ -25,6 +25,14 @@ Model
   interchangeable in any solution, so their steps are taken non-decreasing
   in source order.
 
+With ``counting=True`` the Booleans of pairs and triplets are left out and
+replaced by counts: for every class and step v, as many cards of rank r as of
+rank 11 - r (as many J as Q as K) have a step <= v.  The cards of one step are
+then balanced in each class and lie in different piles, so any grouping of
+them is a set of legal moves (the grouping is chosen when the moves are
+written out).  This view has none of the pairs' symmetry and proves the hard
+losses with far fewer conflicts.
+
 Steps need not be distinct: groups sharing a step have no pile adjacency
 between them (adjacent cards have strictly ordered steps), so sorting groups
 by step, ties broken arbitrarily, is a valid play order.  Every win is
@@ -127,13 +135,15 @@ def solve_cpsat(piles: Sequence[Sequence[int]],
                 reserve: Sequence[Optional[int]],
                 *,
                 time_limit: Optional[float] = None,
-                workers: int = 1) -> CpsatResult:
+                workers: int = 1,
+                counting: bool = False) -> CpsatResult:
     """Decide a Half Moon position exactly with CP-SAT.
 
     ``piles``: sequences of ranks (1..13), bottom to top, named P1, P2, ...
     ``reserve``: ranks or None (empty slot), named R1, R2, ...
     ``time_limit``: seconds for the CP-SAT search (None = no limit); when it
     runs out the verdict is "unresolved".  ``workers``: CP-SAT search workers.
+    ``counting``: the view by counts of each step instead of pair Booleans.
     """
     start = time.perf_counter()
 
@@ -199,14 +209,39 @@ def solve_cpsat(piles: Sequence[Sequence[int]],
             model.AddExactlyOne([var[a, b] for a in left if (a, b) in var])
         return var
 
-    pairs = {}
-    for r in range(1, 6):
-        pairs.update(matching(by_rank[r], by_rank[11 - r], f"x{r}"))
+    pairs, jq, jk = {}, {}, {}
+    classes = [(r, 11 - r) for r in range(1, 6)] + [(JACK, QUEEN, KING)]
+    if counting:
+        # gone[c][v] <=> t[c] <= v; equal counts of the ranks of each class by every step
+        gone = []
+        for c in range(n):
+            row = {}
+            for v in range(lo[c], hi[c]):
+                b = model.NewBoolVar(f"g{c}_{v}")
+                model.Add(t[c] <= v).OnlyEnforceIf(b)
+                model.Add(t[c] > v).OnlyEnforceIf(b.Not())
+                row[v] = b
+            gone.append(row)
 
-    # Each J is matched to one Q and to one K; the three share a step.  (A
-    # redundant Q-K matching tied to these by clauses was measured slower.)
-    jq = matching(by_rank[JACK], by_rank[QUEEN], "jq")
-    jk = matching(by_rank[JACK], by_rank[KING], "jk")
+        def gone_by(c, v):
+            return 1 if v >= hi[c] else 0 if v < lo[c] else gone[c][v]
+
+        for ranks in classes:
+            for v in range(last):
+                counts = [sum(gone_by(c, v) for c in by_rank[r]) for r in ranks]
+                for other in counts[1:]:
+                    if isinstance(counts[0], int) and isinstance(other, int):
+                        if counts[0] != other:
+                            return done("loss")
+                    else:
+                        model.Add(counts[0] == other)
+    else:
+        for r in range(1, 6):
+            pairs.update(matching(by_rank[r], by_rank[11 - r], f"x{r}"))
+        # Each J is matched to one Q and to one K; the three share a step.  (A
+        # redundant Q-K matching tied to these by clauses was measured slower.)
+        jq = matching(by_rank[JACK], by_rank[QUEEN], "jq")
+        jk = matching(by_rank[JACK], by_rank[KING], "jk")
 
     # Symmetry breaking among interchangeable free cards of equal rank.
     free_by_rank = {}
@@ -219,6 +254,8 @@ def solve_cpsat(piles: Sequence[Sequence[int]],
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
+    if counting:  # its linear relaxation of the counts costs far more than it prunes
+        solver.parameters.linearization_level = 0
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.0, float(time_limit))
     status = solver.Solve(model)
@@ -233,6 +270,15 @@ def solve_cpsat(piles: Sequence[Sequence[int]],
 
     # Extract groups and order them by removal step.
     groups = []
+    if counting:  # the k-th card of each rank of a class at a step, grouped
+        for ranks in classes:
+            at = {}
+            for r in ranks:
+                for c in by_rank[r]:
+                    at.setdefault((solver.Value(t[c]), r), []).append(c)
+            for v in range(n_moves):
+                for group in zip(*(at.get((v, r), []) for r in ranks)):
+                    groups.append(group)
     for (a, b), x in pairs.items():
         if solver.BooleanValue(x):
             groups.append((a, b))

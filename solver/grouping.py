@@ -39,61 +39,19 @@ import numpy as np
 from numba import njit
 
 from .bounds import NCARDS, partner_table
-from .cdcl import (C_HSIZE, C_N, C_NCL, C_NEXT_REDUCE, C_NEXT_RESTART, C_NLIT, C_NMOVES, C_NORIG,
+from .cdcl import (C_COUNTING, C_HSIZE, C_N, C_NCL, C_NEXT_REDUCE, C_NEXT_RESTART, C_NLIT, C_NMOVES, C_NORIG,
                    C_NVARS, C_NX, C_QHEAD, C_RESTARTS, C_STATUS, C_TLEN, C_XVAR0, G_LOSS,
                    G_UNKNOWN, G_WIN, NCTL, REDUCE_FIRST, RESTART_BASE, _empty_model, _heap_up,
                    grouping_run, luby)
 from .kernels import DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count, reserve_full
+from .counting import FALSE, TRUE, _add, _le, _neg, counting_clauses, counting_room
 from .propagation import _probe
 
-TRUE = -1  # literal codes of constants while the clauses are written
-FALSE = -2
 JACK, QUEEN, KING = 11, 12, 13
 
 
 # ---------------------------------------------------------------------------
 # writing the clauses
-
-
-@njit(cache=True, _nrt=False)
-def _le(base, lo, hi, c, v):
-    """The literal [t_c <= v] (or the constant TRUE / FALSE)."""
-    if v < lo[c]:
-        return FALSE
-    if v >= hi[c]:
-        return TRUE
-    return 2 * (base[c] + v - lo[c])
-
-
-@njit(cache=True, _nrt=False)
-def _neg(lit):
-    if lit == TRUE:
-        return FALSE
-    if lit == FALSE:
-        return TRUE
-    return lit ^ 1
-
-
-@njit(cache=True, _nrt=False)
-def _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k):
-    """Append the clause buf[:k] simplified (constants dropped); returns (ncl, nlit,
-    code): code 0 added, 1 satisfied (skipped), 2 empty (the model has no solution)."""
-    m = 0
-    for i in range(k):
-        lit = buf[i]
-        if lit == TRUE:
-            return ncl, nlit, 1
-        if lit == FALSE:
-            continue
-        buf[m] = lit
-        m += 1
-    if m == 0:
-        return ncl, nlit, 2
-    cl_start[ncl] = nlit
-    cl_len[ncl] = m
-    for i in range(m):
-        cl_lits[nlit + i] = buf[i]
-    return ncl + 1, nlit + m, 0
 
 
 @njit(cache=True)
@@ -153,7 +111,7 @@ def _partners(part, npart, gid, local, lo, hi, c, g, out):
 
 
 @njit(cache=True)
-def grouping_model(piles, reserve, part, npart, pos):
+def grouping_model(piles, reserve, part, npart, pos, counting=True):
     """The clauses of ``pos`` and a fresh search state, ready for :func:`grouping_run`
     (``part``, ``npart``: the deal's :func:`solver.bounds.partner_table`).
 
@@ -193,7 +151,7 @@ def grouping_model(piles, reserve, part, npart, pos):
     xk = np.empty(maxx, np.int64)
     partners = np.empty(n, np.int64)
     nx = 0
-    for a in range(n):  # each pair from its low card, each triplet from its J
+    for a in range(0 if counting else n):  # each pair from its low card, each triplet from its J
         if rank[a] <= 5:
             for j in range(_partners(part, npart, gid, local, lo, hi, a, 0, partners)):
                 xa[nx] = a
@@ -224,6 +182,10 @@ def grouping_model(piles, reserve, part, npart, pos):
     # supports (up to 1 + 8) and at-least-one clauses (up to 8): n x 1,920 more covers them.
     cap_cl = n * 8 * 49 + nx * 2 * (nmoves + 1) + n * 60 + 64
     cap_lits = 3 * cap_cl + n * 4 * 48 * 10
+    if counting:
+        room_cl, room_lits = counting_room(count, nmoves)
+        cap_cl += room_cl
+        cap_lits += room_lits
     cl_lits = np.empty(cap_lits, np.int64)
     cl_start = np.empty(cap_cl, np.int64)
     cl_len = np.empty(cap_cl, np.int64)
@@ -265,7 +227,7 @@ def grouping_model(piles, reserve, part, npart, pos):
                 if code == 2:
                     empty = True
     # every card in exactly one chosen pair of each kind it needs
-    for c in range(n):
+    for c in range(0 if counting else n):
         for kind in range(3):
             if kind == 0 and rank[c] > 10:
                 continue
@@ -329,6 +291,10 @@ def grouping_model(piles, reserve, part, npart, pos):
                         ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
                         if code == 2:
                             empty = True
+    if counting:
+        ncl, nlit, nvars, e = counting_clauses(cl_lits, cl_start, cl_len, ncl, nlit, nvars,
+                                                      n, rank, lo, hi, base, nmoves)
+        empty |= e
     if empty:
         return G_LOSS, _empty_model(G_LOSS)
 
@@ -343,6 +309,8 @@ def grouping_model(piles, reserve, part, npart, pos):
     act = np.zeros(nvars, np.float64)
     for i in range(nx):
         act[xvar0 + i] = 1.0  # branch on the pairs first
+    if counting:
+        saved[:norder] = 1  # each card as early as it may go, first
     heap = np.empty(nvars, np.int64)
     hpos = np.full(nvars, -1, np.int64)
     hsize = 0
@@ -408,7 +376,7 @@ def grouping_model(piles, reserve, part, npart, pos):
         trail[tlen] = lit
         tlen += 1
 
-    ok, tlen = _probe(xvar0, nvars, trail, tlen, 0, assign, level, reason, whead, wnext, cl_lits,
+    ok, tlen = _probe(xvar0, xvar0 + nx, trail, tlen, 0, assign, level, reason, whead, wnext, cl_lits,
                       cl_start, cl_len, bstart, bimp, bcl)
     if not ok:
         return G_LOSS, _empty_model(G_LOSS)
@@ -428,11 +396,13 @@ def grouping_model(piles, reserve, part, npart, pos):
     ctl[C_STATUS] = G_UNKNOWN
     ctl[C_NORIG] = ncl
     ctl[C_NEXT_REDUCE] = REDUCE_FIRST
+    ctl[C_COUNTING] = counting
     fctl = np.ones(1, np.float64)
     return G_UNKNOWN, (ctl, fctl, src[:n].copy(), lo, hi, base, xa[:nx].copy(), xb[:nx].copy(),
                        xk[:nx].copy(), cl_lits, cl_start, cl_len, wnext, whead, assign,
                        level) + (reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
-                                 toclear, bstart, bimp, bcl, np.zeros(len(cl_start), np.int64))
+                                 toclear, bstart, bimp, bcl, np.zeros(len(cl_start), np.int64),
+                                 rank[:n].copy())
 
 
 # ---------------------------------------------------------------------------
@@ -440,12 +410,12 @@ def grouping_model(piles, reserve, part, npart, pos):
 
 
 @njit(cache=True)
-def grouping_search(piles, reserve, pos, budget, line, info):
+def grouping_search(piles, reserve, pos, budget, line, info, counting=True):
     """Decide ``pos`` in the grouping view with at most ``budget`` conflicts: the model
     and one run (see :func:`grouping_run` for the result and ``line``/``info``)."""
     part, npart = partner_table(piles, reserve)
-    status, model = grouping_run(grouping_model(piles, reserve, part, npart, pos)[1], budget,
-                                 line, info)
+    status, model = grouping_run(grouping_model(piles, reserve, part, npart, pos, counting)[1],
+                                 budget, line, info)
     return status
 
 

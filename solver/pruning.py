@@ -8,9 +8,10 @@
 - **Ordering**: moves that take cards from the fullest piles first.
 
 The other flags name rules applied elsewhere: ``BOUNDS`` (solver/bounds.py),
-``PROJECTIONS`` (solver/projections.py), ``GROUPING`` (solver/grouping.py) and
-``COMMUTING``, the search's sleep sets (solver/dfs.py).  Each rule can be switched
-off through ``flags`` so that tests can compare verdicts with and without it.
+``PROJECTIONS`` (solver/projections.py), ``GROUPING`` (solver/grouping.py) with
+``COUNTING``, its view by counts (solver/counting.py), and ``COMMUTING``, the search's
+sleep sets (solver/dfs.py).  Each rule can be switched off through ``flags`` so that
+tests can compare verdicts with and without it.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ BOUNDS = 8
 PROJECTIONS = 16
 GROUPING = 32  # the clause-learning search (solver/grouping.py, solver/cdcl.py), between turns
 COMMUTING = 64  # sleep sets: a move that commutes with the path is not searched twice
-ALL_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING | COMMUTING
+COUNTING = 128  # the grouping search in the view by counts (solver/counting.py), not by pairs
+ALL_RULES = (FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING | COMMUTING
+             | COUNTING)
 NO_RULES = 0
 
 

@@ -19,10 +19,10 @@ from .dfs import LOSS, UNRESOLVED, WIN, new_stack, search_kernel
 from .grouping import G_LOSS, G_WIN, grouping_model, grouping_run, line_wins, luby
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import PROJECTION_MASKS, projection_arrays
-from .pruning import ALL_RULES, BOUNDS, GROUPING, ORDERING, PROJECTIONS, top_table
+from .pruning import ALL_RULES, BOUNDS, COUNTING, GROUPING, ORDERING, PROJECTIONS, top_table
 from .table import Table
 
-SOLVER_VERSION = "10"
+SOLVER_VERSION = "11"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
@@ -228,7 +228,7 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     while status == UNRESOLVED and nodes < budget:
         if nodes >= grouping_at and rules & GROUPING:
             if model is None:
-                model = grouping_model(piles, reserve, part, npart, root)[1]
+                model = grouping_model(piles, reserve, part, npart, root, bool(rules & COUNTING))[1]
             g, model = grouping_run(model, min(GROUPING_SLICE, budget - nodes), line, info)
             nodes += int(info[0])
             if g == G_LOSS:
@@ -275,7 +275,8 @@ def warm_up() -> None:
     piles, reserve = deal_arrays(Deal.from_number(0))
     root, _, part, npart, _ = kernel_arrays(piles, reserve)
     line = np.zeros(MAX_PLY, np.uint64)
-    grouping_run(grouping_model(piles, reserve, part, npart, root)[1], 1, line, np.zeros(2, np.int64))
+    grouping_run(grouping_model(piles, reserve, part, npart, root, True)[1], 1, line,
+                 np.zeros(2, np.int64))
     line_wins(piles, reserve, root, line, 0)
     from .pieces import solve_numbers  # the batch's compiled path
 

@@ -160,7 +160,9 @@ class Grouping:
         self.piles, self.reserve = deal_arrays(deal)
         self.root = int(initial_position(self.piles, self.reserve))
 
-    def __call__(self, pos=None, budget=100_000):
+    def __call__(self, pos=None, budget=100_000, counting=True):
+        """(status, conflicts, line) of the grouping search from ``pos`` (the deal's start
+        by default), in the view by counts or, with ``counting=False``, by pairs."""
         import numpy as np
 
         from solver.grouping import grouping_search
@@ -169,7 +171,8 @@ class Grouping:
         pos = self.root if pos is None else pos
         line = np.zeros(MAX_PLY, np.uint64)
         info = np.zeros(2, np.int64)
-        status = grouping_search(self.piles, self.reserve, np.uint64(pos), budget, line, info)
+        status = grouping_search(self.piles, self.reserve, np.uint64(pos), budget, line, info,
+                                 counting)
         return status, int(info[0]), [int(line[k]) for k in range(int(info[1]))]
 
     def replays(self, pos, line) -> bool:
@@ -184,3 +187,67 @@ class Grouping:
         for delta in line:
             game.play(delta_to_move(delta))
         return game.is_won
+
+
+# Clause sets for the clause-learning search's pieces (solver/propagation.py, solver/counting.py).
+def pos(v):
+    """The literal 'variable v is 1'."""
+    return 2 * v
+
+
+def neg(v):
+    """The literal 'variable v is 0'."""
+    return 2 * v + 1
+
+
+class Clauses:
+    """Clauses over ``nvars`` variables in the layout the grouping model builds: binary
+    clauses as implication lists, longer ones watched by their first two literals."""
+
+    def __init__(self, nvars, clauses, deleted=()):
+        import numpy as np
+
+        nlits = 2 * nvars
+        self.cl_lits = np.array([lit for cl in clauses for lit in cl], np.int64)
+        self.cl_start = np.array(np.cumsum([0] + [len(cl) for cl in clauses])[:-1], np.int64)
+        self.cl_len = np.array([-len(cl) if i in deleted else len(cl)
+                                for i, cl in enumerate(clauses)], np.int64)
+        self.whead = np.full(nlits, -1, np.int64)
+        self.wnext = np.full(2 * len(clauses), -1, np.int64)
+        implied = [[] for _ in range(nlits)]  # per literal made false: (literal made true, clause)
+        for i, cl in enumerate(clauses):
+            if len(cl) == 2:
+                implied[cl[0]].append((cl[1], i))
+                implied[cl[1]].append((cl[0], i))
+            else:
+                for w in range(2):
+                    self.wnext[2 * i + w] = self.whead[cl[w]]
+                    self.whead[cl[w]] = 2 * i + w
+        self.bstart = np.array(np.cumsum([0] + [len(x) for x in implied]), np.int64)
+        self.bimp = np.array([q for x in implied for q, _ in x], np.int64)
+        self.bcl = np.array([i for x in implied for _, i in x], np.int64)
+        self.assign = np.full(nvars, -1, np.int8)
+        self.level = np.zeros(nvars, np.int64)
+        self.reason = np.full(nvars, -1, np.int64)
+        self.trail = np.empty(nvars, np.int64)
+        self.tlen = 0
+
+    def decide(self, lit):
+        """Put ``lit`` on the trail, true, without a reason."""
+        self.assign[lit >> 1] = 1 - (lit & 1)
+        self.trail[self.tlen] = lit
+        self.tlen += 1
+
+    def propagate(self, qhead=0):
+        from solver.propagation import _propagate
+
+        return _propagate(self.trail, self.tlen, qhead, self.assign, self.level, self.reason,
+                          self.whead, self.wnext, self.cl_lits, self.cl_start, self.cl_len, 0,
+                          self.bstart, self.bimp, self.bcl)
+
+    def probe(self, first, last):
+        from solver.propagation import _probe
+
+        return _probe(first, last, self.trail, self.tlen, 0, self.assign, self.level,
+                      self.reason, self.whead, self.wnext, self.cl_lits, self.cl_start,
+                      self.cl_len, self.bstart, self.bimp, self.bcl)

@@ -35,11 +35,12 @@ def test_the_budget_stops_it():
     assert status == G_UNKNOWN and conflicts == 10 and line == []
 
 
-@pytest.mark.parametrize("number, verdict", [(2, G_WIN), (1570, G_LOSS)])
-def test_a_search_run_in_slices_keeps_its_work(number, verdict):
+@pytest.mark.parametrize("counting", [True, False])
+@pytest.mark.parametrize("number, verdict", [(3, G_WIN), (5879, G_LOSS)])
+def test_a_search_run_in_slices_keeps_its_work(number, verdict, counting):
     g = Grouping(Deal.from_number(number))
     status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
-                                   np.uint64(g.root))
+                                   np.uint64(g.root), counting)
     assert status == G_UNKNOWN
     line = np.zeros(MAX_PLY, np.uint64)
     info = np.zeros(2, np.int64)
@@ -62,10 +63,12 @@ def test_a_search_run_in_slices_keeps_its_work(number, verdict):
 def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
     """Past REDUCE_FIRST conflicts, learnt clauses are deleted at restarts (their
     length made negative); the search still ends with the right verdict, and a win
-    still replays."""
+    still replays.  (In the view by pairs: these deals need fewer conflicts than that
+    in the view by counts.)"""
+    counting = False
     g = Grouping(Deal.from_number(number))
     status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
-                                   np.uint64(g.root))
+                                   np.uint64(g.root), counting)
     line = np.zeros(MAX_PLY, np.uint64)
     info = np.zeros(2, np.int64)
     while status == G_UNKNOWN:

@@ -1,4 +1,5 @@
-"""Tests for solver/cpsat.py: the CP-SAT checker of the grouping view."""
+"""Tests for solver/cpsat.py: the CP-SAT checker of the grouping view, by pairs and
+(``counting=True``) by the counts of each step."""
 
 import os
 import random
@@ -167,11 +168,12 @@ HAND = [
 ]
 
 
+@pytest.mark.parametrize("counting", [False, True], ids=["pairs", "counts"])
 @pytest.mark.parametrize("piles_desc,reserve_desc,expected", HAND)
-def test_hand_made(piles_desc, reserve_desc, expected):
+def test_hand_made(piles_desc, reserve_desc, expected, counting):
     piles, reserve = position(piles_desc, reserve_desc)
     assert brute_force(piles, reserve) == (expected == "win")
-    res = solve_cpsat(piles, reserve)
+    res = solve_cpsat(piles, reserve, counting=counting)
     assert res.verdict == expected
     check_result(res, piles, reserve)
 
@@ -181,12 +183,13 @@ def test_empty_is_win_with_no_moves():
     assert res.verdict == "win" and res.moves == ()
 
 
-def test_unbalanced_counts_lose_immediately():
+@pytest.mark.parametrize("counting", [False, True], ids=["pairs", "counts"])
+def test_unbalanced_counts_lose_immediately(counting):
     piles, reserve = position({1: [1, 1], 2: [1, 10], 3: [10]})
-    res = solve_cpsat(piles, reserve)
+    res = solve_cpsat(piles, reserve, counting=counting)
     assert res.verdict == "loss" and res.branches == 0 and res.moves is None
     piles, reserve = position({1: [J, Q]}, [K, K])
-    assert solve_cpsat(piles, reserve).verdict == "loss"
+    assert solve_cpsat(piles, reserve, counting=counting).verdict == "loss"
 
 
 def test_move_format():
@@ -212,12 +215,13 @@ def test_replay_rejects_bad_sequences():
     (random_small_position, 20240601, 400, 100),
     (random_face_heavy_position, 7, 150, 30),
 ], ids=["small", "face-heavy"])
-def test_random_positions_agree_with_brute_force(make, seed, count, at_least):
+@pytest.mark.parametrize("counting", [False, True], ids=["pairs", "counts"])
+def test_random_positions_agree_with_brute_force(make, seed, count, at_least, counting):
     rng = random.Random(seed)
     verdicts = {"win": 0, "loss": 0}
     for _ in range(count):
         piles, reserve = make(rng)
-        res = solve_cpsat(piles, reserve)
+        res = solve_cpsat(piles, reserve, counting=counting)
         check_result(res, piles, reserve)
         assert res.verdict == ("win" if brute_force(piles, reserve) else "loss"), (piles, reserve)
         verdicts[res.verdict] += 1
@@ -225,10 +229,11 @@ def test_random_positions_agree_with_brute_force(make, seed, count, at_least):
     assert verdicts["win"] >= at_least and verdicts["loss"] >= at_least, verdicts
 
 
-def test_full_deals_replay():
+@pytest.mark.parametrize("counting", [False, True], ids=["pairs", "counts"])
+def test_full_deals_replay(counting):
     for seed in (1, 4):
         piles, reserve = full_deal(seed)
-        res = solve_cpsat(piles, reserve, time_limit=60)
+        res = solve_cpsat(piles, reserve, time_limit=60, counting=counting)
         assert res.verdict == "win"
         assert len(res.moves) == 48
         check_result(res, piles, reserve)

@@ -7,66 +7,7 @@ probing fixes at the root a variable whose value fails by propagation alone.
 
 from __future__ import annotations
 
-import numpy as np
-
-from solver.propagation import _probe, _propagate
-
-
-def pos(v):
-    """The literal 'variable v is 1'."""
-    return 2 * v
-
-
-def neg(v):
-    """The literal 'variable v is 0'."""
-    return 2 * v + 1
-
-
-class Clauses:
-    """Clauses over ``nvars`` variables in the layout the grouping model builds: binary
-    clauses as implication lists, longer ones watched by their first two literals."""
-
-    def __init__(self, nvars, clauses, deleted=()):
-        nlits = 2 * nvars
-        self.cl_lits = np.array([lit for cl in clauses for lit in cl], np.int64)
-        self.cl_start = np.array(np.cumsum([0] + [len(cl) for cl in clauses])[:-1], np.int64)
-        self.cl_len = np.array([-len(cl) if i in deleted else len(cl)
-                                for i, cl in enumerate(clauses)], np.int64)
-        self.whead = np.full(nlits, -1, np.int64)
-        self.wnext = np.full(2 * len(clauses), -1, np.int64)
-        implied = [[] for _ in range(nlits)]  # per literal made false: (literal made true, clause)
-        for i, cl in enumerate(clauses):
-            if len(cl) == 2:
-                implied[cl[0]].append((cl[1], i))
-                implied[cl[1]].append((cl[0], i))
-            else:
-                for w in range(2):
-                    self.wnext[2 * i + w] = self.whead[cl[w]]
-                    self.whead[cl[w]] = 2 * i + w
-        self.bstart = np.array(np.cumsum([0] + [len(x) for x in implied]), np.int64)
-        self.bimp = np.array([q for x in implied for q, _ in x], np.int64)
-        self.bcl = np.array([i for x in implied for _, i in x], np.int64)
-        self.assign = np.full(nvars, -1, np.int8)
-        self.level = np.zeros(nvars, np.int64)
-        self.reason = np.full(nvars, -1, np.int64)
-        self.trail = np.empty(nvars, np.int64)
-        self.tlen = 0
-
-    def decide(self, lit):
-        """Put ``lit`` on the trail, true, without a reason."""
-        self.assign[lit >> 1] = 1 - (lit & 1)
-        self.trail[self.tlen] = lit
-        self.tlen += 1
-
-    def propagate(self, qhead=0):
-        return _propagate(self.trail, self.tlen, qhead, self.assign, self.level, self.reason,
-                          self.whead, self.wnext, self.cl_lits, self.cl_start, self.cl_len, 0,
-                          self.bstart, self.bimp, self.bcl)
-
-    def probe(self, first, last):
-        return _probe(first, last, self.trail, self.tlen, 0, self.assign, self.level,
-                      self.reason, self.whead, self.wnext, self.cl_lits, self.cl_start,
-                      self.cl_len, self.bstart, self.bimp, self.bcl)
+from conftest import Clauses, neg, pos
 
 
 def test_binary_clauses_imply_along_a_chain():

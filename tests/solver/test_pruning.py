@@ -26,6 +26,7 @@ from solver.pruning import (
     BOUNDS,
     CLASS_IN_VIEW,
     COMMUTING,
+    COUNTING,
     EMPTY_MASKS,
     FREE_CARDS,
     FREE_MASKS,
@@ -288,6 +289,7 @@ RULES = {
     "PROJECTIONS": PROJECTIONS,
     "GROUPING": GROUPING,
     "COMMUTING": COMMUTING,
+    "COUNTING": COUNTING,
 }
 BUDGET = 20_000
 # Deals 0..299 without 38, 124 and 129, which plain search does not settle quickly.
