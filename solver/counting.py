@@ -8,8 +8,10 @@ v this module writes ``E[v, k]`` = "at least k cards of each rank of the class a
 by step v" as the shared output of one totalizer per rank over the order literals
 ``[t_c <= v]`` of that rank's cards, so that the counts of a class's ranks are equal by
 construction, and E[v, k] is also "at least k moves of the class by step v"; a totalizer
-over the classes' counts then makes the moves by step v exactly v + 1.  Unit propagation
-on a totalizer keeps its count exact both ways, as a linear equality's would.
+over the classes' counts then makes the moves by step v exactly v + 1 (summed as moves made
+or, past half-way, as moves not made, each node cut just above the total it must reach).
+Unit propagation on a totalizer keeps its count exact both ways, as a linear equality's
+would.
 
 It also holds the small helpers that write clauses into the model's arrays
 (constants folded as the clauses are added), which :mod:`solver.grouping` uses too.
@@ -86,15 +88,15 @@ def _class_rank(cls, t):
 
 
 @njit(cache=True)
-def _tree_room(size, nvec):
-    """How many clauses _sum_tree writes at most for vectors of these sizes (each merge
-    of p and q: at most 2 (p + 1) (q + 1)); ``size`` is overwritten."""
+def _tree_room(size, nvec, cap):
+    """How many clauses _sum_tree writes at most for vectors of these sizes cut at
+    ``cap`` (each merge of p and q: at most 2 (p + 1) (q + 1)); ``size`` is overwritten."""
     room = 2 * size[0] if nvec == 1 else 0
     while nvec > 1:
         k = 0
         for i in range(0, nvec - 1, 2):
             room += 2 * (size[i] + 1) * (size[i + 1] + 1)
-            size[k] = size[i] + size[i + 1]
+            size[k] = min(size[i] + size[i + 1], cap)
             k += 1
         if nvec % 2 == 1:
             size[k] = size[nvec - 1]
@@ -113,25 +115,29 @@ def counting_room(count, nmoves):
     per_step = 0
     for r in range(1, 14):
         size[:] = 1
-        per_step += _tree_room(size, count[r]) + 2 * count[r]
-    nvec = 0
-    for cls in range(6):
-        if count[_class_rank(cls, 0)] > 0:
-            size[nvec] = count[_class_rank(cls, 0)]
-            nvec += 1
-    per_step += _tree_room(size, nvec)
+        per_step += _tree_room(size, count[r], MAX_RANK_CARDS) + 2 * count[r]
     cl = nmoves * per_step + 64
+    for v in range(nmoves - 1):
+        nvec = 0
+        for cls in range(6):
+            if count[_class_rank(cls, 0)] > 0:
+                size[nvec] = count[_class_rank(cls, 0)]
+                nvec += 1
+        cl += _tree_room(size, nvec, min(v + 1, nmoves - v - 1) + 1)
     return cl, 3 * cl
 
 
 @njit(cache=True, _nrt=False)
-def _merge(a, p, b, q, out, cl_lits, cl_start, cl_len, ncl, nlit, buf):
-    """The totalizer clauses making out[:p + q] the unary sum of a[:p] and b[:q]
-    (x[i]: at least i + 1 are true), both ways; returns (ncl, nlit, empty)."""
+def _merge(a, p, b, q, out, cap, cl_lits, cl_start, cl_len, ncl, nlit, buf):
+    """The totalizer clauses making out[:s] the unary sum of a[:p] and b[:q] (x[i]: at
+    least i + 1 are true), both ways, up to s = min(p + q, cap); a vector shorter than
+    ``cap`` must be the whole count (one of length cap may be cut); returns (ncl, nlit,
+    empty)."""
     empty = False
+    s = min(p + q, cap)
     for i in range(p + 1):
         for j in range(q + 1):
-            if i + j > 0:  # at least i of a and j of b: at least i + j
+            if 0 < i + j <= s:  # at least i of a and j of b: at least i + j
                 k = 0
                 if i > 0:
                     buf[k] = _neg(a[i - 1])
@@ -142,7 +148,7 @@ def _merge(a, p, b, q, out, cl_lits, cl_start, cl_len, ncl, nlit, buf):
                 buf[k] = out[i + j - 1]
                 ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k + 1)
                 empty |= code == 2
-            if i + j < p + q:  # at most i of a and j of b: at most i + j
+            if i + j < s:  # at most i of a and j of b: at most i + j
                 k = 0
                 if i < p:
                     buf[k] = a[i]
@@ -157,13 +163,15 @@ def _merge(a, p, b, q, out, cl_lits, cl_start, cl_len, ncl, nlit, buf):
 
 
 @njit(cache=True)
-def _sum_tree(vec, start, size, nvec, top, out, cl_lits, cl_start, cl_len, ncl, nlit, nvars, buf):
-    """Clauses making out the unary sum of the nvec >= 1 unary vectors vec[start[i]:][:size[i]]
-    (x[i]: at least i + 1), merged in a tree whose inner nodes are fresh variables from
-    ``nvars``, written into vec from ``top``; returns (ncl, nlit, nvars, empty)."""
+def _sum_tree(vec, start, size, nvec, top, out, cap, cl_lits, cl_start, cl_len, ncl, nlit, nvars,
+              buf):
+    """Clauses making out[:min(sum, cap)] the unary sum of the nvec >= 1 unary vectors
+    vec[start[i]:][:size[i]] (x[i]: at least i + 1), merged in a tree whose inner nodes,
+    cut at ``cap``, are fresh variables from ``nvars``, written into vec from ``top``;
+    returns (ncl, nlit, nvars, empty)."""
     empty = False
     if nvec == 1:
-        for j in range(size[0]):
+        for j in range(min(size[0], cap)):
             for side in range(2):
                 lit = vec[start[0] + j]
                 buf[0] = lit if side == 0 else _neg(lit)
@@ -174,12 +182,12 @@ def _sum_tree(vec, start, size, nvec, top, out, cl_lits, cl_start, cl_len, ncl, 
     while nvec > 2:  # merge neighbours into fresh vectors
         k = 0
         for i in range(0, nvec - 1, 2):
-            s = size[i] + size[i + 1]
+            s = min(size[i] + size[i + 1], cap)
             for j in range(s):
                 vec[top + j] = 2 * (nvars + j)
             nvars += s
             ncl, nlit, e = _merge(vec[start[i]:], size[i], vec[start[i + 1]:], size[i + 1],
-                                  vec[top:], cl_lits, cl_start, cl_len, ncl, nlit, buf)
+                                  vec[top:], cap, cl_lits, cl_start, cl_len, ncl, nlit, buf)
             empty |= e
             start[k] = top
             size[k] = s
@@ -190,7 +198,7 @@ def _sum_tree(vec, start, size, nvec, top, out, cl_lits, cl_start, cl_len, ncl, 
             size[k] = size[nvec - 1]
             k += 1
         nvec = k
-    ncl, nlit, e = _merge(vec[start[0]:], size[0], vec[start[1]:], size[1], out, cl_lits,
+    ncl, nlit, e = _merge(vec[start[0]:], size[0], vec[start[1]:], size[1], out, cap, cl_lits,
                           cl_start, cl_len, ncl, nlit, buf)
     return ncl, nlit, nvars, empty | e
 
@@ -207,7 +215,7 @@ def _totalizer(inp, m, out, vec, cl_lits, cl_start, cl_len, ncl, nlit, nvars, bu
     for i in range(m):
         vec[i] = inp[i]
         start[i] = i
-    return _sum_tree(vec, start, size, m, m, out, cl_lits, cl_start, cl_len, ncl, nlit, nvars,
+    return _sum_tree(vec, start, size, m, m, out, m, cl_lits, cl_start, cl_len, ncl, nlit, nvars,
                      buf)
 
 
@@ -285,12 +293,15 @@ def counting_clauses(cl_lits, cl_start, cl_len, ncl, nlit, nvars, n, rank, lo, h
                     buf[0] = _neg(e[cls, v - 1, k])
                     buf[1] = e[cls, v, k]
                     ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, 2)
-    # one move a step: the classes' counts by step v add up to v + 1
+    # one move a step: the classes' counts by step v add up to v + 1 -- counted as moves
+    # made or, past half-way, as moves not made (M - v - 1), each sum cut just above
     mvec = np.empty(8 * 48, np.int64)
     mstart = np.empty(6, np.int64)
     msize = np.empty(6, np.int64)
     out = np.empty(48, np.int64)
     for v in range(nmoves - 1):
+        made = v + 1 <= nmoves - v - 1
+        want = v + 1 if made else nmoves - v - 1
         nvec = 0
         top = 0
         for cls in range(6):
@@ -299,13 +310,13 @@ def counting_clauses(cl_lits, cl_start, cl_len, ncl, nlit, nvars, n, rank, lo, h
                 continue
             mstart[nvec] = top
             msize[nvec] = total
-            for k in range(total):
-                mvec[top + k] = e[cls, v, k]
+            for k in range(total):  # at least k + 1 made / not made
+                mvec[top + k] = e[cls, v, k] if made else _neg(e[cls, v, total - 1 - k])
             top += total
             nvec += 1
-        for k in range(nmoves):
-            out[k] = TRUE if k <= v else FALSE
-        ncl, nlit, nvars, x = _sum_tree(mvec, mstart, msize, nvec, top, out, cl_lits,
+        for k in range(want + 1):
+            out[k] = TRUE if k < want else FALSE
+        ncl, nlit, nvars, x = _sum_tree(mvec, mstart, msize, nvec, top, out, want + 1, cl_lits,
                                         cl_start, cl_len, ncl, nlit, nvars, buf)
         empty |= x
     return ncl, nlit, nvars, empty

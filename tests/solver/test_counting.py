@@ -85,6 +85,35 @@ def test_fixed_outputs_force_the_inputs(m):
                 assert got == [x if x >= 0 else 1 for x in values]
 
 
+@pytest.mark.parametrize("m", [3, 5])
+def test_a_sum_cut_at_a_cap_fixes_an_exact_count(m):
+    """A sum tree cut at cap j + 1 with its outputs fixed to "at least j, not j + 1" (as
+    the count of moves by a step is): every assignment of the inputs propagates without
+    a conflict exactly when j of them are true."""
+    from solver.counting import _sum_tree
+
+    for j in range(m):
+        cl_lits, cl_start, cl_len = arrays()
+        vec = np.zeros(64, np.int64)
+        vec[:m] = [pos(i) for i in range(m)]
+        out = np.array([TRUE] * j + [FALSE], np.int64)
+        ncl, nlit, nvars, empty = _sum_tree(vec, np.arange(m, dtype=np.int64),
+                                            np.ones(m, np.int64), m, m, out, j + 1, cl_lits,
+                                            cl_start, cl_len, 0, 0, m, np.empty(8, np.int64))
+        assert not empty
+        clauses = clause_list(cl_lits, cl_start, cl_len, ncl)
+        for values in itertools.product([0, 1], repeat=m):
+            c = root(clauses, nvars)
+            clash = False
+            for i, x in enumerate(values):
+                if c.assign[i] < 0:
+                    c.decide(pos(i) if x else neg(i))
+                else:  # fixed by a unit clause already
+                    clash |= c.assign[i] != x
+            consistent = not clash and c.propagate()[0] == -1
+            assert consistent == (sum(values) == j), (j, values)
+
+
 def cards(intervals):
     """n, rank, lo, hi, base of hand-made cards [(rank, lo, hi)]: the order literals of
     card c are variables base[c] .. base[c] + hi - lo - 1."""
