@@ -198,8 +198,9 @@ def grouping_run(model, budget, line, info):
     Returns (status, model) -- the model to pass next time (its clause arrays may have
     been regrown).  G_WIN: ``line[:info[1]]`` is a winning line as move deltas, in play
     order; G_LOSS: no grouping exists, the position is lost; G_UNKNOWN: budget spent.
-    ``info[0]`` receives the conflicts of this call.  The learnt clauses and the
-    branching state are kept from one call to the next.
+    ``info[0]`` receives the conflicts of this call.  A call whose budget runs out pauses
+    the search where it is (trail, learnt clauses, branching state), and the next call goes
+    on from there: run in slices, it is the same search as in one call.
     """
     (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead, assign,
      level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear, bstart, bimp,
@@ -356,12 +357,7 @@ def grouping_run(model, budget, line, info):
             reason[v] = cl if k > 1 else -1
             trail[tlen] = lit
             tlen += 1
-            if conflicts >= budget:  # pause at the root (the next run starts there)
-                if dl > 0:
-                    tlen, hsize = _undo(lim[1], trail, tlen, assign, saved, reason, heap, hpos, act,
-                                        hsize)
-                    dl = 0
-                    qhead = tlen
+            if conflicts >= budget:  # pause where it is (the next run goes on from there)
                 break
             continue
         # ---- restart

@@ -52,6 +52,8 @@ def test_a_search_run_in_slices_keeps_its_work(number, verdict, counting):
         turns += 1
     assert status == verdict and turns > 1
     assert model[0][C_CONFLICTS] == total  # the conflicts of every turn, counted once
+    # a turn pauses the search where it is: in slices it is the same search as in one run
+    assert Grouping(Deal.from_number(number))(budget=10**6, counting=counting)[1] == total
     if verdict == G_WIN:
         assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
     # a settled search answers again at once
