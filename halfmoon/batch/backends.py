@@ -11,25 +11,13 @@ import time
 from concurrent import futures as cf
 from typing import Sequence
 
-from halfmoon.game.deal import Deal
-
 from .errors import BatchError
-from .results import error_text, piece_rows, result_row
+from .results import error_text, piece_rows
 
 # The solver's transposition tables are module-wide, so a process runs one search at a
 # time (the kernels hold the GIL anyway: threads would not run searches side by side).
 _solve_lock = threading.Lock()
 _warm = False
-
-
-def solve_one(number: int, budget: int):
-    """The result row of one deal (by number) and the solver's Result: a worker's work
-    on a deal, as the benchmarks time it."""
-    from solver import solve
-
-    deal = Deal.from_number(number)
-    result = solve(deal, budget)
-    return result_row(number, result, budget, deal), result
 
 
 def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
