@@ -5,14 +5,15 @@ search state; :func:`grouping_run` decides them.  Unit propagation on these clau
 (:mod:`solver.propagation`) narrows the intervals much as :mod:`solver.bounds` does;
 learning a clause from each conflict (first unique implication point, recursively
 minimized), VSIDS branching with phase saving, Luby restarts, the thinning of learnt
-clauses at restarts and failed-literal probing at the root (when the model is written)
-make it a complete search: the answer is a grouping (which sorts into a winning line)
-or a proof that there is none.  Given a budget of conflicts it stops without an
-answer; :func:`grouping_run` goes on where it stopped.
+clauses at restarts and failed-literal probing at the root (by pairs, when the model is
+written) make it a complete search: the answer is a solution (which sorts into a
+winning line) or a proof that there is none.  Given a budget of conflicts it stops
+without an answer; :func:`grouping_run` goes on where it stopped.
 
 The search state lives in the model tuple: its counters in the ``ctl`` array (the
 ``C_*`` indices below), the activity increment in ``fctl``, then the clause, watch,
-assignment, heap and trail arrays, in the order :func:`grouping_run` unpacks them.
+assignment, heap and trail arrays and the cards' ranks (for the line by counts), in
+the order :func:`grouping_run` unpacks them.
 """
 
 from __future__ import annotations

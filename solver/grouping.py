@@ -1,28 +1,30 @@
 """The grouping view written as clauses, and the grouping search's entry points.
 
-A position is winnable exactly when its cards can be grouped -- number cards into
-pairs adding up to 11 from different sources, face cards into J+Q+K triplets -- and
-every card given a removal step 0..M-1 (M = moves left) so that the cards of a group
-share a step and a card lying on another goes strictly earlier (docs/solver.md, "The
-grouping view").  This module writes that as clauses:
+A position is winnable exactly when every card can be given a removal step 0..M-1
+(M = moves left), a card lying on another strictly earlier, so that its cards can be
+grouped -- number cards into pairs adding up to 11 from different sources, face cards
+into J+Q+K triplets -- with the cards of a group sharing a step; or, equally, so that
+the cards gone by each step v are balanced in each class and make v + 1 moves
+(docs/solver.md, rule ``GROUPING``).  This module writes that as clauses:
 
 - ``[t_c <= v]`` is a Boolean for every card c and step v inside c's interval
   [cards above c, M-1 - cards below c] (the order encoding: ``[t_c <= v]`` implies
   ``[t_c <= v+1]``);
 - a card lying on card b: ``[t_b <= v]`` implies ``[t_above <= v-1]``;
-- one Boolean per pair of cards that may share a move (complementary ranks, different
-  piles, intervals that meet); for faces, a J-Q and a J-K matching, as in the CP-SAT
-  model of :mod:`solver.cpsat`; each card is in exactly one chosen pair of each kind
-  it needs, and a chosen pair has equal steps (``x and [t_a <= v]`` implies
+- by counts (``counting``, the solver's default): the counters of :mod:`solver.counting`;
+- by pairs: one Boolean per pair of cards that may share a move (complementary ranks,
+  different piles, intervals that meet); for faces, a J-Q and a J-K matching, as in the
+  CP-SAT model of :mod:`solver.cpsat`; each card is in exactly one chosen pair of each
+  kind it needs, and a chosen pair has equal steps (``x and [t_a <= v]`` implies
   ``[t_b <= v]`` and back);
 - free cards of one rank (reserve cards and the only card of a pile) are
-  interchangeable, so their steps are taken non-decreasing in source order.
-
+  interchangeable, so their steps are taken non-decreasing in source order;
 - supports (implied, written out for propagation): a card removed by step v has a
   partner removed by step v, and one removed after v if it is removed after v.
 
 :func:`grouping_model` writes the clauses of a position, propagates them at the root
-(with failed-literal probing of the pair Booleans) and sets up a fresh search state;
+(by pairs with failed-literal probing of the pair Booleans) and sets up a fresh search
+state;
 :func:`grouping_run`, the clause-learning search of :mod:`solver.cdcl`, decides them:
 the answer is a grouping (which sorts into a winning line) or a proof that there is
 none.  Given a budget of conflicts it stops without an answer; :func:`grouping_run` goes
@@ -39,12 +41,12 @@ import numpy as np
 from numba import njit
 
 from .bounds import NCARDS, partner_table
-from .cdcl import (C_COUNTING, C_HSIZE, C_N, C_NCL, C_NEXT_REDUCE, C_NEXT_RESTART, C_NLIT, C_NMOVES, C_NORIG,
-                   C_NVARS, C_NX, C_QHEAD, C_RESTARTS, C_STATUS, C_TLEN, C_XVAR0, G_LOSS,
-                   G_UNKNOWN, G_WIN, NCTL, REDUCE_FIRST, RESTART_BASE, _empty_model, _heap_up,
-                   grouping_run, luby)
-from .kernels import DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count, reserve_full
+from .cdcl import (C_COUNTING, C_HSIZE, C_N, C_NCL, C_NEXT_REDUCE, C_NEXT_RESTART, C_NLIT,
+                   C_NMOVES, C_NORIG, C_NVARS, C_NX, C_QHEAD, C_RESTARTS, C_STATUS, C_TLEN,
+                   C_XVAR0, G_LOSS, G_UNKNOWN, G_WIN, NCTL, REDUCE_FIRST, RESTART_BASE,
+                   _empty_model, _heap_up, grouping_run, luby)
 from .counting import FALSE, TRUE, _add, _le, _neg, counting_clauses, counting_room
+from .kernels import DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count, reserve_full
 from .propagation import _probe
 
 JACK, QUEEN, KING = 11, 12, 13
@@ -113,11 +115,12 @@ def _partners(part, npart, gid, local, lo, hi, c, g, out):
 @njit(cache=True)
 def grouping_model(piles, reserve, part, npart, pos, counting=True):
     """The clauses of ``pos`` and a fresh search state, ready for :func:`grouping_run`
-    (``part``, ``npart``: the deal's :func:`solver.bounds.partner_table`).
+    (``part``, ``npart``: the deal's :func:`solver.bounds.partner_table`), in the view by
+    counts or, with ``counting`` false, by pairs.
 
     Returns (status, model): G_LOSS when writing the clauses or propagating them at the
-    root (with failed-literal probing of the pair Booleans) already shows there is no
-    grouping, G_WIN for the empty position, else G_UNKNOWN.  A model settled here
+    root (by pairs with failed-literal probing of the pair Booleans) already shows there
+    is no solution, G_WIN for the empty position, else G_UNKNOWN.  A model settled here
     gives the same status at once from :func:`grouping_run` (with an empty line).
     """
     n, src, rank, pile, above, below, gid, local = _model_cards(piles, reserve, pos)
@@ -411,8 +414,9 @@ def grouping_model(piles, reserve, part, npart, pos, counting=True):
 
 @njit(cache=True)
 def grouping_search(piles, reserve, pos, budget, line, info, counting=True):
-    """Decide ``pos`` in the grouping view with at most ``budget`` conflicts: the model
-    and one run (see :func:`grouping_run` for the result and ``line``/``info``)."""
+    """Decide ``pos`` in the grouping view (by counts, or by pairs) with at most ``budget``
+    conflicts: the model and one run (see :func:`grouping_run` for the result and
+    ``line``/``info``)."""
     part, npart = partner_table(piles, reserve)
     status, model = grouping_run(grouping_model(piles, reserve, part, npart, pos, counting)[1],
                                  budget, line, info)
