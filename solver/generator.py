@@ -66,3 +66,36 @@ def deal_ranks(number, piles, reserve, deck, state):
             piles[p, k] = deck[DEPTH * p + k] % 13 + 1
     for r in range(NRESERVE):
         reserve[r] = deck[NPILES * DEPTH + r] % 13 + 1
+
+
+LAYOUT_FEATURES = ("same_pile_copies", "max_pile_faces")
+
+
+@njit(cache=True)
+def layout_features(numbers, out):
+    """Features of how the cards of each deal ``numbers[k]`` lie, into ``out[k]``:
+
+    0. ``same_pile_copies``: cards (of the 52) whose two copies lie in the same pile;
+    1. ``max_pile_faces``: the most face cards (J, Q, K) in one pile.
+
+    Card index ``i`` and ``i + 52`` are the two copies of a card (the ordered double deck)."""
+    deck = np.empty(DECK_SIZE, np.int64)
+    state = np.zeros(1, np.uint64)
+    where = np.empty(DECK_SIZE, np.int64)
+    for k in range(numbers.size):
+        shuffled_deck(numbers[k], deck, state)
+        for j in range(DECK_SIZE):
+            where[deck[j]] = j // DEPTH  # pile 0..11, 12 for the reserve
+        same = 0
+        for c in range(52):
+            if where[c] == where[c + 52] and where[c] < NPILES:
+                same += 1
+        most = 0
+        for p in range(NPILES):
+            faces = 0
+            for j in range(DEPTH):
+                if deck[DEPTH * p + j] % 13 >= 10:
+                    faces += 1
+            most = max(most, faces)
+        out[k, 0] = same
+        out[k, 1] = most

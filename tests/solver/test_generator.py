@@ -8,7 +8,7 @@ import pytest
 from halfmoon import Deal
 from halfmoon.game.codes import DEAL_COUNT, random_numbers
 from halfmoon.game.generator import SplitMix64, shuffled_deck
-from solver.generator import below, deal_ranks, shuffled_deck as shuffled_deck_nb, splitmix_next
+from solver.generator import LAYOUT_FEATURES, below, deal_ranks, layout_features, shuffled_deck as shuffled_deck_nb, splitmix_next
 from solver.search import deal_arrays
 
 # deals spread over the whole code space, its two ends, and the spec's vector deals
@@ -46,3 +46,19 @@ def test_deals_match_the_reference_on_thousands_of_deals():
         deal_ranks(number, piles, reserve, deck, state)
         ref_piles, ref_reserve = deal_arrays(Deal.from_number(number))
         assert np.array_equal(piles, ref_piles) and np.array_equal(reserve, ref_reserve), number
+
+
+def test_layout_features_match_the_reference_deal():
+    from collections import Counter
+
+    numbers = np.array(NUMBERS[:1000], np.int64)
+    out = np.zeros((numbers.size, len(LAYOUT_FEATURES)), np.int64)
+    layout_features(numbers, out)
+    seen_same = set()
+    for k, number in enumerate(numbers):
+        deal = Deal.from_number(int(number))
+        same = sum(1 for pile in deal.piles for n in Counter(pile).values() if n == 2)
+        faces = max(sum(1 for c in pile if c.is_face) for pile in deal.piles)
+        assert out[k].tolist() == [same, faces], number
+        seen_same.add(same)
+    assert len(seen_same) > 3  # the feature varies over deals

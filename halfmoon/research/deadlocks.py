@@ -1,0 +1,207 @@
+"""Why a deal is lost: the smallest set of classes whose cards alone cannot be cleared.
+
+The cards of Half Moon fall into six classes that never mix in a move: the five pair
+classes A+10, 2+9, 3+8, 4+7, 5+6 and the faces J+Q+K.  The *projection* of a deal onto
+a set S of classes keeps only the cards of S, each in its pile in the same order, and
+the reserve cards of S in their slots.  Any win of the deal, with the moves of the
+other classes deleted, is a win of the projection (the deleted cards only ever covered
+cards; proof in docs/solver.md), so a projection that cannot be won proves the deal
+lost, and every larger set's projection is lost too.
+
+The *deadlock* of a lost deal is a smallest such set: the projections are solved by
+size, one class, then two, … (the six classes together are the deal itself), and the
+first size with a lost projection gives it.  All sets of that size are solved, so the
+number of minimal sets is known too; the first in :data:`CLASSES` order is reported.
+
+Its *kind* says what it is made of: ``faces`` (the faces alone), ``faces+1`` (the
+faces and one pair class), … , ``pairs:2`` (two pair classes, no face).
+
+Usage::
+
+    deadlock(3658319909)      # Deadlock(classes=('J+Q+K', '4+7'), kind='faces+1', ...)
+    deadlocks([n1, n2, ...])  # DataFrame, one row per deal
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable, Optional, Union
+
+import numpy as np
+import pandas as pd
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.errors import HalfMoonError
+
+# the classes in the solver's order (solver.kernels.rank_class: 0..4 pairs, 5 faces)
+CLASSES = ("A+10", "2+9", "3+8", "4+7", "5+6", "J+Q+K")
+FACES = 5
+DEFAULT_BUDGET = 5_000_000
+
+
+@dataclass(frozen=True)
+class Deadlock:
+    """The smallest lost projection of a deal (``classes`` empty if the deal is not lost)."""
+
+    deal: Optional[int]
+    classes: tuple[str, ...]
+    kind: str  # see kind_of; "none" for a deal that is won, "unresolved" if not settled
+    minimal_sets: int  # how many sets of that size are lost
+    unresolved: int  # projections of that size or smaller the budget did not settle
+    solves: int
+    nodes: int
+
+
+def class_of(rank: int) -> int:
+    """The class 0..5 of a rank 1..13 (as solver.kernels.rank_class)."""
+    if rank >= 11:
+        return FACES
+    return rank - 1 if rank <= 5 else 10 - rank
+
+
+def kind_of(classes: Iterable[int]) -> str:
+    """``faces``, ``faces+k`` or ``pairs:k`` for a set of class indices."""
+    cs = set(classes)
+    if not cs:
+        return "none"
+    pairs = len(cs - {FACES})
+    if FACES in cs:
+        return "faces" if pairs == 0 else f"faces+{pairs}"
+    return f"pairs:{pairs}"
+
+
+KINDS = ("faces", "faces+1", "faces+2", "faces+3", "faces+4", "faces+5",
+         "pairs:1", "pairs:2", "pairs:3", "pairs:4", "pairs:5")
+
+
+def project(piles: np.ndarray, reserve: np.ndarray, classes: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The projection of a deal (the kernel's arrays, ranks with 0 for no card) onto
+    ``classes``: each pile keeps its cards of those classes in order, bottom first;
+    the reserve keeps them in their slots."""
+    keep = np.zeros(14, bool)
+    cs = set(classes)
+    for rank in range(1, 14):
+        keep[rank] = class_of(rank) in cs
+    out = np.zeros_like(piles)
+    for i in range(piles.shape[0]):
+        row = [r for r in piles[i] if r != 0 and keep[r]]
+        out[i, : len(row)] = row
+    res = np.where(keep[reserve], reserve, 0).astype(reserve.dtype)
+    return out, res
+
+
+def _sets_of_size(k: int) -> list[tuple[int, ...]]:
+    # faces first (most deadlocks involve them), then in class order
+    sets = list(combinations(range(len(CLASSES)), k))
+    return sorted(sets, key=lambda s: (FACES not in s, s))
+
+
+def deadlock_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int = DEFAULT_BUDGET,
+                    deal: Optional[int] = None) -> Deadlock:
+    """The deadlock of a deal given as the kernel's arrays (see :func:`deadlock`)."""
+    from solver.dfs import LOSS, UNRESOLVED
+    from solver.search import search_arrays
+
+    if budget < 1:
+        raise ValueError(f"budget must be at least 1 position, got {budget}")
+    solves = nodes = unresolved = 0
+    present = {class_of(int(r)) for r in np.concatenate([piles.ravel(), reserve]) if r != 0}
+    for k in range(1, len(CLASSES) + 1):
+        lost = []
+        for s in _sets_of_size(k):
+            if not set(s) <= present:
+                continue  # a class with no card left adds nothing: its smaller set decides
+            pp, pr = project(piles, reserve, s)
+            status, n, _, _, _ = search_arrays(pp, pr, budget)
+            solves += 1
+            nodes += n
+            if status == LOSS:
+                lost.append(s)
+            elif status == UNRESOLVED:
+                unresolved += 1
+        if lost:
+            first = lost[0]
+            return Deadlock(deal, tuple(CLASSES[c] for c in sorted(first, key=_class_order)),
+                            kind_of(first), len(lost), unresolved, solves, nodes)
+        if unresolved:
+            # a larger lost set might not be minimal: say so rather than guess
+            return Deadlock(deal, (), "unresolved", 0, unresolved, solves, nodes)
+    return Deadlock(deal, (), "none", 0, 0, solves, nodes)
+
+
+def _class_order(c: int) -> int:
+    return -1 if c == FACES else c  # the faces first when a set is written
+
+
+def deadlock(deal: Union[Deal, str, int], budget: int = DEFAULT_BUDGET) -> Deadlock:
+    """The smallest set of classes whose projection of ``deal`` is lost.
+
+    ``kind`` is ``"none"`` for a deal that can be won (no projection is lost), and
+    ``"unresolved"`` when a projection could not be settled within ``budget``
+    positions before a lost one was found.
+    """
+    from solver.search import _as_deal, deal_arrays
+
+    d = _as_deal(deal)
+    piles, reserve = deal_arrays(d)
+    return deadlock_arrays(piles, reserve, budget, d.number)
+
+
+COLUMNS = ("deal", "deadlock", "kind", "size", "minimal_sets", "unresolved", "solves", "nodes")
+
+
+def deadlocks(numbers: Iterable[int], budget: int = DEFAULT_BUDGET) -> pd.DataFrame:
+    """The deadlock of each deal number, one row each.
+
+    Columns: ``deal`` (int64), ``deadlock`` (the classes joined by spaces, e.g.
+    ``"J+Q+K 4+7"``), ``kind``, ``size`` (classes in the set), ``minimal_sets``,
+    ``unresolved``, ``solves`` (projections solved), ``nodes`` (their positions).
+    """
+    from solver.generator import DECK_SIZE, deal_ranks
+    from solver.kernels import DEPTH, NPILES, NRESERVE
+
+    rows = []
+    deck = np.empty(DECK_SIZE, np.int64)
+    state = np.zeros(1, np.uint64)
+    for n in numbers:
+        n = int(n)
+        if n < 0:
+            raise HalfMoonError(f"deal numbers must be non-negative, got {n}")
+        piles = np.zeros((NPILES, DEPTH), np.int8)
+        reserve = np.zeros(NRESERVE, np.int8)
+        deal_ranks(n, piles, reserve, deck, state)
+        d = deadlock_arrays(piles, reserve, budget, n)
+        rows.append((n, " ".join(d.classes), d.kind, len(d.classes), d.minimal_sets,
+                     d.unresolved, d.solves, d.nodes))
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    return df.astype({"deal": "int64", "size": "int8", "minimal_sets": "int8",
+                      "unresolved": "int8", "solves": "int16", "nodes": "int64"})
+
+
+def kind_table(df: pd.DataFrame) -> pd.DataFrame:
+    """How many losses have each kind of deadlock (``df`` from :func:`deadlocks`),
+    with the share of the losses and its 95 % Wilson interval, and an example deal."""
+    from .stats import wilson_bounds
+
+    n = len(df)
+    g = df.groupby("kind", sort=False)
+    out = pd.DataFrame({"losses": g.size(), "example": g["deal"].min()})
+    order = [k for k in KINDS + ("unresolved", "none") if k in out.index]
+    out = out.loc[order]
+    out["share"] = out["losses"] / n if n else np.nan
+    low, high = wilson_bounds(out["losses"].to_numpy(), n)
+    out["ci_low"], out["ci_high"] = low, high
+    return out
+
+
+def class_table(df: pd.DataFrame) -> pd.DataFrame:
+    """How often each class is part of a loss's deadlock (share of losses, Wilson)."""
+    from .stats import wilson_bounds
+
+    n = len(df)
+    sets = df["deadlock"].str.split(" ")
+    counts = [int(sets.map(lambda s, c=c: c in s).sum()) for c in CLASSES]
+    low, high = wilson_bounds(np.array(counts), n)
+    return pd.DataFrame({"losses": counts, "share": np.array(counts) / n if n else np.nan,
+                         "ci_low": low, "ci_high": high}, index=pd.Index(CLASSES, name="class"))

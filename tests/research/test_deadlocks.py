@@ -1,0 +1,146 @@
+"""Deadlock sets of lost deals, against projections built and searched by the reference engine."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from conftest import brute_force, make_game, near_end, pack
+from halfmoon import Deal, Game
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.research.deadlocks import (
+    CLASSES, FACES, class_table, deadlock, deadlock_arrays, deadlocks, kind_of, kind_table, project)
+from solver.dfs import LOSS, WIN
+from solver.search import deal_arrays, search_arrays, solve
+
+
+def engine_class(card) -> int:
+    """The class index of deadlocks.CLASSES from the reference engine's own classes."""
+    name = {1: "A+10", 2: "2+9", 3: "3+8", 4: "4+7", 5: "5+6"}
+    return FACES if card.is_face else CLASSES.index(name[min(card.rank, 11 - card.rank)])
+
+
+def engine_projection(deal: Deal, classes) -> Game:
+    piles = [[c for c in p if engine_class(c) in classes] for p in deal.piles]
+    reserve = [c if c is not None and engine_class(c) in classes else None for c in deal.reserve]
+    return Game(Deal(piles=piles, reserve=reserve))
+
+
+def brute_deadlock(deal: Deal):
+    """(size, lost sets of that size) by exhaustive search of every projection."""
+    for k in range(1, 7):
+        lost = []
+        for s in combinations(range(6), k):
+            game = engine_projection(deal, set(s))
+            if not brute_force(game)[pack(game)]:
+                lost.append(set(s))
+        if lost:
+            return k, lost
+    return 0, []
+
+
+def lost_positions(count: int, seed: int):
+    """Small lost positions: deals 0-39 near the end of a winning line, then random moves."""
+    rng = random.Random(seed)
+    found = []
+    for number in range(40):
+        game = near_end(number, 34)
+        while game.legal_moves:
+            game.push(rng.choice(list(game.legal_moves)))
+            if game.legal_moves and not brute_force(game)[pack(game)]:
+                found.append(game.remaining_deal())
+                break
+        if len(found) == count:
+            break
+    return found
+
+
+def test_projection_keeps_the_classes_cards_in_their_order():
+    piles = np.zeros((12, 8), np.int8)
+    piles[0, :5] = [11, 3, 12, 8, 1]  # J 3 Q 8 A, bottom first
+    piles[1, :2] = [13, 10]
+    reserve = np.array([2, 9, 13, 0, 0, 0, 0, 0], np.int8)
+    pp, pr = project(piles, reserve, {FACES, 2})  # faces and 3+8
+    assert pp[0, :4].tolist() == [11, 3, 12, 8] and pp[0, 4:].sum() == 0
+    assert pp[1, :2].tolist() == [13, 0]
+    assert pr.tolist() == [0, 0, 13, 0, 0, 0, 0, 0]
+
+
+def test_kinds():
+    assert kind_of({FACES}) == "faces"
+    assert kind_of({FACES, 0, 3}) == "faces+2"
+    assert kind_of({1}) == "pairs:1"
+    assert kind_of(set()) == "none"
+
+
+def test_faces_alone_and_one_pair_class_alone():
+    # one J, Q, K in one pile: the faces alone are stuck; the 5 and 6 pair from the reserve
+    faces = make_game({1: "Jc Qd Kh"}, "5s 6h")
+    d = deadlock_arrays(*deal_arrays(faces.remaining_deal()))
+    assert (d.classes, d.kind, d.minimal_sets) == (("J+Q+K",), "faces", 1)
+    # a 5 under a 6 in one pile with no other 5 or 6: 5+6 alone is stuck
+    pair = make_game({1: "5s 6h", 2: "Jc", 3: "Qd"}, "Kh")
+    d = deadlock_arrays(*deal_arrays(pair.remaining_deal()))
+    assert (d.classes, d.kind) == (("5+6",), "pairs:1")
+
+
+def test_a_winnable_position_has_no_deadlock():
+    game = near_end(3, 20)
+    d = deadlock_arrays(*deal_arrays(game.remaining_deal()))
+    assert (d.classes, d.kind, d.minimal_sets) == ((), "none", 0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_deadlocks_agree_with_exhaustive_search_of_every_projection(seed):
+    positions = lost_positions(6, seed)
+    assert len(positions) >= 4
+    kinds = set()
+    for deal in positions:
+        d = deadlock_arrays(*deal_arrays(deal))
+        size, lost = brute_deadlock(deal)
+        assert size and len(d.classes) == size
+        assert {CLASSES.index(c) for c in d.classes} in lost
+        assert d.minimal_sets == len(lost)
+        kinds.add(d.kind)
+    assert len(kinds) >= 2  # not one kind throughout
+
+
+def test_deadlocks_of_census_losses_are_lost_and_minimal():
+    # real lost deals: each one's deadlock projection is lost, every smaller set wins
+    losses = [n for n in range(400) if solve(n, budget=200_000).verdict == "loss"][:6]
+    assert losses
+    df = deadlocks(losses)
+    assert df["deal"].tolist() == losses
+    for n, text, size in zip(df["deal"], df["deadlock"], df["size"]):
+        piles, reserve = deal_arrays(Deal.from_number(n))
+        classes = {CLASSES.index(c) for c in text.split()}
+        assert len(classes) == size
+        assert search_arrays(*project(piles, reserve, classes), 5_000_000)[0] == LOSS
+        for s in combinations(range(6), size - 1):
+            if s:
+                assert search_arrays(*project(piles, reserve, s), 5_000_000)[0] == WIN
+
+
+def test_a_winnable_deal_and_bad_input():
+    win = next(n for n in range(20) if solve(n, budget=200_000).verdict == "win")
+    assert deadlock(win).kind == "none"
+    with pytest.raises(HalfMoonError, match="non-negative"):
+        deadlocks([-1])
+    with pytest.raises(ValueError, match="budget"):
+        deadlock(win, budget=0)
+
+
+def test_tables_count_kinds_and_classes():
+    import pandas as pd
+
+    df = pd.DataFrame({"deal": [5, 3, 9, 7], "deadlock": ["J+Q+K", "J+Q+K 4+7", "J+Q+K", "5+6"],
+                       "kind": ["faces", "faces+1", "faces", "pairs:1"]})
+    k = kind_table(df)
+    assert k["losses"].to_dict() == {"faces": 2, "faces+1": 1, "pairs:1": 1}
+    assert k.loc["faces", "example"] == 5 and k.loc["faces", "share"] == 0.5
+    assert (k["ci_low"] <= k["share"]).all() and (k["share"] <= k["ci_high"]).all()
+    c = class_table(df)
+    assert c.loc["J+Q+K", "losses"] == 3 and c.loc["4+7", "losses"] == 1 and c.loc["A+10", "losses"] == 0
