@@ -1,0 +1,43 @@
+"""The census recheck: wins replayed through the engine, losses put to the CP-SAT model."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from halfmoon.research.recheck import recheck, recheck_counts, replays
+from solver.search import solve
+
+
+def line_of(number: int) -> str:
+    r = solve(number, budget=200_000)
+    assert r.verdict == "win"
+    return " ".join(str(m) for m in r.moves)
+
+
+def test_a_winning_line_replays_and_a_broken_one_does_not():
+    line = line_of(0)
+    assert replays(0, line)
+    moves = line.split()
+    assert not replays(0, " ".join(moves[:-1]))  # one move short: cards are left
+    assert not replays(0, " ".join(moves[1:] + moves[:1]))  # out of order: an illegal move
+    assert not replays(1, line)  # another deal's line
+    assert not replays(0, None)
+
+
+def test_recheck_confirms_losses_and_catches_a_false_one():
+    loss = next(n for n in range(200) if solve(n, budget=200_000).verdict == "loss")
+    win = 0
+    rows = pd.DataFrame({"deal": [win, loss, win, 7],
+                         "verdict": ["win", "loss", "loss", "unresolved"],
+                         "line": [line_of(win), None, None, None]})
+    checked = recheck(rows, limit=60)
+    assert checked["check"].tolist() == ["replayed", "confirmed", "disagrees", "unresolved"]
+    assert recheck_counts(checked) == {
+        "wins replayed": 1, "wins not replayed": 0, "losses confirmed": 1,
+        "losses not confirmed within the limit": 0, "disagreements": 1, "unresolved": 1}
+
+
+def test_a_bad_limit_is_refused():
+    with pytest.raises(ValueError, match="time limit"):
+        recheck(pd.DataFrame({"deal": [0], "verdict": ["win"], "line": [""]}), limit=0)
