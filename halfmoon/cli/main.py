@@ -220,6 +220,43 @@ def _add_play(p: argparse.ArgumentParser):
     return cmd_play
 
 
+def cmd_findings(args: argparse.Namespace) -> int:
+    from halfmoon.report.findings import write_findings
+
+    for name in ("workers", "players_deals", "forgiveness_deals"):
+        if getattr(args, name) < 1:
+            raise _UsageError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if not 0 < args.recheck <= 1:
+        raise _UsageError(f"--recheck must be a share of the census in (0, 1], got {args.recheck}")
+    page = write_findings(args.census, args.out, seed=args.seed, workers=args.workers,
+                          players_deals=args.players_deals, forgiveness_deals=args.forgiveness_deals,
+                          recheck_share=args.recheck, recheck_limit=args.limit, progress=not args.quiet)
+    print(f"findings written to {page}")
+    return 0
+
+
+def _add_findings(p: argparse.ArgumentParser):
+    import os
+
+    p.add_argument("census", metavar="DIR", help="a finished census: a results directory written by 'halfmoon batch'")
+    p.add_argument("--out", metavar="DIR", default="docs",
+                   help="where to write findings.md and its data and charts in findings/ (default: docs)")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the samples the players, the forgiveness "
+                   "study and the recheck take from the census (default: 2026)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="local worker processes (default: every core)")
+    p.add_argument("--players-deals", type=int, default=100_000, metavar="N",
+                   help="deals the simple players play (default: 100,000)")
+    p.add_argument("--forgiveness-deals", type=int, default=10_000, metavar="N",
+                   help="winnable deals followed move by move (default: 10,000)")
+    p.add_argument("--recheck", type=float, default=0.01, metavar="SHARE",
+                   help="share of the census checked by independent means (default: 0.01)")
+    p.add_argument("--limit", type=float, default=60.0, metavar="SECONDS",
+                   help="the independent model's time limit per loss (default: 60)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    return cmd_findings
+
+
 # name, help, function that adds the arguments and returns the runner
 def solution_lines(deal, moves) -> list[str]:
     """A winning line in card notation with sources: ``1. 5s P1 + 6d P8``."""
@@ -289,6 +326,7 @@ SUBCOMMANDS = [
     ("stats", "summarize a results directory: counts, win rate with its interval, times", _add_stats),
     ("analyse", "list every legal move of a position and whether the game stays winnable", _add_analyse),
     ("report", "write a Markdown report with charts for a results directory", _add_report),
+    ("findings", "derive the findings page, its charts and data from a census", _add_findings),
     ("play", "play a deal in the browser, with the solver's opinion beside the game", _add_play),
 ]
 

@@ -284,3 +284,14 @@ def test_play_opens_the_default_web_page(tmp_path):
         if reader.is_alive():  # release the reader before failing
             fifo.write_text("")
     assert got and got[0].strip() == first.split()[4]
+
+
+# --- findings: the page from a census -------------------------------------------------
+
+
+def test_findings_bad_input_is_one_line(capsys, tmp_path):
+    assert_one_line_error(capsys, ["findings", str(tmp_path / "none")], "no census")
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--recheck", "0"], "--recheck")
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--workers", "0"], "--workers")
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--players-deals", "0"], "--players-deals")
+    assert_one_line_error(capsys, ["findings", str(tmp_path)], "no _manifest.json")

@@ -1,0 +1,435 @@
+"""The findings page: ``docs/findings.md`` and its charts, from the data in ``docs/findings/``.
+
+    python -m halfmoon.report.findings --data docs/findings --page docs/findings.md
+    halfmoon findings census --out docs       # derives the data from a census first
+
+Every chart is drawn from the small data files that :func:`halfmoon.research.findings.save_data`
+writes, on a given matplotlib Axes, so that the page and ``notebooks/findings.ipynb`` draw
+the same pictures from the same data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.research.deadlocks import KINDS, class_table, kind_table
+
+from .charts import figure
+
+BLUE, ORANGE, BROWN, GREEN, RED, GREY = "#0d47a1", "#ef6c00", "#6d4c41", "#2e7d32", "#c62828", "#9e9e9e"
+PLAYER_COLOURS = {"solver": BLUE, "lookahead3": GREEN, "lookahead": "#66bb6a", "greedy": ORANGE,
+                  "random": BROWN}
+
+
+def load_data(data_dir: Union[str, Path]) -> dict:
+    """The findings data (summary and tables) in ``data_dir``; an error naming what is missing."""
+    from halfmoon.research.findings import DATA_FILES
+
+    d = Path(data_dir)
+    missing = [name for name in DATA_FILES if not (d / name).exists()]
+    if missing:
+        raise HalfMoonError(f"{data_dir}: no findings data ({', '.join(missing)} missing); "
+                            "make it with 'halfmoon findings CENSUS'")
+    out = {"summary": json.loads((d / "summary.json").read_text(encoding="utf-8"))}
+    for name in DATA_FILES:
+        if name.endswith(".parquet"):
+            out[name[: -len(".parquet")]] = pd.read_parquet(d / name)
+    return out
+
+
+# --- charts ---------------------------------------------------------------------------
+def plot_win_rate(ax, run: pd.DataFrame) -> None:
+    """The win rate of the first n deals of the census and its 95 % interval."""
+    ax.fill_between(run["n"], 100 * run["ci_low"], 100 * run["ci_high"], color="#90caf9", alpha=0.7,
+                    label="95 % interval")
+    ax.plot(run["n"], 100 * run["win_rate"], color=BLUE, lw=1.2, label="win rate")
+    ax.set_xscale("log")
+    last = run.iloc[-1]
+    ax.set_ylim(100 * last["win_rate"] - 1.5, 100 * last["win_rate"] + 1.0)
+    ax.set_xlabel("deals of the census (in sample order)")
+    ax.set_ylabel("deals won (%)")
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+
+
+def plot_deadlocks(ax, losses: pd.DataFrame) -> None:
+    """The kinds of deadlock of the census's losses: share of the losses, with intervals."""
+    t = kind_table(losses)
+    x = np.arange(len(t))
+    share = 100 * t["share"].to_numpy()
+    ax.bar(x, share, color=[RED if k.startswith("faces") else BROWN for k in t.index])
+    ax.errorbar(x, share, yerr=[share - 100 * t["ci_low"], 100 * t["ci_high"] - share], fmt="none",
+                capsize=3, color="black")
+    for xi, s, n in zip(x, share, t["losses"]):
+        ax.text(xi, s + 1, f"{n:,}", ha="center", fontsize=7)
+    ax.set_xticks(x, list(t.index), rotation=30, ha="right")
+    ax.set_ylabel("losses (%)")
+    ax.set_title("the smallest set of classes that cannot be cleared", fontsize=9)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def plot_loss_by_feature(fig, features: pd.DataFrame, min_deals: int = 1000) -> None:
+    """Loss rate with its interval by each feature value (values with ``min_deals`` deals or more)."""
+    names = list(dict.fromkeys(features["feature"]))
+    cols = 3
+    rows = (len(names) + cols - 1) // cols
+    for i, name in enumerate(names):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        t = features[(features["feature"] == name) & (features["deals"] >= min_deals)]
+        rate = 100 * t["loss_rate"].to_numpy()
+        ax.errorbar(t["value"], rate, yerr=[rate - 100 * t["ci_low"], 100 * t["ci_high"] - rate],
+                    fmt="o", ms=3, capsize=2, color=RED)
+        ax.set_xlabel(name.replace("_", " "), fontsize=8)
+        ax.set_ylabel("lost (%)", fontsize=8)
+        ax.set_yscale("log")
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+
+
+def plot_players(ax, players: pd.DataFrame) -> None:
+    """Each player's share of the deals won, with its interval."""
+    x = np.arange(len(players))
+    rate = 100 * players["win_rate"].to_numpy()
+    ax.bar(x, rate, color=[PLAYER_COLOURS.get(p, GREY) for p in players["player"]])
+    ax.errorbar(x, rate, yerr=[rate - 100 * players["ci_low"], 100 * players["ci_high"] - rate],
+                fmt="none", capsize=4, color="black")
+    for xi, r in zip(x, rate):
+        ax.text(xi, r + 2, f"{r:.1f} %", ha="center", fontsize=8)
+    ax.set_xticks(x, list(players["player"]))
+    ax.set_ylim(0, 110)
+    ax.set_ylabel("deals won (%)")
+    ax.grid(axis="y", alpha=0.3)
+
+
+def plot_keep_share(ax, forgiveness: pd.DataFrame) -> None:
+    """The share of legal moves that keep a winnable position winnable, by cards left."""
+    for player, colour in (("random", BROWN), ("greedy", ORANGE)):
+        t = forgiveness[(forgiveness["player"] == player) & (forgiveness["positions"] >= 30)]
+        if t.empty:
+            continue
+        t = t.assign(cards_left=t["cards_left"].astype(int)).sort_values("cards_left")
+        ax.fill_between(t["cards_left"], 100 * t["ci_low"], 100 * t["ci_high"], color=colour, alpha=0.25)
+        ax.plot(t["cards_left"], 100 * t["keep_share"], color=colour, lw=1.2,
+                label=f"along the {player} player's games")
+    ax.invert_xaxis()
+    ax.set_xlabel("cards left")
+    ax.set_ylabel("moves keeping it winnable (%)")
+    ax.set_ylim(0, 102)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower left", fontsize=8)
+    ax.grid(alpha=0.3)
+
+
+def plot_fatal(ax, fatal: pd.DataFrame) -> None:
+    """Where the fatal moves are made: games by cards left before the fatal move."""
+    width = 4
+    bins = np.arange(0, 108, width)
+    for k, (player, colour) in enumerate((("random", BROWN), ("greedy", ORANGE))):
+        t = fatal[(fatal["player"] == player) & (fatal["outcome"] == "fatal")]
+        t = t.assign(cards_left=t["cards_left"].astype(int))
+        total = int(t["games"].sum())
+        if not total:
+            continue
+        h = np.histogram(t["cards_left"], bins=bins, weights=t["games"])[0]
+        ax.bar(bins[:-1] + k * width / 2, 100 * h / total, width=width / 2, align="edge", color=colour,
+               label=f"{player} ({total:,} games lost)")
+    ax.invert_xaxis()
+    ax.set_xlabel("cards left before the fatal move")
+    ax.set_ylabel("lost games (%)")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def plot_difficulty(ax, difficulty: pd.DataFrame) -> None:
+    """Deals by positions searched (decades), wins and losses stacked, log scale."""
+    x = np.arange(len(difficulty))
+    ax.bar(x, difficulty["wins"], color=GREEN, label="wins")
+    ax.bar(x, difficulty["losses"], bottom=difficulty["wins"], color=RED, label="losses")
+    ax.set_yscale("log")
+    labels = [f"<{b:,.0f}" if a == 0 else f"{a:.0e}".replace("e+0", "e") for a, b in
+              zip(difficulty["nodes_from"], difficulty["nodes_below"])]
+    ax.set_xticks(x, labels, fontsize=7)
+    ax.set_xlabel("positions searched (from)")
+    ax.set_ylabel("deals")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def common_deals(deals: int) -> int:
+    """Feature values are shown where at least this many deals have them (0.1 % of the census)."""
+    return max(1, deals // 1000)
+
+
+def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
+    """Every chart of the page as a small PNG in ``out_dir``; their paths by name."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = {
+        "win-rate.png": (6.0, 3.0, lambda f: plot_win_rate(f.add_subplot(), data["win-rate"])),
+        "deadlocks.png": (6.0, 3.2, lambda f: plot_deadlocks(f.add_subplot(), data["losses"])),
+        "loss-by-feature.png": (7.5, 4.6, lambda f: plot_loss_by_feature(
+            f, data["features"], common_deals(data["summary"]["deals"]))),
+        "forgiveness.png": (6.0, 3.2, lambda f: plot_keep_share(f.add_subplot(), data["forgiveness"])),
+        "fatal-moves.png": (6.0, 3.0, lambda f: plot_fatal(f.add_subplot(), data["fatal-moves"])),
+        "players.png": (5.5, 3.0, lambda f: plot_players(f.add_subplot(), data["players"])),
+        "difficulty.png": (6.0, 3.0, lambda f: plot_difficulty(f.add_subplot(), data["difficulty"])),
+    }
+    paths = {}
+    for name, (w, h, draw) in jobs.items():
+        fig = figure(w, h)
+        draw(fig)
+        fig.tight_layout()
+        fig.savefig(out / name, dpi=90)
+        paths[name] = out / name
+    return paths
+
+
+# --- the page -------------------------------------------------------------------------
+def _pct(x, digits: int = 2) -> str:
+    return "n/a" if x is None or x != x else f"{100 * x:.{digits}f} %"
+
+
+def _ci(low, high, digits: int = 2) -> str:
+    return f"{_pct(low, digits)} – {_pct(high, digits)}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
+        "| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+
+
+def _kind_words(kind: str) -> str:
+    if kind == "faces":
+        return "the faces alone"
+    if kind.startswith("faces+"):
+        k = int(kind.split("+")[1])
+        return f"the faces and {k} pair class{'es' if k > 1 else ''}"
+    if kind.startswith("pairs:"):
+        k = int(kind.split(":")[1])
+        return f"{k} pair class{'es' if k > 1 else ''}, no face"
+    return kind
+
+
+def example_layouts(losses: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """For each kind of deadlock, its example (the smallest deal number of that kind): its
+    code and the layout of only the cards of its deadlock classes (bottom first), the
+    cards that cannot be cleared."""
+    from halfmoon.game.deal import Deal
+    from halfmoon.game.layouts import format_layout
+    from halfmoon.research.deadlocks import CLASSES, FACES
+
+    out = {}
+    for kind, row in kind_table(losses).iterrows():
+        if kind not in KINDS:
+            continue
+        deal = Deal.from_number(int(row["example"]))
+        cls = losses.loc[losses["deal"] == row["example"], "deadlock"].iloc[0].split()
+        keep = {CLASSES.index(c) for c in cls}
+
+        def of(card) -> bool:
+            return (FACES if card.is_face else min(card.rank, 11 - card.rank) - 1) in keep
+
+        proj = Deal(piles=[[c for c in p if of(c)] for p in deal.piles],
+                    reserve=[c if c is not None and of(c) else None for c in deal.reserve])
+        out[kind] = (f"{deal.code} ({int(row['example'])}), {' '.join(cls)} only", format_layout(proj))
+    return out
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
+    """Draw the charts into ``data_dir`` and write the page ``page`` (links relative to it)."""
+    from halfmoon.research.deadlocks import CLASSES
+    from halfmoon.research.findings import DATA_FILES
+
+    d = Path(data_dir)
+    data = load_data(d)
+    draw_charts(data, d)
+    examples = example_layouts(data["losses"])
+    s = data["summary"]
+    rel = Path(*Path(d).resolve().relative_to(Path(page).resolve().parent).parts) \
+        if Path(d).resolve().is_relative_to(Path(page).resolve().parent) else d.resolve()
+    img = lambda name, alt: f"![{alt}]({rel.as_posix()}/{name})"  # noqa: E731
+    versions = ", ".join(s["solver_versions"])
+    n = s["deals"]
+    L = ["# Half Moon, measured", "",
+         f"Figures on Half Moon from a census of **{n:,} deals** drawn uniformly from all "
+         f"8,031,810,176 deal codes, each settled exactly by the solver (version {versions}, "
+         f"budget {s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
+         "Every interval is a 95 % interval; every figure says how it was measured.", "",
+         "Reproduce (the census is resumable; the second command derives everything below "
+         "from it, and `make findings` runs both):", "", "```",
+         s["command"], f"halfmoon findings {s['command'].split('--out ')[1].split()[0]} --out docs "
+         f"--seed {s['seed']}", "```", ""]
+    # 1. win rate
+    L += ["## 1. How often Half Moon can be won", "",
+          f"**{_pct(s['win_rate'], 3)}** of deals can be won (95 % Wilson interval "
+          f"{_ci(s['win_low'], s['win_high'], 3)}; {s['wins']:,} wins and {s['losses']:,} losses "
+          f"of {n:,} deals, {s['unresolved']} unresolved).", "",
+          f"**Dead on arrival** (no legal move at the start): {s['dead_on_arrival']:,} deals, "
+          f"{_pct(s['doa_rate'], 4)} (interval {_ci(s['doa_low'], s['doa_high'], 4)}).", "",
+          img("win-rate.png", "win rate as the sample grows"), "",
+          "The win rate of the census's first n deals (in a seeded random order), with its "
+          "interval, which narrows as one over the square root of n.", ""]
+    # 2. why deals are lost
+    losses = data["losses"]
+    kt = kind_table(losses)
+    rows = []
+    for kind, r in kt.iterrows():
+        rows.append((_kind_words(kind), f"{int(r['losses']):,}", _pct(r["share"], 1),
+                     _ci(r["ci_low"], r["ci_high"], 1), f"{int(r['example'])}"))
+    ct = class_table(losses)
+    L += ["## 2. Why deals are lost", "",
+          "A lost deal's **deadlock** is the smallest set of classes (J+Q+K, A+10, 2+9, 3+8, 4+7, "
+          "5+6) whose cards alone, in their places, already cannot be cleared: the solver settles "
+          "the deal projected onto each set of classes, one class, then two, and so on "
+          "(`halfmoon.research.deadlocks`; a win of the deal is a win of every projection, so a "
+          "lost projection proves the loss). Over the census's "
+          f"{len(losses):,} losses:", ""]
+    L += _table(("deadlock", "losses", "share", "95 % interval", "example deal"), rows)
+    L += ["", img("deadlocks.png", "kinds of deadlock"), "",
+          "How often each class takes part in the deadlock: " + ", ".join(
+              f"{c} {_pct(ct.loc[c, 'share'], 1)}" for c in ("J+Q+K",) + CLASSES[:5]) + ". "
+          f"{_plural(int((losses['minimal_sets'] > 1).sum()), 'loss has', 'losses have')} more than one "
+          f"smallest set; {_plural(int((losses['kind'] == 'unresolved').sum()), 'has', 'have')} a projection "
+          "the budget did not settle.", "",
+          "An example of each kind (the census's lowest-numbered deal with it), with only the cards of "
+          "its deadlock classes, in their places (layout notation, bottom card first):", "",
+          "<details><summary>the examples</summary>", ""]
+    for kind, (title, layout) in examples.items():
+        L += [f"{_kind_words(kind).capitalize()}: {title}", "", "```", layout.rstrip("\n"), "```", ""]
+    L += ["</details>",
+          "", f"**Loss rate by simple features of the deal** (values seen in at least {common_deals(n):,} deals; "
+          "log scale): legal moves at the start, face cards on the pile tops and in the reserve, "
+          "classes with a legal move, cards whose two copies lie in the same pile, the most face "
+          "cards in one pile.", "", img("loss-by-feature.png", "loss rate by feature"), ""]
+    ft = data["features"]
+    frows = []
+    for f in dict.fromkeys(ft["feature"]):
+        t = ft[(ft["feature"] == f) & (ft["deals"] >= common_deals(s["deals"]))]
+        if t.empty:
+            continue
+        for _, r in t.iloc[sorted({0, len(t) // 2, len(t) - 1})].iterrows():
+            frows.append((f.replace("_", " "), int(r["value"]), f"{int(r['deals']):,}",
+                          _pct(r["loss_rate"]), _ci(r["ci_low"], r["ci_high"])))
+    L += ["Lowest, middle and highest common value of each:", ""]
+    L += _table(("feature", "value", "deals", "lost", "95 % interval"), frows)
+    L += [""]
+    # 3. forgiveness
+    from halfmoon.research.forgiveness import fatal_points
+
+    rm = data["random-move"]
+    uni = rm[(rm["measure"] == "uniform move")].set_index("player")
+    own = rm[(rm["measure"] == "own move")].set_index("player")
+    allp = uni.loc["all"] if "all" in uni.index else uni.iloc[0]
+    games = data["forgiveness-games"].assign(start="win")
+    fp = fatal_points(games)
+    never = fp[fp["outcome"] == "never lost"].set_index("player")
+    L += ["## 3. How forgiving the game is", "",
+          f"Along the games of the random and the greedy player on {s['forgiveness_deals']:,} "
+          "winnable deals of the census (a seeded sample), every legal move of every position still "
+          f"winnable was settled ({s['forgiveness_positions']:,} positions; "
+          "`halfmoon.research.forgiveness`). Intervals of means over positions are clustered by deal.", "",
+          f"- A uniformly random legal move from a winnable position **loses it with chance "
+          f"{_pct(allp['loses'])}** ({_ci(allp['ci_low'], allp['ci_high'])}; mean over "
+          f"{int(allp['n']):,} positions of both players' games).",
+          ] + [f"- The {p} player's own moves from winnable positions lose the game {_pct(r['loses'])} of "
+               f"the time ({_ci(r['ci_low'], r['ci_high'])}, {int(r['n']):,} moves); its game is never lost "
+               f"on {_pct(never.loc[p, 'share'], 1)} of the deals ({_ci(never.loc[p, 'ci_low'], never.loc[p, 'ci_high'], 1)})."
+               for p, r in own.iterrows() if p in never.index]
+    kb = data["forgiveness-buckets"]
+    kb = kb[kb["player"] == "all"] if (kb["player"] == "all").any() else kb
+    L += ["", "Share of the legal moves that keep a winnable position winnable, by cards left (both players' "
+          "positions):", ""]
+    L += _table(("cards left", "positions", "keep it winnable", "95 % interval"),
+                [(r.cards_left, f"{r.positions:,}", _pct(r.keep_share, 1), _ci(r.ci_low, r.ci_high, 1))
+                 for r in kb.itertuples()])
+    L += ["", img("forgiveness.png", "share of moves keeping the game winnable"), "",
+          "Where the fatal move is made (share of the player's walked games, by cards left before it):", ""]
+    fatal = fp[fp["outcome"] == "fatal"]
+    players_ = list(dict.fromkeys(fatal["player"]))
+    L += _table(("cards left",) + tuple(players_),
+                [(label,) + tuple(_pct(fatal[(fatal["player"] == p) & (fatal["cards_left"] == label)]["share"].iloc[0], 1)
+                                  for p in players_) for label in dict.fromkeys(fatal["cards_left"])])
+    L += ["", img("fatal-moves.png", "where the fatal moves are made"), ""]
+    # 4. players
+    pl = data["players"]
+    prow = [(p.player, f"{p.deals:,}", f"{p.wins:,}", _pct(p.win_rate), _ci(p.ci_low, p.ci_high),
+             _pct(p.of_winnable, 1), f"{p.mean_cards_left:.1f}") for p in pl.itertuples()]
+    L += ["## 4. The price of not thinking ahead", "",
+          f"The same {s['players_deals']:,} deals (a seeded sample of the census) played once by each "
+          "simple player of `halfmoon.research.strategies`: random (a uniformly random legal move), "
+          "greedy (the move uncovering most pile cards, pairs before triplets, fullest piles first), "
+          "lookahead and lookahead3 (the best line of 2 or 3 moves over the cards on show; rules in "
+          "`solver/players.py`), against the solver's verdicts.", ""]
+    L += _table(("player", "deals", "won", "win rate", "95 % interval", "of the winnable", "cards left (mean)"), prow)
+    L += ["", img("players.png", "players"), ""]
+    # 5. difficulty
+    dt = data["difficulty"]
+    hd = data["hardest"]
+    L += ["## 5. Difficulty", "",
+          "Positions the solver searched per deal (a conflict of its clause-learning search counts "
+          "as one), by decade:", ""]
+    L += _table(("positions", "wins", "losses"), [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in
+                                                 zip(dt["nodes_from"], dt["nodes_below"], dt["wins"], dt["losses"])])
+    L += ["", img("difficulty.png", "positions searched per deal"), "",
+          f"The {len(hd)} hardest deals of the census, solved again (same verdict each time: "
+          f"{'yes' if hd['same_again'].all() else 'NO'}):", ""]
+    L += _table(("deal", "code", "verdict", "positions", "seconds", "settled by"),
+                [(r.deal, r.code, r.verdict, f"{r.nodes:,}", f"{r.seconds:.2f}", r.settled_by)
+                 for r in hd.itertuples()])
+    # 6. recheck
+    rc = s["recheck"]
+    L += ["", "## 6. Checked by other means", "",
+          f"A seeded random {s['recheck_deals']:,} deals of the census (1 %): every win's recorded line "
+          "replayed move by move through the reference engine, every loss put to the CP-SAT model of "
+          f"`solver/cpsat.py` (shares no code with the search; {s['recheck_limit']:.0f} s each).", ""]
+    L += _table(list(rc), [list(f"{v:,}" for v in rc.values())])
+    L += ["", "## Data", "",
+          f"In `{rel.as_posix()}/`, small enough to keep: made by `halfmoon findings`, read by "
+          "`notebooks/findings.ipynb`, which draws these charts from them.", ""]
+    L += [f"- `{name}`: {what}" for name, what in DATA_FILES.items()]
+    L += ["", f"Census solver version {versions}; page made with solver version "
+          f"{s.get('solver_version_now', versions)}.", ""]
+    path = Path(page)
+    path.write_text("\n".join(L), encoding="utf-8")
+    return path
+
+
+def write_findings(census: Union[str, Path], out: Union[str, Path] = "docs", **options) -> Path:
+    """Derive the findings from a census, keep their data in ``out/findings/`` and write
+    ``out/findings.md``."""
+    from halfmoon.research.findings import derive, save_data
+
+    data_dir = save_data(derive(census, **options), Path(out) / "findings")
+    return write_page(data_dir, Path(out) / "findings.md")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m halfmoon.report.findings",
+                                     description="redraw the findings page from its data")
+    parser.add_argument("--data", default="docs/findings", help="the findings data (default: docs/findings)")
+    parser.add_argument("--page", default="docs/findings.md", help="the page to write (default: docs/findings.md)")
+    args = parser.parse_args(argv)
+    try:
+        path = write_page(args.data, args.page)
+    except (HalfMoonError, OSError) as exc:
+        print(f"halfmoon: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"findings page written to {path}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

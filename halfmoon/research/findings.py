@@ -1,0 +1,409 @@
+"""The findings of a census: the derived data behind ``docs/findings.md``.
+
+    halfmoon findings census --out docs   # data in docs/findings/, then the page (halfmoon.report)
+
+A census is a results directory written by ``halfmoon batch``.  From it, each stage
+derives a part of the findings; the expensive ones work in pieces kept under
+``<census>/_findings/<stage>/`` (names starting with ``_`` are not results data), so an
+interrupted run goes on where it stopped, and a finished stage is read back, not redone,
+while its parameters are the same.
+
+- ``census``: verdict counts, the win rate and the dead-on-arrival rate with 95 % Wilson
+  intervals, and the loss rate by simple features of the deal;
+- ``deadlocks``: for every loss, the smallest set of classes whose cards alone cannot be
+  cleared (:mod:`.deadlocks`);
+- ``players``: the simple players of :mod:`.strategies` on a seeded sample of the census;
+- ``forgiveness``: winnable positions along the random and greedy players' games on a
+  seeded sample of the census's winnable deals (:mod:`.forgiveness`);
+- ``recheck``: a seeded 1 % of the census, wins replayed and losses put to the
+  independent model (:mod:`.recheck`);
+- ``difficulty``: positions searched per deal, and the hardest deals, solved again.
+
+Samples are taken in the order of a permutation of the census's deals (sorted by number)
+drawn with numpy's ``default_rng(seed)``: the players take its first deals, the
+forgiveness stage the first winnable ones; the recheck has its own (``seed + 1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Callable, Optional, Union
+
+import numpy as np
+import pandas as pd
+
+from halfmoon.game.errors import HalfMoonError
+
+from .stats import verdict_counts, wilson_bounds, wilson_interval
+
+WORK_DIR = "_findings"
+CENSUS_COLUMNS = ["deal", "verdict", "nodes", "seconds", "solver_version", "budget",
+                  "start_moves", "reserve_faces", "top_faces", "free_classes"]
+FEATURES = ("start_moves", "top_faces", "reserve_faces", "free_classes",
+            "same_pile_copies", "max_pile_faces")
+PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
+NODE_BINS = np.array([0, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000])
+
+
+class FindingsError(HalfMoonError):
+    """A census cannot be used for findings."""
+
+
+# --- the census ----------------------------------------------------------------------
+def load_census(path: Union[str, Path], complete: bool = True) -> tuple[pd.DataFrame, dict]:
+    """The census's rows (without the winning lines) sorted by deal, and its manifest.
+
+    With ``complete`` (the default) a census that has not finished is refused, naming
+    how far it got: findings are stated on the whole sample or not at all."""
+    from halfmoon.batch.results import chunk_files, load_manifest, read_chunk
+
+    p = Path(path)
+    if not p.is_dir():
+        raise FindingsError(f"no census at {str(path)!r}: not a directory")
+    manifest = load_manifest(p)
+    if manifest is None:
+        raise FindingsError(f"{path}: not a results directory (no _manifest.json)")
+    files = chunk_files(p)
+    tables = [read_chunk(f, columns=CENSUS_COLUMNS).to_pandas() for f in files.values()]
+    df = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=CENSUS_COLUMNS)
+    expected = int(manifest.get("deals", {}).get("count", len(df)))
+    if complete and (manifest.get("status") != "complete" or len(df) != expected):
+        raise FindingsError(f"{path}: the census is not finished ({len(df):,} of {expected:,} deals); "
+                            "rerun its batch command, which goes on where it stopped")
+    df = df.sort_values("deal", kind="stable").reset_index(drop=True)
+    return df, manifest
+
+
+def census_command(manifest: dict, path: str) -> str:
+    """The ``halfmoon batch`` command that writes (or resumes) the census."""
+    src = manifest.get("source", {})
+    if src.get("kind") == "random":
+        what = f"--random {src['count']} --seed {src['seed']}"
+    elif src.get("kind") == "range":
+        what = f"--range {src.get('start')}:{src.get('stop')}"
+    else:
+        what = "--codes FILE"
+    return f"halfmoon batch {what} --out {path} --chunk-size {manifest.get('chunk_size', 5000)}"
+
+
+def census_summary(df: pd.DataFrame) -> dict:
+    """Verdict counts, the win rate and the dead-on-arrival rate, with 95 % intervals."""
+    c = verdict_counts(df)
+    n = len(df)
+    low, high = wilson_interval(c["win"], n) if not c["unresolved"] else (np.nan, np.nan)
+    doa = int((df["start_moves"] == 0).sum())
+    dlow, dhigh = wilson_interval(doa, n)
+    return {
+        "deals": n, "wins": c["win"], "losses": c["loss"], "unresolved": c["unresolved"],
+        "win_rate": c["win"] / n, "win_low": low, "win_high": high,
+        "dead_on_arrival": doa, "doa_rate": doa / n, "doa_low": dlow, "doa_high": dhigh,
+        "solver_versions": sorted(map(str, df["solver_version"].unique())),
+        "budget": int(df["budget"].max()),
+        "seconds": float(df["seconds"].sum()),
+    }
+
+
+def layout_columns(numbers: np.ndarray) -> pd.DataFrame:
+    """:data:`solver.generator.LAYOUT_FEATURES` of each deal number, computed in compiled code."""
+    from solver.generator import LAYOUT_FEATURES, layout_features
+
+    out = np.zeros((len(numbers), len(LAYOUT_FEATURES)), np.int64)
+    layout_features(np.asarray(numbers, np.int64), out)
+    return pd.DataFrame(out.astype(np.int8), columns=list(LAYOUT_FEATURES))
+
+
+def feature_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The loss rate for each value of each feature, with 95 % Wilson intervals.
+
+    Columns: ``feature, value, deals, losses, loss_rate, ci_low, ci_high``."""
+    rows = []
+    lost = df["verdict"] == "loss"
+    for f in FEATURES:
+        g = lost.groupby(df[f])
+        t = pd.DataFrame({"deals": g.size(), "losses": g.sum()})
+        low, high = wilson_bounds(t["losses"].to_numpy(), t["deals"].to_numpy())
+        for (value, r), lo, hi in zip(t.iterrows(), low, high):
+            rows.append((f, int(value), int(r["deals"]), int(r["losses"]), r["losses"] / r["deals"], lo, hi))
+    return pd.DataFrame(rows, columns=["feature", "value", "deals", "losses", "loss_rate", "ci_low", "ci_high"])
+
+
+def difficulty_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Deals by positions searched (decades: 0–9, 10–99, …) and verdict."""
+    nodes = df["nodes"].to_numpy()
+    idx = np.searchsorted(NODE_BINS, nodes, side="right") - 1
+    t = pd.crosstab(idx, df["verdict"]).reindex(columns=["win", "loss", "unresolved"], fill_value=0)
+    t = t.reindex(range(len(NODE_BINS) - 1), fill_value=0)
+    return pd.DataFrame({"nodes_from": NODE_BINS[:-1], "nodes_below": NODE_BINS[1:],
+                         "wins": t["win"].to_numpy(), "losses": t["loss"].to_numpy(),
+                         "unresolved": t["unresolved"].to_numpy()})
+
+
+def hardest_deals(df: pd.DataFrame, n: int = 20) -> pd.DataFrame:
+    """The ``n`` deals that took the most positions, solved again for the search that
+    settles them (and to show the verdict does not depend on the run)."""
+    from halfmoon.game.codes import number_to_code
+    from solver import solve
+
+    top = df.nlargest(n, "nodes")
+    rows = []
+    for deal, verdict, nodes, seconds in zip(top["deal"], top["verdict"], top["nodes"], top["seconds"]):
+        r = solve(int(deal), budget=int(df["budget"].max()))
+        rows.append((int(deal), number_to_code(int(deal)), verdict, int(nodes), float(seconds),
+                     r.verdict == verdict, r.settled_by or ""))
+    return pd.DataFrame(rows, columns=["deal", "code", "verdict", "nodes", "seconds", "same_again",
+                                       "settled_by"])
+
+
+# --- pieces: resumable, parallel stages ----------------------------------------------
+def _run_pieces(work: Path, stage: str, items: pd.DataFrame, fn: Callable, params: dict,
+                piece: int, workers: int, progress: bool) -> dict[str, pd.DataFrame]:
+    """Apply ``fn(items_piece, **params)`` (a dict of frames) piece by piece, keeping each
+    piece's frames under ``work/stage``; pieces already there are read back."""
+    d = work / stage
+    stamp = {"params": {k: v for k, v in params.items()}, "items": len(items), "piece": piece}
+    stamp_file = d / "_params.json"
+    if d.exists():
+        try:
+            same = json.loads(stamp_file.read_text()) == json.loads(json.dumps(stamp))
+        except (OSError, ValueError):
+            same = False
+        if not same:
+            shutil.rmtree(d)
+    d.mkdir(parents=True, exist_ok=True)
+    stamp_file.write_text(json.dumps(stamp))
+    starts = list(range(0, len(items), piece))
+    done = lambda k: (d / f"piece-{k:06d}.done").exists()  # noqa: E731
+    todo = [k for k in range(len(starts)) if not done(k)]
+    bar = None
+    if progress and todo:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(todo), desc=stage, unit="piece")
+
+    def keep(k: int, frames: dict[str, pd.DataFrame]) -> None:
+        for name, frame in frames.items():
+            tmp = d / f".piece-{k:06d}.{name}.parquet"
+            frame.to_parquet(tmp, index=False)
+            os.replace(tmp, d / f"piece-{k:06d}.{name}.parquet")
+        (d / f"piece-{k:06d}.done").touch()
+        if bar is not None:
+            bar.update(1)
+
+    chunks = {k: items.iloc[starts[k]: starts[k] + piece] for k in todo}
+    if workers > 1 and len(todo) > 1:
+        import multiprocessing
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(fn, chunks[k], **params): k for k in todo}
+            from concurrent.futures import as_completed
+
+            for fut in as_completed(futures):
+                keep(futures[fut], fut.result())
+    else:
+        for k in todo:
+            keep(k, fn(chunks[k], **params))
+    if bar is not None:
+        bar.close()
+    names = sorted({p.name.split(".")[1] for p in d.glob("piece-*.parquet")})
+    out = {}
+    for name in names:
+        parts = [pd.read_parquet(d / f"piece-{k:06d}.{name}.parquet") for k in range(len(starts))
+                 if (d / f"piece-{k:06d}.{name}.parquet").exists()]
+        out[name] = pd.concat(parts, ignore_index=True)
+    return out
+
+
+def _deadlock_piece(rows: pd.DataFrame, budget: int) -> dict[str, pd.DataFrame]:
+    from .deadlocks import deadlocks
+
+    return {"deadlocks": deadlocks(rows["deal"].to_numpy(), budget)}
+
+
+def _players_piece(rows: pd.DataFrame, players: tuple, seed: int) -> dict[str, pd.DataFrame]:
+    from .strategies import play_many
+
+    out = pd.DataFrame({"deal": rows["deal"].to_numpy()})
+    for name in players:
+        g = play_many(out["deal"].to_numpy(), name, seed=seed)
+        out[f"{name}_won"] = g["won"].to_numpy()
+        out[f"{name}_left"] = g["cards_left"].to_numpy().astype(np.int8)
+    return {"players": out}
+
+
+def _forgiveness_piece(rows: pd.DataFrame, players: tuple, seed: int, budget: int) -> dict[str, pd.DataFrame]:
+    from .forgiveness import forgiveness
+
+    positions, games = forgiveness(rows["deal"].to_numpy(), strategies=players, seed=seed,
+                                   budget=budget, workers=1)
+    return {"positions": positions, "games": games}
+
+
+def _recheck_piece(rows: pd.DataFrame, limit: float) -> dict[str, pd.DataFrame]:
+    from .recheck import recheck
+
+    return {"recheck": recheck(rows, limit=limit)}
+
+
+def _lines(census: Path, numbers) -> pd.DataFrame:
+    """The winning lines of some deals of a census, read from its chunk files."""
+    import pyarrow.compute as pc
+
+    from halfmoon.batch.results import chunk_files, read_chunk
+
+    want = set(int(n) for n in numbers)
+    parts = []
+    for f in chunk_files(census).values():
+        t = read_chunk(f, columns=["deal", "verdict", "line"])
+        t = t.filter(pc.is_in(t["deal"], value_set=__import__("pyarrow").array(sorted(want), "int64")))
+        parts.append(t.to_pandas())
+    return pd.concat(parts, ignore_index=True)
+
+
+# --- all of it ----------------------------------------------------------------------
+def players_table(p: pd.DataFrame, solver_wins: np.ndarray, players=PLAYERS) -> pd.DataFrame:
+    """Per player: games won, their rate, and the share of the winnable deals won, with
+    95 % Wilson intervals; the solver's row is the census's own verdicts."""
+    n, w = len(p), int(solver_wins.sum())
+    rows = [("solver", n, w, w / n, *wilson_interval(w, n), w, 1.0, 1.0, 1.0, 0.0)]
+    for name in players:
+        won = p[f"{name}_won"].to_numpy()
+        k, kw = int(won.sum()), int((won & solver_wins).sum())
+        rows.append((name, n, k, k / n, *wilson_interval(k, n), kw, kw / w, *wilson_interval(kw, w),
+                     float(p[f"{name}_left"].mean())))
+    return pd.DataFrame(rows, columns=["player", "deals", "wins", "win_rate", "ci_low", "ci_high",
+                                       "winnable_won", "of_winnable", "of_winnable_low",
+                                       "of_winnable_high", "mean_cards_left"])
+
+
+def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, players_deals: int = 100_000,
+           forgiveness_deals: int = 10_000, recheck_share: float = 0.01, recheck_limit: float = 60.0,
+           budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True) -> dict:
+    """Every stage on a census; returns the derived frames and the summary (a dict)."""
+    path = Path(census)
+    df, manifest = load_census(path)
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    budget = int(budget or df["budget"].max())
+    work = path / WORK_DIR
+    df = pd.concat([df, layout_columns(df["deal"].to_numpy())], axis=1)
+    summary = census_summary(df)
+    summary["command"] = census_command(manifest, str(census))
+    perm = np.random.default_rng(seed).permutation(len(df))
+
+    losses = df[df["verdict"] == "loss"]
+    dl = _run_pieces(work, "deadlocks", losses[["deal"]], _deadlock_piece, {"budget": budget},
+                     250, workers, progress)["deadlocks"]
+    losses = losses.drop(columns=["solver_version", "budget", "seconds"]).merge(dl, on="deal", suffixes=("", "_projections"))
+
+    sample = df.iloc[perm[:players_deals]][["deal", "verdict"]]
+    pl = _run_pieces(work, "players", sample[["deal"]], _players_piece,
+                     {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
+    pl = pl.merge(sample, on="deal")
+
+    winnable = df.iloc[perm][df["verdict"].to_numpy()[perm] == "win"][["deal"]].iloc[:forgiveness_deals]
+    fg = _run_pieces(work, "forgiveness", winnable, _forgiveness_piece,
+                     {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50, workers, progress)
+
+    k = int(round(recheck_share * len(df)))
+    pick = df.iloc[np.random.default_rng(seed + 1).permutation(len(df))[:k]][["deal"]]
+    rows = _lines(path, pick["deal"]).set_index("deal").loc[pick["deal"]].reset_index()
+    rc = _run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit}, 500, workers,
+                     progress)["recheck"]
+
+    summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(winnable), recheck_deals=len(rc),
+                   recheck_limit=recheck_limit)
+    return {"census": df, "summary": summary, "features": feature_table(df), "losses": losses,
+            "players": pl, "positions": fg.get("positions"), "games": fg.get("games"), "recheck": rc,
+            "difficulty": difficulty_table(df), "hardest": hardest_deals(df)}
+
+
+# --- the data kept beside the page -----------------------------------------------------
+DATA_FILES = {
+    "summary.json": "headline figures: counts, rates and intervals, commands, versions, recheck counts",
+    "win-rate.parquet": "n, wins, win_rate, ci_low, ci_high: the win rate of the census's first n deals "
+                        "(in its sample order), at 60 sizes",
+    "features.parquet": "feature, value, deals, losses, loss_rate, ci_low, ci_high",
+    "losses.parquet": "one row per loss: deal, verdict, nodes, the six features, deadlock (classes, spaces "
+                      "between), kind, size, minimal_sets, unresolved, solves, nodes_projections",
+    "players.parquet": "one row per player: deals, wins, win_rate, ci_low, ci_high, winnable_won, "
+                       "of_winnable (with its interval), mean_cards_left",
+    "players-left.parquet": "player, cards_left, games: where each player's games end",
+    "forgiveness.parquet": "player, cards_left, positions, deals, keep_share, ci_low, ci_high, "
+                           "unresolved_share: moves keeping a winnable position winnable, by cards left",
+    "forgiveness-buckets.parquet": "the same by buckets of cards left (104–96, 95–80, …)",
+    "random-move.parquet": "player, measure, n, deals, loses, ci_low, ci_high: the chance that a "
+                           "uniformly random legal move (or the player's own move) loses a winnable position",
+    "fatal-moves.parquet": "player, outcome, cards_left, games, share, ci_low, ci_high, share_of_fatal: "
+                           "walked games by cards left before their fatal move, never lost, unresolved",
+    "forgiveness-games.parquet": "deal, player, won, moves_made, fatal_ply, fatal_cards_left, unresolved, "
+                                 "solves, nodes: one row per walked game",
+    "difficulty.parquet": "nodes_from, nodes_below, wins, losses, unresolved",
+    "hardest.parquet": "deal, code, verdict, nodes, seconds, same_again, settled_by",
+    "recheck.parquet": "deal, verdict, check, seconds: the recheck of a random 1 % of the census",
+}
+
+
+def running_points(verdicts: pd.Series, points: int = 60) -> pd.DataFrame:
+    """The win rate of the first n deals with its Wilson interval, at log-spaced n."""
+    won = (verdicts.to_numpy() == "win").astype(np.int64)
+    n = np.unique(np.geomspace(100, len(won), points).astype(np.int64)) if len(won) >= 100 else \
+        np.arange(1, len(won) + 1)
+    wins = np.cumsum(won)[n - 1]
+    low, high = wilson_bounds(wins, n)
+    return pd.DataFrame({"n": n, "wins": wins, "win_rate": wins / n, "ci_low": low, "ci_high": high})
+
+
+def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
+    """Write the small derived data of :func:`derive` (see :data:`DATA_FILES`) into ``data_dir``."""
+    from halfmoon.batch.results import chunk_files  # noqa: F401  (the batch layer is present)
+    from solver import SOLVER_VERSION
+
+    from .recheck import recheck_counts
+
+    d = Path(data_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    s = dict(derived["summary"])
+    s["recheck"] = recheck_counts(derived["recheck"])
+    s["solver_version_now"] = SOLVER_VERSION
+    df = derived["census"]
+    perm = np.random.default_rng(s["seed"]).permutation(len(df))
+    running_points(df["verdict"].iloc[perm]).to_parquet(d / "win-rate.parquet", index=False)
+    derived["features"].to_parquet(d / "features.parquet", index=False)
+    derived["losses"].to_parquet(d / "losses.parquet", index=False)
+    pl = derived["players"]
+    players = [c[: -len("_won")] for c in pl.columns if c.endswith("_won")]
+    players_table(pl, (pl["verdict"] == "win").to_numpy(), players).to_parquet(d / "players.parquet", index=False)
+    left = pd.concat([pl[f"{p}_left"].value_counts().rename_axis("cards_left").reset_index(name="games")
+                      .assign(player=p) for p in players], ignore_index=True)
+    left[["player", "cards_left", "games"]].sort_values(["player", "cards_left"]).to_parquet(
+        d / "players-left.parquet", index=False)
+    from .forgiveness import fatal_points, keep_share_by_cards_left, random_move_loses
+
+    pos, games = derived["positions"], derived["games"]
+    keep_share_by_cards_left(pos, buckets=None).to_parquet(d / "forgiveness.parquet", index=False)
+    keep_share_by_cards_left(pos).to_parquet(d / "forgiveness-buckets.parquet", index=False)
+    random_move_loses(pos).to_parquet(d / "random-move.parquet", index=False)
+    fatal_points(games, buckets=None).to_parquet(d / "fatal-moves.parquet", index=False)
+    games.drop(columns=["start"]).to_parquet(d / "forgiveness-games.parquet", index=False)
+    s["forgiveness_positions"] = len(pos)
+    derived["difficulty"].to_parquet(d / "difficulty.parquet", index=False)
+    derived["hardest"].to_parquet(d / "hardest.parquet", index=False)
+    derived["recheck"].to_parquet(d / "recheck.parquet", index=False)
+    (d / "summary.json").write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
+    return d
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, float) and x != x:
+        return None
+    return x

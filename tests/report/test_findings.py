@@ -1,0 +1,57 @@
+"""The findings page and its charts, from data derived here from a small census."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.report.findings import load_data, main, write_findings, write_page
+from halfmoon.research.findings import DATA_FILES
+from halfmoon.research.stats import make_sample
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    root = tmp_path_factory.mktemp("findings")
+    make_sample(root / "census", range(1000, 1300), budget=5_000_000)
+    return write_findings(root / "census", root / "docs", seed=3, workers=1, players_deals=120,
+                          forgiveness_deals=5, recheck_share=0.02, progress=False)
+
+
+def test_the_page_has_every_finding_and_its_charts(page):
+    text = page.read_text(encoding="utf-8")
+    for heading in ("How often Half Moon can be won", "Why deals are lost", "How forgiving",
+                    "not thinking ahead", "Difficulty", "Checked by other means", "## Data"):
+        assert heading in text, heading
+    assert "300 deals" in text and "**0 unresolved**" in text
+    assert "halfmoon batch --range 1000:1300 --out" in text
+    assert "```\nP1:" in text  # the deadlock examples, as layouts
+    links = re.findall(r"\]\((findings/[^)]+)\)", text)
+    assert len(links) == 7  # one chart per finding, and the win rate
+    for link in links:
+        f = page.parent / link
+        assert f.exists(), link
+        assert f.stat().st_size < 200_000, link
+    assert all(f"`{name}`" in text for name in DATA_FILES)
+    for player in ("random", "greedy", "lookahead", "lookahead3", "solver"):
+        assert f"| {player} |" in text
+
+
+def test_the_page_can_be_redrawn_from_its_data_alone(page, tmp_path):
+    data = page.parent / "findings"
+    again = write_page(data, tmp_path / "findings.md")
+    text = again.read_text(encoding="utf-8")
+    assert "How often Half Moon can be won" in text
+    # the images are linked where they are, relative to the new page
+    for link in re.findall(r"\]\(([^)]+\.png)\)", text):
+        assert (tmp_path / link).exists() or (data / link.split("/")[-1]).exists()
+
+
+def test_missing_data_names_what_is_missing(tmp_path, capsys):
+    with pytest.raises(HalfMoonError, match="summary.json"):
+        load_data(tmp_path)
+    assert main(["--data", str(tmp_path), "--page", str(tmp_path / "p.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no findings data" in err[0]
