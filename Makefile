@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install clean
+.PHONY: run test bench findings install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,13 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_solver.py $(RANGE)
+
+# The census behind docs/findings.md (resumable: rerun it to go on), then the page, its
+# charts and data from it (each stage resumable under $(CENSUS)/_findings/).
+CENSUS ?= census
+findings: $(STAMP)
+	$(BIN)/halfmoon batch --random 1000000 --seed 2026 --out $(CENSUS) --chunk-size 5000
+	$(BIN)/halfmoon findings $(CENSUS) --out docs --seed 2026
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -13,6 +13,8 @@ from results_samples import make_rows, write_results
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 # notebook -> figures it must draw (image/png outputs)
 EXPECTED_FIGURES = {"win-rate.ipynb": 3, "difficulty.ipynb": 6, "strategies.ipynb": 4}
+# notebooks of the findings data (docs/findings/), run on data derived from a small census
+FINDINGS_FIGURES = {"findings.ipynb": 7}
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +27,8 @@ def results(tmp_path_factory):
 
 
 def test_every_notebook_is_listed_and_clean():
-    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted(EXPECTED_FIGURES)
-    for name in EXPECTED_FIGURES:
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted({**EXPECTED_FIGURES, **FINDINGS_FIGURES})
+    for name in {**EXPECTED_FIGURES, **FINDINGS_FIGURES}:
         nb = nbformat.read(NOTEBOOKS / name, as_version=4)
         nbformat.validate(nb)
         code = [c for c in nb.cells if c.cell_type == "code"]
@@ -51,3 +53,29 @@ def test_notebook_runs_and_draws(name, results, tmp_path, monkeypatch):
     assert not (tmp_path / "must-not-be-made").exists()  # it read the dataset it was given
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "40 deals from" in text
+
+
+@pytest.fixture(scope="module")
+def findings_data(tmp_path_factory):
+    from halfmoon.research.findings import derive, save_data
+    from halfmoon.research.stats import make_sample
+
+    root = tmp_path_factory.mktemp("findings")
+    make_sample(root / "census", range(2000, 2300), budget=5_000_000)
+    derived = derive(root / "census", seed=1, workers=1, players_deals=100, forgiveness_deals=4,
+                     recheck_share=0.01, progress=False)
+    return save_data(derived, root / "data")
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS_FIGURES))
+def test_findings_notebook_draws_the_page_charts(name, findings_data, tmp_path, monkeypatch):
+    monkeypatch.setenv("HALFMOON_FINDINGS", str(findings_data))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert len([o for o in outputs if "image/png" in o.get("data", {})]) >= FINDINGS_FIGURES[name]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert "300 deals from halfmoon batch --range 2000:2300" in text
