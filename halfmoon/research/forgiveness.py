@@ -236,18 +236,18 @@ def _walk_deal(d: Deal, strategies: Sequence[str], seed: int, budget: int) -> li
     root = int(initial_position(piles, reserve))
     solve.new_walk()
     status, line = solve(root) if root else (WIN, ())
+    start = (solve.solves, solve.nodes)
     walks = []
     for name in strategies:
         game = _strategies.play(d, name, seed)
         w = Walk(number, name, VERDICTS[status], game.won, len(game.moves),
-                 unresolved=VERDICTS[status] == "unresolved", solves=solve.solves, nodes=solve.nodes)
+                 unresolved=VERDICTS[status] == "unresolved")
         if status == WIN:
-            before = (solve.solves, solve.nodes)
             solve.new_walk()
+            solve.solves, solve.nodes = start
             moves = [sum(_SOURCE_DELTA[s] for s in m.sources) for m in game.moves]
             _follow(w, solve, root, line, moves)
-            w.solves += solve.solves - before[0]
-            w.nodes += solve.nodes - before[1]
+        w.solves, w.nodes = solve.solves, solve.nodes
         walks.append(w)
     return walks
 
@@ -310,7 +310,8 @@ def forgiveness(numbers: Iterable[int], strategies: Sequence[str] = PLAYERS, see
                 budget: int = DEFAULT_BUDGET, workers: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The walks of each player on each deal number: (positions, games), schemas in the
     module's notes, rows in the order of the deals, then of the players.  With ``workers``
-    > 1 the deals are walked in that many processes, with the same result."""
+    > 1 the deals are walked in that many processes, with the same result (the processes are
+    spawned: a script calling this needs the ``if __name__ == "__main__":`` guard)."""
     strategies = tuple(strategies)
     _check(strategies, budget)
     if not strategies:

@@ -159,6 +159,14 @@ def test_frames_have_their_schema_and_workers_do_not_change_them():
     assert games["deal"].tolist() == [n for n in numbers for _ in range(2)]
     assert (positions["keep"] + positions["lose"] + positions["unresolved"] == positions["legal"]).all()
     assert (games["solves"] >= 1).all()
+    # a walk depends on that walk alone, its start's solve included
+    for number in (3, 55):
+        g = games[(games["deal"] == number) & (games["player"] == "greedy")].iloc[0]
+        w = walk(number, "greedy", seed=2, budget=50_000)
+        assert (w.solves, w.nodes, w.won, w.moves_made, w.fatal_ply) == \
+            (g["solves"], g["nodes"], g["won"], g["moves_made"], g["fatal_ply"])
+        assert w.positions == [tuple(r) for r in positions[(positions["deal"] == number) & (
+            positions["player"] == "greedy")].iloc[:, 2:].itertuples(index=False)]
 
 
 def _hand_positions():
