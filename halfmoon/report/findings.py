@@ -89,7 +89,7 @@ def plot_loss_by_feature(fig, features: pd.DataFrame, min_deals: int = 1000) -> 
                     fmt="o", ms=3, capsize=2, color=RED)
         ax.set_xlabel(name.replace("_", " "), fontsize=8)
         ax.set_ylabel("lost (%)", fontsize=8)
-        ax.set_yscale("log")
+        ax.set_ylim(bottom=0)
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
 
@@ -150,15 +150,15 @@ def plot_fatal(ax, fatal: pd.DataFrame) -> None:
 
 
 def plot_difficulty(ax, difficulty: pd.DataFrame) -> None:
-    """Deals by positions searched (decades), wins and losses stacked, log scale."""
+    """Deals by positions searched (decades), wins and losses side by side, log scale."""
     x = np.arange(len(difficulty))
-    ax.bar(x, difficulty["wins"], color=GREEN, label="wins")
-    ax.bar(x, difficulty["losses"], bottom=difficulty["wins"], color=RED, label="losses")
+    ax.bar(x - 0.2, difficulty["wins"], width=0.4, color=GREEN, label="wins")
+    ax.bar(x + 0.2, difficulty["losses"], width=0.4, color=RED, label="losses")
     ax.set_yscale("log")
     labels = [f"<{b:,.0f}" if a == 0 else f"{a:.0e}".replace("e+0", "e") for a, b in
               zip(difficulty["nodes_from"], difficulty["nodes_below"])]
     ax.set_xticks(x, labels, fontsize=7)
-    ax.set_xlabel("positions searched (from)")
+    ax.set_xlabel("positions searched (decade from)")
     ax.set_ylabel("deals")
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
@@ -264,7 +264,7 @@ def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
     versions = ", ".join(s["solver_versions"])
     n = s["deals"]
     L = ["# Half Moon, measured", "",
-         f"Figures on Half Moon from a census of **{n:,} deals** drawn uniformly from all "
+         f"Figures on Half Moon from a census of **{n:,} deals** (made {s.get('created', '?')[:10]}) drawn uniformly from all "
          f"8,031,810,176 deal codes, each settled exactly by the solver (version {versions}, "
          f"budget {s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
          "Every interval is a 95 % interval; every figure says how it was measured.", "",
@@ -310,8 +310,8 @@ def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
     for kind, (title, layout) in examples.items():
         L += [f"{_kind_words(kind).capitalize()}: {title}", "", "```", layout.rstrip("\n"), "```", ""]
     L += ["</details>",
-          "", f"**Loss rate by simple features of the deal** (values seen in at least {common_deals(n):,} deals; "
-          "log scale): legal moves at the start, face cards on the pile tops and in the reserve, "
+          "", f"**Loss rate by simple features of the deal** (values seen in at least {common_deals(n):,} deals"
+          "): legal moves at the start, face cards on the pile tops and in the reserve, "
           "classes with a legal move, cards whose two copies lie in the same pile, the most face "
           "cards in one pile.", "", img("loss-by-feature.png", "loss rate by feature"), ""]
     ft = data["features"]
@@ -374,19 +374,26 @@ def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
           "lookahead and lookahead3 (the best line of 2 or 3 moves over the cards on show; rules in "
           "`solver/players.py`), against the solver's verdicts.", ""]
     L += _table(("player", "deals", "won", "win rate", "95 % interval", "of the winnable", "cards left (mean)"), prow)
+    if "vs_greedy" in pl:
+        L += ["", "Each player against the greedy one on the same deals (difference of the win rates in "
+              "points, paired by deal, with its 95 % interval): " + "; ".join(
+                  f"{p.player} {100 * p.vs_greedy:+.2f} ({100 * p.vs_greedy_low:+.2f} to {100 * p.vs_greedy_high:+.2f})"
+                  for p in pl.itertuples() if p.player not in ("greedy",)) + "."]
     L += ["", img("players.png", "players"), ""]
     # 5. difficulty
     dt = data["difficulty"]
     hd = data["hardest"]
     L += ["## 5. Difficulty", "",
           "Positions the solver searched per deal (a conflict of its clause-learning search counts "
-          "as one), by decade:", ""]
+          "as one): " + ", ".join(f"{k} {v:,.0f}" for k, v in s.get("nodes", {}).items()) + ". "
+          f"The census took {s['seconds']:,.0f} s of solving in all ({s['deals'] / s['seconds']:,.0f} deals a "
+          "second of one process, several runs sharing the machine's two cores). By decade:", ""]
     L += _table(("positions", "wins", "losses"), [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in
                                                  zip(dt["nodes_from"], dt["nodes_below"], dt["wins"], dt["losses"])])
     L += ["", img("difficulty.png", "positions searched per deal"), "",
           f"The {len(hd)} hardest deals of the census, solved again (same verdict each time: "
           f"{'yes' if hd['same_again'].all() else 'NO'}):", ""]
-    L += _table(("deal", "code", "verdict", "positions", "seconds", "settled by"),
+    L += _table(("deal", "code", "verdict", "positions", "seconds (census)", "settled by"),
                 [(r.deal, r.code, r.verdict, f"{r.nodes:,}", f"{r.seconds:.2f}", r.settled_by)
                  for r in hd.itertuples()])
     # 6. recheck

@@ -104,6 +104,8 @@ def census_summary(df: pd.DataFrame) -> dict:
         "solver_versions": sorted(map(str, df["solver_version"].unique())),
         "budget": int(df["budget"].max()),
         "seconds": float(df["seconds"].sum()),
+        "nodes": {k: float(df["nodes"].quantile(q)) for k, q in
+                  (("median", 0.5), ("p99", 0.99), ("p99.9", 0.999), ("max", 1.0))},
     }
 
 
@@ -145,17 +147,20 @@ def difficulty_table(df: pd.DataFrame) -> pd.DataFrame:
 def hardest_deals(df: pd.DataFrame, n: int = 20) -> pd.DataFrame:
     """The ``n`` deals that took the most positions, solved again for the search that
     settles them (and to show the verdict does not depend on the run)."""
+    return _hardest_piece(df.nlargest(n, "nodes"), int(df["budget"].max()))["hardest"]
+
+
+def _hardest_piece(top: pd.DataFrame, budget: int) -> dict[str, pd.DataFrame]:
     from halfmoon.game.codes import number_to_code
     from solver import solve
 
-    top = df.nlargest(n, "nodes")
     rows = []
     for deal, verdict, nodes, seconds in zip(top["deal"], top["verdict"], top["nodes"], top["seconds"]):
-        r = solve(int(deal), budget=int(df["budget"].max()))
+        r = solve(int(deal), budget=budget)
         rows.append((int(deal), number_to_code(int(deal)), verdict, int(nodes), float(seconds),
                      r.verdict == verdict, r.settled_by or ""))
-    return pd.DataFrame(rows, columns=["deal", "code", "verdict", "nodes", "seconds", "same_again",
-                                       "settled_by"])
+    return {"hardest": pd.DataFrame(rows, columns=["deal", "code", "verdict", "nodes", "seconds",
+                                                   "same_again", "settled_by"])}
 
 
 # --- pieces: resumable, parallel stages ----------------------------------------------
@@ -274,9 +279,24 @@ def players_table(p: pd.DataFrame, solver_wins: np.ndarray, players=PLAYERS) -> 
         k, kw = int(won.sum()), int((won & solver_wins).sum())
         rows.append((name, n, k, k / n, *wilson_interval(k, n), kw, kw / w, *wilson_interval(kw, w),
                      float(p[f"{name}_left"].mean())))
-    return pd.DataFrame(rows, columns=["player", "deals", "wins", "win_rate", "ci_low", "ci_high",
-                                       "winnable_won", "of_winnable", "of_winnable_low",
-                                       "of_winnable_high", "mean_cards_left"])
+    out = pd.DataFrame(rows, columns=["player", "deals", "wins", "win_rate", "ci_low", "ci_high",
+                                      "winnable_won", "of_winnable", "of_winnable_low",
+                                      "of_winnable_high", "mean_cards_left"])
+    if "greedy_won" in p:
+        base = p["greedy_won"].to_numpy().astype(float)
+        diffs = [paired_difference(solver_wins.astype(float), base)]
+        diffs += [paired_difference(p[f"{name}_won"].to_numpy().astype(float), base) for name in players]
+        out["vs_greedy"], out["vs_greedy_low"], out["vs_greedy_high"] = map(list, zip(*diffs))
+    return out
+
+
+def paired_difference(a: np.ndarray, b: np.ndarray, z: float = 1.96) -> tuple[float, float, float]:
+    """Mean of ``a - b`` over paired trials and its normal interval (``z`` standard errors)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    if d.size < 2:
+        return float(d.mean()) if d.size else float("nan"), float("nan"), float("nan")
+    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+    return mean, mean - z * se, mean + z * se
 
 
 def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, players_deals: int = 100_000,
@@ -292,6 +312,7 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
     df = pd.concat([df, layout_columns(df["deal"].to_numpy())], axis=1)
     summary = census_summary(df)
     summary["command"] = census_command(manifest, str(census))
+    summary["created"] = str(manifest.get("created", ""))
     perm = np.random.default_rng(seed).permutation(len(df))
 
     losses = df[df["verdict"] == "loss"]
@@ -318,7 +339,9 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
                    recheck_limit=recheck_limit)
     return {"census": df, "summary": summary, "features": feature_table(df), "losses": losses,
             "players": pl, "positions": fg.get("positions"), "games": fg.get("games"), "recheck": rc,
-            "difficulty": difficulty_table(df), "hardest": hardest_deals(df)}
+            "difficulty": difficulty_table(df),
+            "hardest": _run_pieces(work, "hardest", df.nlargest(20, "nodes")[["deal", "verdict", "nodes", "seconds"]],
+                                   _hardest_piece, {"budget": budget}, 20, 1, False)["hardest"]}
 
 
 # --- the data kept beside the page -----------------------------------------------------
@@ -330,7 +353,8 @@ DATA_FILES = {
     "losses.parquet": "one row per loss: deal, verdict, nodes, the six features, deadlock (classes, spaces "
                       "between), kind, size, minimal_sets, unresolved, solves, nodes_projections",
     "players.parquet": "one row per player: deals, wins, win_rate, ci_low, ci_high, winnable_won, "
-                       "of_winnable (with its interval), mean_cards_left",
+                       "of_winnable (with its interval), mean_cards_left, vs_greedy (the win rate's "
+                       "difference from greedy's on the same deals, with its interval)",
     "players-left.parquet": "player, cards_left, games: where each player's games end",
     "forgiveness.parquet": "player, cards_left, positions, deals, keep_share, ci_low, ci_high, "
                            "unresolved_share: moves keeping a winnable position winnable, by cards left",

@@ -89,6 +89,11 @@ def test_players_table_against_hand_counts():
     assert t.loc["solver", "wins"] == 3 and t.loc["greedy", "wins"] == 2
     assert t.loc["greedy", "of_winnable"] == pytest.approx(2 / 3)
     assert t.loc["greedy", "mean_cards_left"] == pytest.approx(13 / 4)
+    # the solver against greedy, paired by deal: differences 0, 1, 0, 0
+    assert t.loc["solver", "vs_greedy"] == pytest.approx(0.25)
+    se = np.std([0, 1, 0, 0], ddof=1) / 2
+    assert t.loc["solver", "vs_greedy_low"] == pytest.approx(0.25 - 1.96 * se)
+    assert t.loc["greedy", "vs_greedy"] == 0
 
 
 def test_pieces_are_kept_and_not_redone(tmp_path):
