@@ -42,17 +42,22 @@ def test_notebook_runs_and_draws(name, results, tmp_path, monkeypatch):
     monkeypatch.setenv("HALFMOON_SAMPLE_DIR", str(tmp_path / "must-not-be-made"))
     monkeypatch.setenv("HALFMOON_FIRST_MOVE_DEALS", "2")
     monkeypatch.setenv("HALFMOON_FIRST_MOVE_BUDGET", "2000")
+    figures, text = run_notebook(name, tmp_path, monkeypatch)
+    assert figures >= EXPECTED_FIGURES[name]
+    assert not (tmp_path / "must-not-be-made").exists()  # it read the dataset it was given
+    assert "40 deals from" in text
+
+
+def run_notebook(name, tmp_path, monkeypatch) -> tuple[int, str]:
+    """Execute a notebook headless in ``tmp_path``: (figures drawn, text printed); no error."""
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    figures = [o for o in outputs if "image/png" in o.get("data", {})]
-    assert len(figures) >= EXPECTED_FIGURES[name]
-    assert not (tmp_path / "must-not-be-made").exists()  # it read the dataset it was given
-    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    assert "40 deals from" in text
+    figures = len([o for o in outputs if "image/png" in o.get("data", {})])
+    return figures, "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +75,6 @@ def findings_data(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(FINDINGS_FIGURES))
 def test_findings_notebook_draws_the_page_charts(name, findings_data, tmp_path, monkeypatch):
     monkeypatch.setenv("HALFMOON_FINDINGS", str(findings_data))
-    monkeypatch.setenv("MPLBACKEND", "Agg")
-    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    assert len([o for o in outputs if "image/png" in o.get("data", {})]) >= FINDINGS_FIGURES[name]
-    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    figures, text = run_notebook(name, tmp_path, monkeypatch)
+    assert figures >= FINDINGS_FIGURES[name]
     assert "300 deals from halfmoon batch --range 2000:2300" in text
