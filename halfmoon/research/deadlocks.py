@@ -141,9 +141,10 @@ def deadlock(deal: Union[Deal, str, int], budget: int = DEFAULT_BUDGET) -> Deadl
     ``"unresolved"`` when a projection could not be settled within ``budget``
     positions before a lost one was found.
     """
-    from solver.search import _as_deal, deal_arrays
+    from halfmoon.game.inputs import load_deal
+    from solver.search import deal_arrays
 
-    d = _as_deal(deal)
+    d = deal if isinstance(deal, Deal) else Deal.from_number(deal) if isinstance(deal, int) else load_deal(deal)
     piles, reserve = deal_arrays(d)
     return deadlock_arrays(piles, reserve, budget, d.number)
 

@@ -255,15 +255,16 @@ def _recheck_piece(rows: pd.DataFrame, limit: float) -> dict[str, pd.DataFrame]:
 
 def _lines(census: Path, numbers) -> pd.DataFrame:
     """The winning lines of some deals of a census, read from its chunk files."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     from halfmoon.batch.results import chunk_files, read_chunk
 
-    want = set(int(n) for n in numbers)
+    want = pa.array(sorted({int(n) for n in numbers}), pa.int64())
     parts = []
     for f in chunk_files(census).values():
         t = read_chunk(f, columns=["deal", "verdict", "line"])
-        t = t.filter(pc.is_in(t["deal"], value_set=__import__("pyarrow").array(sorted(want), "int64")))
+        t = t.filter(pc.is_in(t["deal"], value_set=want))
         parts.append(t.to_pandas())
     return pd.concat(parts, ignore_index=True)
 
@@ -383,7 +384,6 @@ def running_points(verdicts: pd.Series, points: int = 60) -> pd.DataFrame:
 
 def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     """Write the small derived data of :func:`derive` (see :data:`DATA_FILES`) into ``data_dir``."""
-    from halfmoon.batch.results import chunk_files  # noqa: F401  (the batch layer is present)
     from solver import SOLVER_VERSION
 
     from .recheck import recheck_counts
