@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable, Optional, Union
 
@@ -169,7 +169,7 @@ def _run_pieces(work: Path, stage: str, items: pd.DataFrame, fn: Callable, param
     """Apply ``fn(items_piece, **params)`` (a dict of frames) piece by piece, keeping each
     piece's frames under ``work/stage``; pieces already there are read back."""
     d = work / stage
-    stamp = {"params": {k: v for k, v in params.items()}, "items": len(items), "piece": piece}
+    stamp = {"params": dict(params), "items": len(items), "piece": piece}
     stamp_file = d / "_params.json"
     if d.exists():
         try:
@@ -204,8 +204,6 @@ def _run_pieces(work: Path, stage: str, items: pd.DataFrame, fn: Callable, param
 
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             futures = {pool.submit(fn, chunks[k], **params): k for k in todo}
-            from concurrent.futures import as_completed
-
             for fut in as_completed(futures):
                 keep(futures[fut], fut.result())
     else:
