@@ -3,6 +3,7 @@ git revision.
 
     python benchmarks/bench_compare.py [--base REV] [--rounds 7] [--positions 200000]
                                        [--deals 129,1570,38,390,876] [--solve LO:HI]
+                                       [--random N --seed S] [--numbers FILE] [--budget N]
 
 This machine switches between full and about half speed within seconds, so timing one
 version and then the other measures the machine's phases as much as the code.  Here the ``solver/``
@@ -13,7 +14,8 @@ package in the same process, and the two are timed in alternating rounds:
   from the start of each deal, for ``--positions`` positions): microseconds a position
   for each version, and the median and range over the rounds of the ratio
   working tree / base (above 1: the working tree expands more positions a second);
-- with ``--solve LO:HI``, :func:`solver.solve` on every deal of the range (with
+- with ``--solve LO:HI`` (or ``--random N --seed S``, deals drawn from the whole code
+  space, or ``--numbers FILE``), :func:`solver.solve` on every deal of the range (with
   ``--budget N``, at most N positions each: 100,000 times the depth-first searches alone,
   before the grouping search joins), in blocks of 250 deals that each version takes in
   turn, first one then the other: time and positions in all, how many deals took over
@@ -46,6 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from halfmoon.game.codes import DEAL_COUNT, random_numbers  # noqa: E402
 from halfmoon.game.deal import Deal  # noqa: E402
 
 BLOCK = 250
@@ -137,15 +140,15 @@ def compare_kernel(versions: list[Version], deals: list[int], positions: int, ro
               f"  speed ratio: median {statistics.median(ratios):.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}")
 
 
-def compare_solve(versions: list[Version], lo: int, hi: int, budget: int | None) -> None:
+def compare_solve(versions: list[Version], numbers: list[int], label: str, budget: int | None) -> None:
     total = {v.name: 0.0 for v in versions}
     nodes = {v.name: 0 for v in versions}
     times: dict[str, dict[int, float]] = {v.name: {} for v in versions}
     verdicts: dict[str, dict[int, str]] = {v.name: {} for v in versions}
-    for k, start in enumerate(range(lo, hi, BLOCK)):
+    for k, start in enumerate(range(0, len(numbers), BLOCK)):
         order = versions if k % 2 == 0 else versions[::-1]
         for v in order:
-            for number in range(start, min(start + BLOCK, hi)):
+            for number in numbers[start:start + BLOCK]:
                 t = time.perf_counter()
                 r = v.search.solve(number) if budget is None else v.search.solve(number, budget=budget)
                 el = time.perf_counter() - t
@@ -154,7 +157,7 @@ def compare_solve(versions: list[Version], lo: int, hi: int, budget: int | None)
                 verdicts[v.name][number] = r.verdict
                 times[v.name][number] = el
     limit = "" if budget is None else f", budget {budget:,}"
-    print(f"solve, deals {lo}-{hi - 1}{limit}, blocks of {BLOCK} in turn:")
+    print(f"solve, {label}{limit}, blocks of {BLOCK} in turn:")
     for v in versions:
         t = times[v.name]
         slowest = sorted(t, key=t.get, reverse=True)[:SLOWEST]
@@ -194,17 +197,38 @@ def main(argv=None) -> int:
     p.add_argument("--deals", type=deal_list, default=[129, 1570, 38, 390, 876],
                    help="deal numbers for the kernel, comma-separated")
     p.add_argument("--solve", type=deal_range, metavar="LO:HI", help="also solve deals LO..HI-1")
-    p.add_argument("--budget", type=int, help="the solver's budget for --solve (default: its own)")
+    p.add_argument("--random", type=int, metavar="N", help="also solve N random deals from the whole code space")
+    p.add_argument("--seed", type=int, default=0, help="the seed of --random (default 0)")
+    p.add_argument("--numbers", type=Path, metavar="FILE",
+                   help="also solve the deal numbers in FILE (whitespace-separated)")
+    p.add_argument("--budget", type=int, help="the solver's budget when solving (default: its own)")
     p.add_argument("--no-kernel", action="store_true", help="skip the kernel timing")
     args = p.parse_args(argv)
     deals = args.deals
+    jobs = []
+    if args.solve:
+        lo, hi = args.solve
+        jobs.append((list(range(lo, hi)), f"deals {lo}-{hi - 1}"))
+    if args.random is not None:
+        if not 1 <= args.random <= DEAL_COUNT:
+            p.error(f"--random {args.random}: expected 1 to {DEAL_COUNT} deals")
+        jobs.append((random_numbers(args.random, args.seed),
+                     f"{args.random:,} random deals (seed {args.seed})"))
+    if args.numbers:
+        try:
+            listed = [int(x) for x in args.numbers.read_text().split()]
+        except (OSError, ValueError) as exc:
+            p.error(f"--numbers {args.numbers}: {exc}")
+        if not listed or any(not 0 <= n < DEAL_COUNT for n in listed):
+            p.error(f"--numbers {args.numbers}: expected deal numbers 0 to {DEAL_COUNT - 1}")
+        jobs.append((listed, f"{len(listed):,} deals of {args.numbers.name}"))
     commit, home = extract(args.base)
     sys.path.insert(0, str(home))
     versions = [Version(f"base {commit[:8]}", "solver_base"), Version("working tree", "solver")]
     if not args.no_kernel:
         compare_kernel(versions, deals, args.positions, args.rounds)
-    if args.solve:
-        compare_solve(versions, *args.solve, args.budget)
+    for numbers, label in jobs:
+        compare_solve(versions, numbers, label, args.budget)
     return 0
 
 

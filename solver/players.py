@@ -135,6 +135,28 @@ def _line_score(view, hidden, line_ranks, nlr, removed, total, uncovered, pairs,
 
 
 @njit(cache=True)
+def _score_group(view, hidden, total, line_ranks, mranks, ncards, unc, sizes, group, ng, best):
+    """Score the line of the moves ``group[:ng]`` (disjoint sources, so any order) and
+    raise each one's best score to it."""
+    nlr = 0
+    uncovered = 0
+    pairs = 0
+    size = 0
+    for i in range(ng):
+        j = group[i]
+        for q in range(ncards[j]):
+            line_ranks[nlr] = mranks[j, q]
+            nlr += 1
+        uncovered += unc[j]
+        pairs += 1 if ncards[j] == 2 else 0
+        size += sizes[j]
+    sc = _line_score(view, hidden, line_ranks, nlr, nlr, total, uncovered, pairs, size)
+    for i in range(ng):
+        if sc > best[group[i]]:
+            best[group[i]] = sc
+
+
+@njit(cache=True)
 def _lookahead_choice(piles, reserve, pos, moves, m, depth):
     """The index of the lookahead player's move among ``moves[:m]`` (see the module)."""
     view = np.zeros(14, np.int64)
@@ -174,6 +196,7 @@ def _lookahead_choice(piles, reserve, pos, moves, m, depth):
                 if c >= 2:
                     unc[j] += 1
     line_ranks = np.zeros(3 * MAX_DEPTH, np.int64)
+    group = np.zeros(MAX_DEPTH, np.int64)
     best = np.full(m, -1, np.int64)
     for a in range(m):
         extended = False
@@ -191,42 +214,22 @@ def _lookahead_choice(piles, reserve, pos, moves, m, depth):
                         extended2 = True
                         if c < b:  # each set of three once
                             continue
-                        nlr = 0
-                        for j in (a, b, c):
-                            for q in range(ncards[j]):
-                                line_ranks[nlr] = mranks[j, q]
-                                nlr += 1
-                        sc = _line_score(view, hidden, line_ranks, nlr, nlr, total,
-                                         unc[a] + unc[b] + unc[c],
-                                         (ncards[a] == 2) + (ncards[b] == 2) + (ncards[c] == 2),
-                                         sizes[a] + sizes[b] + sizes[c])
-                        for j in (a, b, c):
-                            if sc > best[j]:
-                                best[j] = sc
+                        group[0], group[1], group[2] = a, b, c
+                        _score_group(view, hidden, total, line_ranks, mranks, ncards, unc, sizes,
+                                     group, 3, best)
                 if not extended2:
-                    nlr = 0
-                    for j in (a, b):
-                        for q in range(ncards[j]):
-                            line_ranks[nlr] = mranks[j, q]
-                            nlr += 1
-                    sc = _line_score(view, hidden, line_ranks, nlr, nlr, total, unc[a] + unc[b],
-                                     (ncards[a] == 2) + (ncards[b] == 2), sizes[a] + sizes[b])
-                    if sc > best[a]:
-                        best[a] = sc
-                    if sc > best[b]:
-                        best[b] = sc
+                    group[0], group[1] = a, b
+                    _score_group(view, hidden, total, line_ranks, mranks, ncards, unc, sizes,
+                                 group, 2, best)
             if not extended:
                 for b in range(a):
                     if not used[a] & used[b]:
                         extended = True
                         break
         if not extended:
-            for q in range(ncards[a]):
-                line_ranks[q] = mranks[a, q]
-            sc = _line_score(view, hidden, line_ranks, ncards[a], ncards[a], total, unc[a],
-                             np.int64(ncards[a] == 2), sizes[a])
-            if sc > best[a]:
-                best[a] = sc
+            group[0] = a
+            _score_group(view, hidden, total, line_ranks, mranks, ncards, unc, sizes, group, 1,
+                         best)
     k = 0
     kkey = _greedy_key(pos, moves[0])
     for j in range(1, m):
