@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from halfmoon.game.deal import Deal  # noqa: E402
 from solver.pruning import FREE_CARDS  # noqa: E402
-from solver.search import DEFAULT_BUDGET, solve, solve_cpsat_deal, warm_up  # noqa: E402
+from solver.search import DEFAULT_BUDGET, SOLVER_VERSION, solve, solve_cpsat_deal, warm_up  # noqa: E402
 
 from reference import Reference  # noqa: E402
 
@@ -103,7 +103,7 @@ def markdown(report: dict) -> str:
     rows = report["engines"]
     base = rows.get("solver")
     lines = [
-        f"# Solver benchmark, deals {report['range']}",
+        f"# Solver benchmark, deals {report['range']} (solver version {report.get('solver_version', '?')})",
         "",
         f"One core, one process, engines run one after another. Budget {report['budget']:,} positions; "
         f"plain search budget {report['plain_budget']:,}; CP-SAT limit {report['cpsat_limit']} s. "
@@ -168,6 +168,7 @@ def main(argv=None) -> int:
     numbers = list(range(a, b))
     report = {
         "range": f"{a}:{b}",
+        "solver_version": SOLVER_VERSION,
         "budget": args.budget,
         "plain_budget": args.plain_budget,
         "cpsat_limit": args.cpsat_limit,
