@@ -22,7 +22,9 @@ which search settled how many deals, and the workers' peak memory.  The JSON kee
 
 A run is resumable: the deals done so far are kept (one JSON line each) in
 ``benchmarks/results/tmp/tail-<set>-v<version>/``; running the same command again goes on
-from there, so a cut run loses nothing.
+from there, so a cut run loses nothing.  ``--fresh`` drops those records and times every deal
+again (to measure the same version anew, say on a quieter machine).  Compile the solver first
+(any solve does): a worker that compiles it reports numba's memory as its peak.
 """
 
 from __future__ import annotations
@@ -186,12 +188,17 @@ def main(argv=None) -> int:
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--piece", type=int, default=PIECE, help="deals per call of compiled code")
+    parser.add_argument("--fresh", action="store_true",
+                        help="time every deal again instead of going on from the kept records")
     args = parser.parse_args(argv)
     name, numbers = deal_numbers(args)
     tag = f"tail-{name}-v{SOLVER_VERSION}" + ("" if args.budget == DEFAULT_BUDGET else f"-b{args.budget}")
     tmp = RESULTS / "tmp" / tag
     tmp.mkdir(parents=True, exist_ok=True)
     paths = [tmp / f"worker-{k}-of-{args.workers}.jsonl" for k in range(args.workers)]
+    if args.fresh:
+        for path in paths:
+            path.unlink(missing_ok=True)
     reference = Reference()
     before = reference.time()
     t0 = time.perf_counter()
