@@ -4,8 +4,10 @@ numba stamps a cached kernel with its own file's time and size only, so a kernel
 calls into another module (``pieces.quick_kernel`` into ``dfs``, ``grouping`` into
 ``counting``) would keep running its old compiled code after that module changed.  The
 package's caches are therefore keyed by a hash of all its sources: when the hash in
-``__pycache__/sources.sha256`` differs, every ``.nbi``/``.nbc`` file there is removed
-before anything is compiled or loaded, and the new hash written.
+``sources.sha256`` of the cache directory differs, every ``.nbi``/``.nbc`` file there is
+removed before anything is compiled or loaded, and the new hash written.  The cache
+directory is numba's for the package: ``__pycache__`` beside the sources, or the one numba
+derives under ``NUMBA_CACHE_DIR`` when that is set (a cache shared by a cluster's workers).
 """
 
 from __future__ import annotations
@@ -25,11 +27,22 @@ def sources_hash(package: Path) -> str:
     return h.hexdigest()
 
 
+def numba_cache_dir(package: Path) -> Path:
+    """Where numba keeps the compiled kernels of ``package``'s modules."""
+    from numba.core import config
+    from numba.core.caching import _CacheLocator
+
+    if config.CACHE_DIR:
+        return Path(config.CACHE_DIR) / _CacheLocator.get_suitable_cache_subpath(
+            str(package / "__init__.py"))
+    return package / "__pycache__"
+
+
 def drop_stale_caches(package: Path) -> bool:
     """Remove the package's numba caches if its sources changed since they were made;
     True if they were removed.  Never raises: a cache that cannot be cleaned is left to
     numba, which recompiles what it cannot load."""
-    cache = package / "__pycache__"
+    cache = numba_cache_dir(package)
     digest = sources_hash(package)
     stamp = cache / STAMP
     try:
@@ -38,7 +51,7 @@ def drop_stale_caches(package: Path) -> bool:
     except OSError:
         pass
     try:
-        cache.mkdir(exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
         for f in cache.iterdir():
             if f.suffix in (".nbi", ".nbc"):
                 f.unlink(missing_ok=True)

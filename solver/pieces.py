@@ -114,8 +114,10 @@ def quick_kernel(numbers, allowance, budget, flags, slots, gen, bits, ptab, verd
         slots[rows:] = 0
         line[:] = 0
         stack = new_stack(np.uint64(0))
-        status = dfs(piles, reserve, tops, part, npart, root, allowance, flags, slots,
-                     np.uint32(gen), bits, line, stats, stack, 0, proj, ptab, 1)
+        # root, noise and depth typed as the portfolio passes them from Python (int64), so
+        # that this call and search_arrays share one compiled dfs instead of two
+        status = dfs(piles, reserve, tops, part, npart, np.int64(root), allowance, flags, slots,
+                     np.uint32(gen), bits, line, stats, stack, np.int64(0), proj, ptab, np.int64(1))
         nodes[k] = stats[0]
         if status == WIN:
             nline[k] = stats[1]

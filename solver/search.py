@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from dataclasses import dataclass
 from typing import Optional, Union
@@ -268,19 +269,19 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     return status, nodes, line, int(stats[1]) if status == WIN else 0, settled_by
 
 
-def warm_up() -> None:
-    """Load every compiled kernel the solver calls from Python, so that the first deal
-    of a process is not charged with it (numba loads each from its cache on first use)."""
-    solve(0, budget=QUICK_PHASE + SLICE)
-    piles, reserve = deal_arrays(Deal.from_number(0))
-    root, _, part, npart, _ = kernel_arrays(piles, reserve)
-    line = np.zeros(MAX_PLY, np.uint64)
-    grouping_run(grouping_model(piles, reserve, part, npart, root, True)[1], 1, line,
-                 np.zeros(2, np.int64))
-    line_wins(piles, reserve, root, line, 0)
-    from .pieces import solve_numbers  # the batch's compiled path
+def sample_arrays() -> tuple[np.ndarray, np.ndarray]:
+    """Deal 0 as the kernels' arrays: what the warm-ups of :mod:`solver.warmup` run on."""
+    return deal_arrays(Deal.from_number(0))
 
-    solve_numbers([0], QUICK_PHASE)
+
+def warm_up(groups=None, out=sys.stderr) -> dict[str, str]:
+    """Load every compiled kernel the solver calls from Python, so that the first deal of a
+    process is not charged with it; on a cold cache, compile them once for all the
+    processes sharing it, saying so on ``out`` (:func:`solver.warmup.prepare`).  Returns
+    what happened to each group of kernels."""
+    from .warmup import SOLVER, prepare
+
+    return prepare(SOLVER if groups is None else groups, out)
 
 
 def solve_cpsat_deal(deal: Union[Deal, str, int], time_limit: Optional[float] = None) -> Result:

@@ -251,3 +251,11 @@ class Clauses:
         return _probe(first, last, self.trail, self.tlen, 0, self.assign, self.level,
                       self.reason, self.whead, self.wnext, self.cl_lits, self.cl_start,
                       self.cl_len, self.bstart, self.bimp, self.bcl)
+
+
+def pytest_sessionstart(session):
+    """Compile the solver's kernels, on a cold cache, in two helper processes at once
+    before any test runs (each test would otherwise compile them in this one process)."""
+    from solver.warmup import SOLVER, compile_in_parallel
+
+    compile_in_parallel(SOLVER + ("players",), processes=2)

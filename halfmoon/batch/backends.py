@@ -20,19 +20,25 @@ _solve_lock = threading.Lock()
 _warm = False
 
 
-def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
-    """Solve deals (by number) and return their result rows; runs in a worker.  The
-    whole piece goes to compiled code (:func:`solver.pieces.solve_numbers`)."""
-    from solver.pieces import solve_numbers
-    from solver.search import warm_up
+def warm_up() -> None:
+    """Load the compiled solver (compiling it on a cold cache, once for every process that
+    shares the cache) and fault its tables in, so that no deal's time includes them."""
+    from solver.search import warm_up as load
 
     global _warm
     with _solve_lock:
         if not _warm:
-            # Load the compiled kernels and fault the tables in now, so that no
-            # deal's time includes them.
-            warm_up()
+            load()
             _warm = True
+
+
+def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
+    """Solve deals (by number) and return their result rows; runs in a worker.  The
+    whole piece goes to compiled code (:func:`solver.pieces.solve_numbers`)."""
+    from solver.pieces import solve_numbers
+
+    warm_up()
+    with _solve_lock:
         return piece_rows(solve_numbers(numbers, budget), budget)
 
 
@@ -85,6 +91,10 @@ class InProcess:
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
+
+    @staticmethod
+    def warm_up() -> None:
+        warm_up()
 
     def submit(self, numbers):
         return tuple(numbers)  # pieces never share a deal: a unique key

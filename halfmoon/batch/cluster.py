@@ -64,6 +64,34 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
             "seconds": time.perf_counter() - t0, "worker": f"{socket.gethostname()}:{os.getpid()}"}
 
 
+def warm_up_worker(groups=None) -> dict:
+    """On a worker: load the compiled solver, or compile it if nobody has; with a
+    ``NUMBA_CACHE_DIR`` shared by the workers (a node's disk, or a filesystem every node
+    mounts at the same path with the same install), one worker compiles each group of
+    kernels and the others load it (:func:`solver.warmup.prepare`).  Returns what happened
+    to each group and the seconds this worker spent compiling."""
+    from solver.warmup import compile_seconds
+
+    from . import backends
+
+    before = compile_seconds()
+    if groups is None:
+        backends.warm_up()
+        done = {"solver": "ready"}
+    else:
+        from solver.warmup import prepare
+
+        done = prepare(groups, out=None)
+    return {"groups": done, "compile_seconds": compile_seconds() - before,
+            "worker": f"{socket.gethostname()}:{os.getpid()}"}
+
+
+def warm_up_workers(client, groups=None) -> dict:
+    """Warm every worker of ``client``'s cluster up at once (see :func:`warm_up_worker`):
+    ``{worker address: its report}``."""
+    return client.run(warm_up_worker, groups)
+
+
 class Cluster:
     """An existing Dask distributed cluster, reached through its scheduler."""
 

@@ -64,6 +64,8 @@ class SolverPool:
         self._closed = False
         self.started_processes = 0
         self.timeouts = 0
+        self._starting = 0  # processes started and not yet ready
+        self._cold = False  # whether a process now starting has the solver to compile
 
     # --- the callers' side --------------------------------------------------------
     def start(self) -> "SolverPool":
@@ -90,6 +92,12 @@ class SolverPool:
 
     def forget(self, owner: Hashable) -> None:
         self.want(owner, [], lambda job, answer: None)
+
+    @property
+    def preparing(self) -> bool:
+        """True while a solver process is compiling the solver (a cold cache's first run)."""
+        with self._lock:
+            return self._starting > 0 and self._cold
 
     def waiting(self) -> int:
         """Jobs waiting for a process (not counting those running)."""
@@ -141,6 +149,12 @@ class SolverPool:
 
     def _serve(self, slot: int) -> None:
         conn = None
+        try:  # at once, not at the first job: the first game's light comes within seconds
+            conn = self._spawn(slot)
+        except _Closed:
+            return
+        except Exception as exc:  # tried again at the first job
+            log.warning("solver process failed to start: %s", exc)
         while True:
             task = self._next()
             if task is None:
@@ -176,17 +190,25 @@ class SolverPool:
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=worker_main, args=(child,), daemon=True,
                            name=f"halfmoon-solver-{slot}")
+        cold = not _solver_ready()
         with self._lock:
             if self._closed:
                 raise _Closed
             proc.start()
             self._procs[slot] = proc
             self.started_processes += 1
+            self._starting += 1
+            self._cold = self._cold or cold
         child.close()
         try:
             ready = parent.poll(STARTUP_SECONDS) and parent.recv() == READY
         except (EOFError, OSError):
             ready = False
+        finally:
+            with self._lock:
+                self._starting -= 1
+                if not self._starting:
+                    self._cold = False
         if not ready:
             self._kill(slot, parent)
             if self._closed:
@@ -225,3 +247,13 @@ class SolverPool:
 
 class _Closed(Exception):
     pass
+
+
+def _solver_ready() -> bool:
+    """Whether the solver's kernels are compiled in the cache (loading, not compiling)."""
+    try:
+        from solver.warmup import SOLVER, is_ready
+
+        return all(is_ready(g) for g in SOLVER)
+    except Exception:  # pragma: no cover - a broken install: the process will say so
+        return True

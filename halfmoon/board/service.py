@@ -35,6 +35,9 @@ MAX_JOBS = 256  # solves waiting at once, over all games
 PICK_TRIES = 200  # random deals looked at for one pick (about 3 in 4 are hard, 39 in 40 winnable)
 T = TypeVar("T")
 
+# what the light says while a solver process compiles the kernels (a cold cache)
+PREPARING = "Preparing the solver (compiling it, first run only: about a minute)…"
+
 
 class Board:
     """Live games on one solver pool; ``start_deal`` is the deal of a new game when the
@@ -163,7 +166,10 @@ class Board:
             out = opinion_view(reading, self.verdicts, hint=hint, line=line,
                                analysis=live.analysis_asked, budget=self.budget)
             out["version"] = live.version
-            return out
+        out["solver"] = "preparing" if self.pool.preparing else "ready"
+        if out["solver"] == "preparing" and out["light"] == "pending":
+            out["says"] = PREPARING
+        return out
 
     def _plan(self, live: LiveGame) -> list[Job]:
         """The solves this game wants, the most useful first."""

@@ -93,6 +93,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     c = summary.counts
     rate = f", {summary.rate:.3g} deals/s" if summary.solved else ""
+    if summary.solved and summary.compile_seconds > 0:
+        rate = (f" (compiling the solver {summary.compile_seconds:.1f} s, first run only), solving"
+                f" {summary.rate:.3g} deals/s, {summary.wall_rate:.3g} deals/s with compiling")
     rest = "" if summary.complete else f"; {summary.total - summary.done} deals still to do"
     print(f"{summary.out}: {summary.total} deals ({summary.solved} solved now, {summary.resumed} before):"
           f" {c['win']} win, {c['loss']} loss, {c['unresolved']} unresolved;"

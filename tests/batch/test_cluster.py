@@ -213,3 +213,20 @@ def _wait_until_idle(client) -> None:
     while any(client.run(_executing).values()):
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def test_a_second_worker_loads_what_the_first_compiled(tmp_path):
+    """Two workers sharing an empty NUMBA_CACHE_DIR, warmed up at once: one compiles the
+    kernel group, the other compiles nothing and loads it (the small "generator" group
+    stands for the solver's, which is shared by the same locks)."""
+    from halfmoon.batch.cluster import warm_up_workers
+
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        silence_logs=logging.ERROR, env={"NUMBA_CACHE_DIR": str(tmp_path)},
+    ) as c, distributed.Client(c, set_as_default=False) as client:
+        client.wait_for_workers(2, timeout=TIMEOUT)
+        reports = list(warm_up_workers(client, ["generator"]).values())
+    assert len(reports) == 2 and len({r["worker"] for r in reports}) == 2
+    assert sorted(r["groups"]["generator"] for r in reports) == ["compiled", "loaded"]
+    assert sorted(r["compile_seconds"] > 0 for r in reports) == [False, True]

@@ -93,3 +93,27 @@ def test_bad_pools_are_refused():
         SolverPool(workers=0)
     with pytest.raises(ValueError, match="time limit must be positive"):
         SolverPool(seconds=0)
+
+
+def test_a_started_pool_starts_its_process_before_any_job(monkeypatch):
+    """The solver process is started (and its kernels loaded) with the pool, not at the
+    first job; while it starts on a cold cache the pool says it is preparing."""
+    import time
+
+    import halfmoon.board.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "_solver_ready", lambda: False)  # as on a cold cache
+    pool = SolverPool().start()
+    try:
+        seen = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            seen.append(pool.preparing)
+            if pool.started_processes == 1 and not pool.preparing and seen[-2:-1] == [True]:
+                break
+            time.sleep(0.01)
+        assert True in seen and seen[-1] is False  # preparing while it started, not after
+        assert pool.waiting() == 0 and pool.started_processes == 1
+        assert pool._procs[0] is not None and pool._procs[0].is_alive()
+    finally:
+        pool.close()

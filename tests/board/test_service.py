@@ -22,6 +22,7 @@ class FakePool:
     """A pool that answers only when the test says so (or never)."""
 
     seconds = 1.0
+    preparing = False  # True: as if a solver process were compiling the kernels
 
     def __init__(self) -> None:
         self.wants: dict = {}
@@ -198,3 +199,17 @@ def test_a_won_game_wants_nothing():
 def test_a_budget_must_be_positive():
     with pytest.raises(ValueError, match="at least 1 position"):
         Board(FakePool(), budget=0)
+
+
+def test_while_the_solver_compiles_the_light_says_so():
+    pool = FakePool()
+    board = Board(pool, start_deal=TRAP)
+    live = board.new_game()
+    assert board.opinion(live.id)["solver"] == "ready"
+    pool.preparing = True
+    opinion = board.opinion(live.id)
+    assert opinion["solver"] == "preparing" and opinion["light"] == "pending"
+    assert opinion["says"].startswith("Preparing the solver")
+    [job] = pool.jobs(board)
+    pool.answer(board, job)  # a lit light says its verdict, whatever the pool does
+    assert board.opinion(live.id)["says"] == "Winnable"
