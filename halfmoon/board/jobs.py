@@ -74,9 +74,13 @@ def worker_main(conn) -> None:
     Ctrl-C is the parent's to handle: the parent stops its processes itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from solver.search import warm_up
+    from solver.warmup import SOLVER, compile_in_parallel
 
     import halfmoon.research.strategies  # noqa: F401  (picks need it: loaded before any job)
 
+    # on a cold cache, two helper processes compile the kernels side by side (a job must
+    # never compile: it would overrun its time limit); then they are loaded here
+    compile_in_parallel(SOLVER, processes=2)
     warm_up()
     conn.send(READY)
     while True:
