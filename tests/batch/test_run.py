@@ -147,3 +147,11 @@ def test_a_range_named_by_the_digest_of_its_numbers_still_resumes(tmp_path):
     summary, warnings = quiet_run(deals, out, workers=1)
     assert (summary.resumed, summary.solved, warnings) == (10, 10, [])
     assert load_manifest(out)["deals"]["sha256"] == deals.digest()
+
+
+def test_the_rate_counts_solving_and_the_wall_rate_compiling_too():
+    from halfmoon.batch.run import BatchSummary
+
+    s = BatchSummary("out", 100, solved=100, seconds=12.0, compile_seconds=10.0)
+    assert s.rate == pytest.approx(50.0) and s.wall_rate == pytest.approx(100 / 12)
+    assert BatchSummary("out", 1).rate == 0.0 == BatchSummary("out", 1).wall_rate
