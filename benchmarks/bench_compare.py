@@ -4,6 +4,7 @@ git revision.
     python benchmarks/bench_compare.py [--base REV] [--rounds 7] [--positions 200000]
                                        [--deals 129,1570,38,390,876] [--solve LO:HI]
                                        [--random N --seed S] [--numbers FILE] [--budget N]
+                                       [--pieces]
 
 This machine switches between full and about half speed within seconds, so timing one
 version and then the other measures the machine's phases as much as the code.  Here the ``solver/``
@@ -19,7 +20,9 @@ package in the same process, and the two are timed in alternating rounds:
   ``--budget N``, at most N positions each: 100,000 times the depth-first searches alone,
   before the grouping search joins), in blocks of 250 deals that each version takes in
   turn, first one then the other: time and positions in all, how many deals took over
-  0.5 s, the 8 slowest, and any deal whose verdict differs.
+  0.5 s, the 8 slowest, and any deal whose verdict differs; with ``--pieces``, through
+  :func:`solver.pieces.solve_numbers` in pieces of 16 (the batch's path, its first turn in
+  compiled code) instead.
 
 Against itself the median ratio stays within a few per cent of 1 over 7 rounds (figures
 in docs/tuning-log.md): smaller differences need more rounds.
@@ -52,6 +55,7 @@ from halfmoon.game.codes import DEAL_COUNT, random_numbers  # noqa: E402
 from halfmoon.game.deal import Deal  # noqa: E402
 
 BLOCK = 250
+PIECE = 16  # deals per call of solve_numbers with --pieces, as a batch's local workers
 # the core game's modules, once at the top of halfmoon/, now in halfmoon.game
 _OLD_CORE = re.compile(r"\bhalfmoon\.(cards|codes|deal|engine|errors|generator|inputs|layouts|moves|taps)\b")
 SLOW = 0.5
@@ -92,6 +96,7 @@ class Version:
         self.search = importlib.import_module(f"{package}.search")
         self.dfs = importlib.import_module(f"{package}.dfs")
         self.pruning = importlib.import_module(f"{package}.pruning")
+        self.pieces = importlib.import_module(f"{package}.pieces")
         self.search.warm_up()
 
     def kernel(self, number: int, flags: int, depth: int, positions: int) -> tuple[int, float]:
@@ -140,7 +145,8 @@ def compare_kernel(versions: list[Version], deals: list[int], positions: int, ro
               f"  speed ratio: median {statistics.median(ratios):.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}")
 
 
-def compare_solve(versions: list[Version], numbers: list[int], label: str, budget: int | None) -> None:
+def compare_solve(versions: list[Version], numbers: list[int], label: str, budget: int | None,
+                  pieces: bool = False) -> None:
     total = {v.name: 0.0 for v in versions}
     nodes = {v.name: 0 for v in versions}
     times: dict[str, dict[int, float]] = {v.name: {} for v in versions}
@@ -148,6 +154,17 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
     for k, start in enumerate(range(0, len(numbers), BLOCK)):
         order = versions if k % 2 == 0 else versions[::-1]
         for v in order:
+            if pieces:  # the batch's path: pieces of PIECE deals in one call of compiled code
+                for at in range(start, min(start + BLOCK, len(numbers)), PIECE):
+                    part = numbers[at:min(at + PIECE, start + BLOCK)]
+                    t = time.perf_counter()
+                    r = v.pieces.solve_numbers(part, budget or v.search.DEFAULT_BUDGET)
+                    total[v.name] += time.perf_counter() - t
+                    nodes[v.name] += int(r.nodes.sum())
+                    for j, number in enumerate(part):
+                        verdicts[v.name][number] = int(r.verdicts[j])
+                        times[v.name][number] = float(r.seconds[j])
+                continue
             for number in numbers[start:start + BLOCK]:
                 t = time.perf_counter()
                 r = v.search.solve(number) if budget is None else v.search.solve(number, budget=budget)
@@ -157,7 +174,8 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
                 verdicts[v.name][number] = r.verdict
                 times[v.name][number] = el
     limit = "" if budget is None else f", budget {budget:,}"
-    print(f"solve, {label}{limit}, blocks of {BLOCK} in turn:")
+    how = f" in pieces of {PIECE} (solve_numbers)" if pieces else ""
+    print(f"solve{how}, {label}{limit}, blocks of {BLOCK} in turn:")
     for v in versions:
         t = times[v.name]
         slowest = sorted(t, key=t.get, reverse=True)[:SLOWEST]
@@ -203,6 +221,8 @@ def main(argv=None) -> int:
                    help="also solve the deal numbers in FILE (whitespace-separated)")
     p.add_argument("--budget", type=int, help="the solver's budget when solving (default: its own)")
     p.add_argument("--no-kernel", action="store_true", help="skip the kernel timing")
+    p.add_argument("--pieces", action="store_true",
+                   help="solve through pieces.solve_numbers (the batch's compiled path) instead of solve()")
     args = p.parse_args(argv)
     deals = args.deals
     jobs = []
@@ -228,7 +248,7 @@ def main(argv=None) -> int:
     if not args.no_kernel:
         compare_kernel(versions, deals, args.positions, args.rounds)
     for numbers, label in jobs:
-        compare_solve(versions, numbers, label, args.budget)
+        compare_solve(versions, numbers, label, args.budget, args.pieces)
     return 0
 
 
