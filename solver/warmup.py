@@ -130,12 +130,13 @@ def _generator() -> None:
                np.zeros(1, np.uint64))
 
 
-# name -> (warm-up, rough seconds to compile it on one core of a small machine, what it is)
+# name -> (warm-up, rough seconds to compile it on a small machine with another compiling
+# beside it (alone, about 0.7 of that), what it is)
 GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
-    "search": (_search, 45, "the depth-first searches"),
-    "plain": (_plain, 35, "the plain search"),
-    "grouping": (_grouping, 30, "the grouping search"),
-    "players": (_players, 15, "the players"),
+    "search": (_search, 75, "the depth-first searches"),
+    "plain": (_plain, 55, "the plain search"),
+    "grouping": (_grouping, 35, "the grouping search"),
+    "players": (_players, 10, "the players"),
     "generator": (_generator, 2, "the deal generator"),
 }
 SOLVER = ("search", "plain", "grouping")  # what solving any deal may call
