@@ -19,6 +19,7 @@ that rates can count solving alone.
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import sys
 import threading
@@ -142,8 +143,14 @@ GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
 SOLVER = ("search", "plain", "grouping")  # what solving any deal may call
 
 
+@functools.lru_cache(maxsize=1)
+def _digest() -> str:
+    # once a process: the caches were kept or dropped for these sources when it imported solver
+    return sources_hash(PACKAGE)[:16]
+
+
 def _stamp(cache: Path, group: str) -> Path:
-    return cache / f"halfmoon-{group}-{sources_hash(PACKAGE)[:16]}.ready"
+    return cache / f"halfmoon-{group}-{_digest()}.ready"
 
 
 def is_ready(group: str) -> bool:

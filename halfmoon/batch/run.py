@@ -35,7 +35,7 @@ from typing import Callable, Optional, Union
 import numpy as np
 import pyarrow.compute as pc
 
-from .backends import InProcess, Pool, default_workers, worker_failed
+from .backends import InProcess, Pool, default_workers, warm_up, worker_failed
 from .directory import Directory
 from .errors import BatchError
 from .plan import (
@@ -379,7 +379,7 @@ def _run(plan, todo, cluster, workers, budget, directory, solver_version, summar
         if workers == 1:
             before = compile_seconds()
             backend = InProcess(budget)
-            backend.warm_up()
+            warm_up()
             summary.compile_seconds = compile_seconds() - before
         else:
             n = sum(1 for _ in islice(plan.pieces(todo()), workers))
