@@ -292,19 +292,17 @@ def _dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bit
         return WIN
     if tt_contains(slots, gen, bits, root):
         return LOSS
+    # one call site of the inlined _expand (the root's expansion goes through the loop
+    # too): each copy of it is compiled, and it is most of the search's code
+    grow = False
+    delta = np.uint64(0)
     if ctl[STACK_STARTED] == 0:
         ctl[STACK_STARTED] = 1
         nodes = 1
         d = 0
         states[0] = root
         nsleep[0] = 0
-        m = _expand(piles, reserve, tops, part, npart, root, 0, flags, moves, los, his, ws, scratch,
-                    alive, pinned, must, rng, noise, proj, ptab, bounds_depth, np.uint64(0), pp)
-        if m < 0:
-            dead += 1
-            m = 0
-        nmoves[0] = m
-        index[0] = 0
+        grow = True
     else:
         d = ctl[STACK_DEPTH]
         for k in range(1, d + 1):
@@ -313,7 +311,24 @@ def _dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bit
                 break
     result = LOSS
     while True:
-        if index[d] < nmoves[d]:
+        if grow:
+            grow = False
+            m = _expand(piles, reserve, tops, part, npart, states[d], d, flags, moves, los, his,
+                        ws, scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth,
+                        delta, pp)
+            if m < 0:
+                dead += 1
+                m = 0
+            ns = nsleep[d]
+            if ns > 0:
+                m = _drop_sleeping(moves[d], m, sleep[d], ns)
+            nmoves[d] = m
+            index[d] = 0
+            if d > 0:
+                child = states[d]
+                for j in range(m):  # the children's slots, all loading at once
+                    tt_prefetch(slots, bits, child - moves[d, j])
+        elif index[d] < nmoves[d]:
             delta = moves[d, index[d]]
             index[d] += 1
             child = states[d] - delta
@@ -334,18 +349,8 @@ def _dfs(piles, reserve, tops, part, npart, root, budget, flags, slots, gen, bit
             ns = _sleep_set(moves, index, sleep, nsleep, d, delta) if flags & COMMUTING else 0
             d += 1
             states[d] = child
-            index[d] = 0
             nsleep[d] = ns
-            m = _expand(piles, reserve, tops, part, npart, child, d, flags, moves, los, his, ws,
-                        scratch, alive, pinned, must, rng, noise, proj, ptab, bounds_depth, delta, pp)
-            if m < 0:
-                dead += 1
-                m = 0
-            if ns > 0:
-                m = _drop_sleeping(moves[d], m, sleep[d], ns)
-            nmoves[d] = m
-            for j in range(m):  # the children's slots, all loading at once
-                tt_prefetch(slots, bits, child - moves[d, j])
+            grow = True
         else:
             stores += tt_store(slots, gen, bits, states[d])
             if d == 0:
