@@ -134,9 +134,9 @@ def _generator() -> None:
 # name -> (warm-up, rough seconds to compile it on a small machine with another compiling
 # beside it (alone, about 0.7 of that), what it is)
 GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
-    "search": (_search, 75, "the depth-first searches"),
-    "plain": (_plain, 55, "the plain search"),
-    "grouping": (_grouping, 35, "the grouping search"),
+    "search": (_search, 35, "the depth-first searches"),
+    "plain": (_plain, 15, "the plain search"),
+    "grouping": (_grouping, 28, "the grouping search"),
     "players": (_players, 10, "the players"),
     "generator": (_generator, 2, "the deal generator"),
 }
