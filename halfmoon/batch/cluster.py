@@ -29,7 +29,7 @@ RECOUNT = 30.0  # seconds between counts of the cluster's workers during a run
 
 
 def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_size: int,
-                solver_version: str) -> dict:
+                solver_version: str, lines: bool = True) -> dict:
     """Solve chunk ``index`` (deals ``numbers``) and write its file at ``where``; runs on a
     worker.  Returns ``{"chunk", "deals", "counts", "seconds", "worker"}``; raises
     :class:`BatchError` naming the deals of the piece that failed (the file is not written)."""
@@ -51,7 +51,7 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
                 raise worker_failed(exc, piece) from None
             check_rows(rows, piece, solver_version)
             counts.update(row["verdict"] for row in rows)
-            yield rows_to_table(rows)
+            yield rows_to_table(rows, lines)
 
     try:
         where.write(chunk_name(index), lambda f: write_tables(f, tables()))
@@ -162,7 +162,8 @@ def run_on_cluster(cluster: Cluster, directory: Directory, plan: Plan, todo, bud
             for index in todo:
                 numbers = plan.chunk(index)
                 f = cluster.submit(solve_chunk, directory.where, index, numbers, budget,
-                                   plan.piece_size, solver_version, key=f"halfmoon-chunk-{index:06d}")
+                                   plan.piece_size, solver_version, directory.lines,
+                                   key=f"halfmoon-chunk-{index:06d}")
                 inflight[f] = index
                 if len(inflight) >= cluster.window:
                     break

@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional, Union
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .errors import BatchError
-from .results import CHUNK_RE, MANIFEST_NAME, SCHEMA, error_text, manifest_from_text, read_chunk
+from .results import (CHUNK_RE, MANIFEST_NAME, ROW_GROUP_ROWS, SCHEMA, error_text, manifest_from_text,
+                      open_chunk, read_chunk, rows_to_table, write_options)
 from .store import TMP_RE, location
 
 LOCK_NAME = ".lock"
@@ -23,21 +25,36 @@ def chunk_name(index: int) -> str:
 
 
 def write_tables(f, tables: Iterable[pa.Table]) -> int:
-    """Write tables of :data:`SCHEMA` to the open file ``f`` as one Parquet file, a row group
-    each; the number of rows written."""
+    """Write tables of :data:`SCHEMA` to the open file ``f`` as one Parquet file; the number of
+    rows written.  Tables are gathered into row groups of at least :data:`ROW_GROUP_ROWS` rows
+    where there are so many (a column is then read in long runs), each sorted by deal (the
+    deal numbers are delta-coded); a cluster worker streams its tables, so at most a row
+    group is held at a time."""
     rows = 0
-    with pq.ParquetWriter(f, SCHEMA, compression="zstd") as writer:
+    group: list[pa.Table] = []
+    with pq.ParquetWriter(f, SCHEMA, **write_options()) as writer:
+
+        def flush():
+            table = pa.concat_tables(group).unify_dictionaries().combine_chunks()
+            writer.write_table(table.take(pc.sort_indices(table["deal"])), row_group_size=max(1, len(table)))
+            group.clear()
+
         for table in tables:
-            writer.write_table(table)
+            group.append(table)
             rows += table.num_rows
+            if sum(t.num_rows for t in group) >= ROW_GROUP_ROWS:
+                flush()
+        if group:
+            flush()
     return rows
 
 
 class Directory:
     """The run's output directory: lock (on a local disk), manifest, chunk files."""
 
-    def __init__(self, path: Union[str, Path], log: Callable[[str], None]) -> None:
+    def __init__(self, path: Union[str, Path], log: Callable[[str], None], lines: bool = True) -> None:
         self.where = location(path)
+        self.lines = lines  # whether the chunks keep the winning lines
         self.path = self.where.path
         self.log = log
         self._lock_file = None
@@ -126,12 +143,20 @@ class Directory:
         self.where.delete(name)
 
     def write_chunk(self, index: int, rows: Union[list, Iterable[pa.Table]]) -> None:
-        """Write chunk ``index`` whole, from rows (dicts) or tables of :data:`SCHEMA`."""
+        """Write chunk ``index`` whole, from rows (dicts, as :func:`.results.result_row` makes
+        them) or tables of :data:`SCHEMA`."""
         tables = rows
         if isinstance(rows, list) and (not rows or isinstance(rows[0], dict)):
-            tables = [pa.Table.from_pylist(rows, schema=SCHEMA)]
+            tables = [rows_to_table(rows, self.lines)]
         self._still_ours()
         self.where.write(chunk_name(index), lambda f: write_tables(f, tables))
+
+    def chunk_format(self, name: str) -> int:
+        """The results format of a chunk file, from its footer."""
+        path, fs = self.where.file(name)
+        f, version = open_chunk(path, fs)
+        f.close()
+        return version
 
     def _still_ours(self) -> None:
         """Refuse to write if the directory was deleted or replaced under the run."""

@@ -148,14 +148,19 @@ class Calibration:
     deals: int
     seconds: float  # wall time of the sample, rows made
     spread: float  # relative standard error of the mean time of a deal
+    bytes_per_deal: float = math.nan  # in the chunk files, from the sample's rows (see price_rows)
+    file_bytes: int = 0  # a chunk file's own bytes, whatever its rows (its footer)
 
     @property
     def per_deal(self) -> float:
         return self.seconds / self.deals
 
 
-def calibrate(deals: DealList, budget: int, sample: int = SAMPLE) -> Calibration:
-    """Solve ``sample`` deals spread over ``deals`` as a worker would, and time them."""
+def calibrate(deals: DealList, budget: int, sample: int = SAMPLE, lines: str = "all",
+              neighbours: Optional[Sequence[int]] = None) -> Calibration:
+    """Solve ``sample`` deals spread over ``deals`` as a worker would, time them, and price
+    their rows in the chunk files (``neighbours``: deal numbers of one chunk, see
+    :func:`price_rows`)."""
     from .backends import solve_piece
 
     numbers = deals.sample(sample)
@@ -166,7 +171,44 @@ def calibrate(deals: DealList, budget: int, sample: int = SAMPLE) -> Calibration
     times = [row["seconds"] for row in rows]
     mean = statistics.fmean(times)
     spread = statistics.stdev(times) / math.sqrt(len(times)) / mean if len(times) > 1 and mean > 0 else 0.0
-    return Calibration(len(numbers), seconds, spread)
+    per_deal, file_bytes = price_rows(rows, lines == "all", neighbours)
+    return Calibration(len(numbers), seconds, spread, per_deal, file_bytes)
+
+
+def price_rows(rows: list[dict], lines: bool, neighbours: Optional[Sequence[int]] = None) -> tuple[float, int]:
+    """(bytes a deal, bytes a file has whatever its rows) of chunk files holding rows like ``rows``.
+
+    The deal numbers are delta-coded in a file, so their cost depends on how close a chunk's
+    deals are, not on the sample's spread: the rows are priced with the smallest of
+    ``neighbours`` (one chunk's numbers) in their place, if given."""
+    import io
+
+    from .directory import write_tables
+    from .results import SCHEMA, rows_to_table
+
+    if neighbours is not None and len(neighbours) >= len(rows):
+        close = list(neighbours[: len(rows)]) if isinstance(neighbours, range) else sorted(neighbours)[: len(rows)]
+        rows = [dict(row, deal=int(n)) for row, n in zip(rows, close)]
+
+    def size(tables) -> int:
+        f = io.BytesIO()
+        write_tables(f, tables)
+        return f.tell()
+
+    # a row group's own bytes (its columns' headers and statistics) go with the file, not the rows
+    one = size([rows_to_table(rows[:1], lines)])
+    if len(rows) < 2:
+        return float(one - size([SCHEMA.empty_table()])), size([SCHEMA.empty_table()])
+    per_deal = (size([rows_to_table(rows, lines)]) - one) / (len(rows) - 1)
+    return per_deal, max(0, round(one - per_deal))
+
+
+def size_text(n: float) -> str:
+    """Bytes in the unit that suits them: ``820 bytes``, ``3.4 MB``, ``2.9 TB`` (powers of 1000)."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n:.0f} bytes"
 
 
 def duration(seconds: float) -> str:
@@ -195,6 +237,22 @@ class DryRun:
     todo_deals: int
     todo_pieces: int
     calibration: Calibration
+
+    lines_mode: str = "all"  # --lines: whether the files keep the winning lines
+
+    @property
+    def bytes(self) -> float:
+        """Bytes of the chunk files still to write, at the sample's bytes a deal."""
+        c = self.calibration
+        todo_chunks = len(self.plan.chunks) - self.present
+        return self.todo_deals * c.bytes_per_deal + todo_chunks * c.file_bytes
+
+    def output_line(self) -> str:
+        c = self.calibration
+        if c.bytes_per_deal != c.bytes_per_deal:
+            return "not priced"
+        return (f"about {c.bytes_per_deal:.1f} bytes a deal with --lines {self.lines_mode}"
+                f" (the sample's rows in the files' format), {size_text(self.bytes)} to write")
 
     @property
     def seconds(self) -> float:
@@ -229,6 +287,7 @@ class DryRun:
             f"  to do:  {self.todo_deals:,} deals; {done}",
             f"  sample: {c.deals} deals spread over the run, solved here in {c.seconds:.2f} s:"
             f" {c.per_deal * 1000:.3g} ms a deal (±{c.spread * 100:.0f}%)",
+            f"  output: {self.output_line()}",
             f"  time:   about {duration(self.seconds)} on {self.cores:,} core{'s' if self.cores > 1 else ''}"
             f" at this machine's speed ({self.todo_deals * c.per_deal / 3600:,.0f} core-hours);"
             f" a chunk takes about {duration(longest)}",

@@ -1,10 +1,15 @@
-"""Rows of batch results: the Parquet schema, per-deal features, and reading a results directory.
+"""Rows of batch results: the Parquet formats, per-deal features, and reading a results directory.
 
 A results directory (written by :mod:`halfmoon.batch`) holds chunk files
-``part-NNNNNN.parquet`` that all follow :data:`SCHEMA`, and ``_manifest.json``
-with the run's parameters.  Names starting with ``.`` or ``_`` are not data (the
-manifest, temporary files, the lock), so ``pandas.read_parquet(DIR)`` works too;
-:func:`load_results` is the checked way to read one.
+``part-NNNNNN.parquet`` that all follow one format, and ``_manifest.json`` with the run's
+parameters (its ``format`` names the files').  Format 2 (:data:`SCHEMA`, written now) is
+compact: about 10 bytes a deal without the winning lines, 80 with them.  Format 1
+(:data:`SCHEMA_V1`, written before) stored the rows as :data:`ROW_SCHEMA` has them, the
+line as text.  Readers see every file as :data:`ROW_SCHEMA` (:func:`read_chunk`,
+:func:`load_results`), whatever its format; :mod:`halfmoon.research.scan` streams the
+columns of a dataset of any size.  Names starting with ``.`` or ``_`` are not data (the
+manifest, temporary files, the lock), so ``pandas.read_parquet(DIR)`` reads the stored
+columns too.
 """
 
 from __future__ import annotations
@@ -23,15 +28,22 @@ from halfmoon.game.codes import DIGITS, PREFIX
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
+from halfmoon.game.moves import MOVE_COUNT, Move, move_from_number, move_number
 
 from .errors import BatchError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+FORMATS = (1, 2)  # every format this halfmoon reads
 MANIFEST_NAME = "_manifest.json"
 CHUNK_RE = re.compile(r"^part-(\d+)\.parquet$")
 VERDICTS = ("win", "loss", "unresolved")
+LINE_MODES = ("all", "none")
+ROW_GROUP_ROWS = 1 << 16  # tables are gathered into row groups of at least this many rows
+MAX_MICROSECONDS = (1 << 32) - 1  # about 71.6 minutes: a solve's time is stored up to this
 
-SCHEMA = pa.schema(
+# The rows as every reader sees them, whatever the file's format: format 1 stored exactly
+# this; format 2 stores it compactly (SCHEMA) and read_chunk gives it back in this form.
+ROW_SCHEMA = pa.schema(
     [
         pa.field("deal", pa.int64(), nullable=False),
         pa.field("code", pa.string(), nullable=False),
@@ -45,10 +57,34 @@ SCHEMA = pa.schema(
         pa.field("reserve_faces", pa.int8(), nullable=False),
         pa.field("top_faces", pa.int8(), nullable=False),
         pa.field("free_classes", pa.int8(), nullable=False),
+    ]
+)
+COLUMNS = tuple(ROW_SCHEMA.names)
+SCHEMA_V1 = ROW_SCHEMA.with_metadata({"halfmoon.results": "1"})
+
+# Format 2, as stored: no code (it is the deal number's, see numbers_to_codes), the line
+# packed (encode_line: 11 bits a move), the time in whole microseconds, every column as
+# narrow as its values; rows sorted by deal within a file.
+SCHEMA = pa.schema(
+    [
+        pa.field("deal", pa.int64(), nullable=False),
+        pa.field("verdict", pa.dictionary(pa.int8(), pa.string()), nullable=False),
+        pa.field("nodes", pa.uint32(), nullable=False),
+        pa.field("microseconds", pa.uint32(), nullable=False),
+        pa.field("line", pa.binary(), nullable=True),
+        pa.field("solver_version", pa.dictionary(pa.int8(), pa.string()), nullable=False),
+        pa.field("budget", pa.uint32(), nullable=False),
+        pa.field("start_moves", pa.int16(), nullable=False),
+        pa.field("reserve_faces", pa.int8(), nullable=False),
+        pa.field("top_faces", pa.int8(), nullable=False),
+        pa.field("free_classes", pa.int8(), nullable=False),
     ],
     metadata={"halfmoon.results": str(FORMAT_VERSION)},
 )
-COLUMNS = tuple(SCHEMA.names)
+SCHEMAS = {1: SCHEMA_V1, 2: SCHEMA}
+# The stored columns each row column is made from, in format 2.
+_SOURCES_V2 = {"code": ("deal",), "seconds": ("microseconds",)}
+MAX_BUDGET = (1 << 32) - 1  # nodes and budget are stored as 32-bit counts
 
 
 class ResultsError(HalfMoonError):
@@ -74,7 +110,7 @@ def deal_features(deal: Deal) -> dict:
 
 
 def result_row(number: int, result, budget: int, deal: Optional[Deal] = None) -> dict:
-    """One row of :data:`SCHEMA` for deal ``number`` solved as ``result`` (a solver Result)."""
+    """One row (the columns of :data:`ROW_SCHEMA`) for deal ``number`` solved as ``result`` (a solver Result)."""
     from solver import SOLVER_VERSION
 
     if deal is None:
@@ -107,7 +143,7 @@ def check_rows(rows: list[dict], numbers, solver_version: str) -> None:
 
 
 def piece_rows(piece, budget: int) -> list[dict]:
-    """The rows of :data:`SCHEMA` of a piece of deals solved by
+    """The rows (as :func:`result_row` makes them) of a piece of deals solved by
     :func:`solver.pieces.solve_numbers`: the same rows as :func:`result_row` gives for
     each deal, with no work of the reference engine."""
     from solver import SOLVER_VERSION
@@ -160,9 +196,100 @@ _PLACES = 26 ** np.arange(DIGITS - 1, -1, -1, dtype=np.int64)
 _CODE_PREFIX = f"{PREFIX}-N-"
 
 
-def rows_to_table(rows: list[dict]) -> pa.Table:
-    """A table of :data:`SCHEMA` from rows (dicts with every column)."""
-    return pa.Table.from_pylist(rows, schema=SCHEMA)
+def encode_line(text: Optional[str]) -> Optional[bytes]:
+    """A winning line (moves joined by spaces, as the CLI prints it) packed as results files
+    store it: each move's number (:func:`~halfmoon.game.moves.move_number`) in 11 bits, most
+    significant first, the last byte padded with zeros; 66 bytes for the 48 moves of a win."""
+    if text is None:
+        return None
+    numbers = np.array([move_number(Move.parse(m)) for m in text.split()], dtype=">u2")
+    bits = np.unpackbits(numbers.view(np.uint8)).reshape(-1, 16)[:, 16 - _MOVE_BITS:]
+    return np.packbits(bits.ravel()).tobytes()
+
+
+def line_text(blob: Optional[bytes]) -> Optional[str]:
+    """The text of a line stored by :func:`encode_line` (None stays None)."""
+    if blob is None:
+        return None
+    moves = len(blob) * 8 // _MOVE_BITS
+    bits = np.unpackbits(np.frombuffer(blob, np.uint8))[: moves * _MOVE_BITS].reshape(moves, _MOVE_BITS)
+    numbers = bits.astype(np.int64) @ _MOVE_WEIGHTS
+    try:
+        return " ".join(_NUMBER_TEXT[k] for k in numbers.tolist())
+    except IndexError:
+        raise ResultsError(f"a stored line names no move ({max(numbers.tolist())})") from None
+
+
+_MOVE_BITS = (MOVE_COUNT - 1).bit_length()  # 11
+_MOVE_WEIGHTS = 1 << np.arange(_MOVE_BITS - 1, -1, -1, dtype=np.int64)
+_NUMBER_TEXT = [str(move_from_number(k)) for k in range(MOVE_COUNT)]
+
+
+def rows_to_table(rows: list[dict], lines: bool = True) -> pa.Table:
+    """The table of :data:`SCHEMA` (format 2, as stored) of rows as :func:`result_row`
+    makes them, sorted by deal; without the winning lines if ``lines`` is false."""
+    rows = sorted(rows, key=lambda row: row["deal"])
+    col = {name: [row[name] for row in rows] for name in COLUMNS if name != "code"}
+    micros = np.rint(np.asarray(col.pop("seconds"), dtype=np.float64) * 1e6)
+    col["microseconds"] = np.clip(micros, 0, MAX_MICROSECONDS).astype(np.uint32)
+    col["line"] = [encode_line(t) for t in col["line"]] if lines else [None] * len(rows)
+    try:
+        return pa.Table.from_pydict({f.name: _array(col[f.name], f.type) for f in SCHEMA}, schema=SCHEMA)
+    except (pa.ArrowInvalid, OverflowError) as exc:
+        raise BatchError(f"rows do not fit the results schema ({error_text(exc)})") from None
+
+
+def _array(values, type_: pa.DataType) -> pa.Array:
+    if pa.types.is_dictionary(type_):
+        return pa.array(values, pa.string()).dictionary_encode().cast(type_)
+    return pa.array(values, type_)
+
+
+def write_options() -> dict:
+    """How pyarrow's ParquetWriter writes a chunk file of :data:`SCHEMA`: the deal numbers
+    delta-coded (rows are sorted by deal), dictionaries for the few distinct values."""
+    return dict(compression="zstd", compression_level=9,
+                use_dictionary=["verdict", "solver_version", "budget"],
+                column_encoding={"deal": "DELTA_BINARY_PACKED", "line": "PLAIN"},
+                write_statistics=["deal"])
+
+
+def file_format(schema: pa.Schema) -> Optional[int]:
+    """The results format (1 or 2) a Parquet file's arrow schema follows, or None."""
+    for version, expected in SCHEMAS.items():
+        if schema.equals(expected, check_metadata=False):
+            return version
+    return None
+
+
+def stored_columns(version: int, columns=None) -> list[str]:
+    """The stored columns of a file of format ``version`` that make the row ``columns``."""
+    names = COLUMNS if columns is None else columns
+    unknown = [c for c in names if c not in COLUMNS]
+    if unknown:
+        raise ResultsError(f"no column {unknown[0]!r} in results (expected some of {', '.join(COLUMNS)})")
+    if version == 1:
+        return list(names)
+    return list(dict.fromkeys(s for c in names for s in _SOURCES_V2.get(c, (c,))))
+
+
+def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
+    """The columns ``columns`` (all if None) of ``table``, read from a file of format
+    ``version``, as :data:`ROW_SCHEMA` has them."""
+    names = COLUMNS if columns is None else columns
+    if version == 1:
+        return table.select(list(names))
+    out = []
+    for name in names:
+        if name == "code":
+            out.append(pa.array(numbers_to_codes(table.column("deal").to_numpy()), pa.string()))
+        elif name == "seconds":
+            out.append(pa.array(table.column("microseconds").to_numpy().astype(np.float64) / 1e6))
+        elif name == "line":
+            out.append(pa.array([line_text(b) for b in table.column("line").to_pylist()], pa.string()))
+        else:
+            out.append(table.column(name).cast(ROW_SCHEMA.field(name).type))
+    return pa.Table.from_arrays(out, schema=pa.schema([ROW_SCHEMA.field(n) for n in names]))
 
 
 def chunk_files(path: Union[str, Path]) -> dict[int, Path]:
@@ -175,16 +302,51 @@ def chunk_files(path: Union[str, Path]) -> dict[int, Path]:
     return dict(sorted(out.items()))
 
 
-def read_chunk(path: Union[str, Path], columns=None, filesystem=None) -> pa.Table:
-    """Read one chunk file (only ``columns`` if given; from ``filesystem``, an fsspec or
-    pyarrow filesystem, if given), checking its schema; :class:`ResultsError` if it is unusable."""
+def open_chunk(path: Union[str, Path], filesystem=None) -> tuple[pq.ParquetFile, int]:
+    """A chunk file open for reading, and its format; :class:`ResultsError` if it is unusable.
+    ``filesystem``: an fsspec or pyarrow filesystem holding ``path``, if not the local one."""
     try:
-        with pq.ParquetFile(str(path) if filesystem is not None else path, filesystem=filesystem) as f:
-            if not f.schema_arrow.equals(SCHEMA, check_metadata=False):
-                raise ResultsError(f"{path}: chunk file does not follow the results schema")
-            return f.read(columns=columns)
+        f = pq.ParquetFile(str(path) if filesystem is not None else path, filesystem=filesystem)
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: unreadable chunk file ({error_text(exc)})") from None
+    version = file_format(f.schema_arrow)
+    if version is None:
+        f.close()
+        raise ResultsError(f"{path}: chunk file does not follow the results schema")
+    return f, version
+
+
+def chunk_format(path: Union[str, Path], filesystem=None) -> int:
+    """The results format of a chunk file (from its footer only)."""
+    f, version = open_chunk(path, filesystem)
+    f.close()
+    return version
+
+
+def read_chunk(path: Union[str, Path], columns=None, filesystem=None) -> pa.Table:
+    """Read one chunk file of either format as :data:`ROW_SCHEMA`'s columns (only ``columns``
+    if given; from ``filesystem``, an fsspec or pyarrow filesystem, if given), checking its
+    schema; :class:`ResultsError` if it is unusable."""
+    f, version = open_chunk(path, filesystem)
+    try:
+        with f:
+            table = f.read(columns=stored_columns(version, columns))
+    except (OSError, pa.ArrowException) as exc:
+        raise ResultsError(f"{path}: unreadable chunk file ({error_text(exc)})") from None
+    return to_rows(table, version, columns)
+
+
+def check_one_format(formats: dict, where) -> Optional[int]:
+    """The one format of a dataset's files (``formats``: file name -> format), or None if it has
+    none; :class:`ResultsError` if they mix formats (written by two versions of halfmoon)."""
+    found = sorted(set(formats.values()))
+    if len(found) > 1:
+        first = {v: next(n for n, fv in formats.items() if fv == v) for v in found}
+        raise ResultsError(
+            f"{where} mixes results formats {' and '.join(map(str, found))} "
+            f"({', '.join(f'{first[v]} is format {v}' for v in found)}): a dataset is written by one "
+            "version of halfmoon; solve it again into a new directory")
+    return found[0] if found else None
 
 
 def load_manifest(path: Union[str, Path]) -> Optional[dict]:
@@ -209,20 +371,24 @@ def manifest_from_text(text: str, file) -> dict:
 
 
 def load_results(path: Union[str, Path]):
-    """The results in a directory (or one chunk file) as a pandas DataFrame, sorted by deal.
+    """The results in a directory (or one chunk file) of either format as a pandas DataFrame
+    with :data:`ROW_SCHEMA`'s columns, sorted by deal.
 
     Only finished chunk files are read (temporary files and the manifest are not data).
     An unreadable chunk raises :class:`ResultsError` naming it: rerunning the batch
-    command that wrote the directory solves its deals again.
+    command that wrote the directory solves its deals again.  So does a directory whose
+    files mix formats.
     """
     p = Path(path)
     if p.is_file():
-        tables = [read_chunk(p)]
+        files = [p]
     elif p.is_dir():
-        tables = [read_chunk(f) for f in chunk_files(p).values()]
+        files = list(chunk_files(p).values())
     else:
         raise ResultsError(f"no results at {str(path)!r}: not a directory or a file")
-    table = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
+    check_one_format({f.name: chunk_format(f) for f in files}, p)
+    tables = [read_chunk(f) for f in files]
+    table = pa.concat_tables(tables) if tables else ROW_SCHEMA.empty_table()
     df = table.to_pandas()
     return df.sort_values("deal", kind="stable").reset_index(drop=True)
 

@@ -47,7 +47,8 @@ from .plan import (
     choose_piece_size,
 )
 from .progress import Progress
-from .results import FORMAT_VERSION, MANIFEST_NAME, VERDICTS, ResultsError, check_rows, rows_to_table
+from .results import (FORMAT_VERSION, LINE_MODES, MANIFEST_NAME, MAX_BUDGET, VERDICTS, ResultsError, check_rows,
+                      rows_to_table)
 from .sources import DealList, describe_source
 
 SCAN_THREADS = 8  # chunk files checked at once on resume (reading them waits on the disk or the store)
@@ -104,6 +105,7 @@ def run_batch(
     chunk_size: Optional[int] = None,
     piece_size: Optional[int] = None,
     chunks: Optional[range] = None,
+    lines: str = "all",
     progress: Optional[bool] = None,
     log: Optional[Callable[[str], None]] = None,
 ) -> BatchSummary:
@@ -115,7 +117,8 @@ def run_batch(
     ``chunk_size``: deals per file (None: the stored run's, or one chosen for the range and
     the backend, see :func:`~.plan.choose_chunk_size`); ``piece_size``: deals solved together
     (None: chosen for the backend); ``chunks``: only these chunk indices (None: all);
-    ``progress``: draw a progress bar (None: only on a terminal); ``log``: where warnings
+    ``lines``: ``"all"`` keeps each win's line, ``"none"`` the verdicts only (a line can be
+    found again by solving the deal: the solver is deterministic); ``progress``: draw a progress bar (None: only on a terminal); ``log``: where warnings
     go (``warnings.warn`` by default).
 
     Raises :class:`BatchError` for bad parameters or a directory holding another run,
@@ -124,8 +127,8 @@ def run_batch(
     from solver import SOLVER_VERSION
 
     log = _warn if log is None else log
-    workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler)
-    directory = Directory(out, log)
+    workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler, lines)
+    directory = Directory(out, log, lines=lines == "all")
     directory.check()
     cluster = _connect(scheduler, log)  # before anything is written: a bad address writes nothing
     try:
@@ -133,7 +136,8 @@ def run_batch(
         try:
             stored = _read_manifest(directory)
             plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
-            manifest = _check_manifest(directory, stored, _identity(plan, budget, SOLVER_VERSION), deals)
+            manifest = _check_manifest(directory, stored, _identity(plan, budget, SOLVER_VERSION, lines),
+                                       deals)
             done = _scan_chunks(directory, plan, budget, SOLVER_VERSION)
             if deals.duplicates:
                 log(f"{deals.duplicates} repeated deals in the input: each deal is solved once")
@@ -174,6 +178,7 @@ def plan_batch(
     chunk_size: Optional[int] = None,
     piece_size: Optional[int] = None,
     chunks: Optional[range] = None,
+    lines: str = "all",
     cores: Optional[int] = None,
     sample: Optional[int] = None,
 ) -> DryRun:
@@ -182,7 +187,7 @@ def plan_batch(
     here.  Writes nothing; refuses what the run would refuse."""
     from solver import SOLVER_VERSION
 
-    workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler)
+    workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler, lines)
     if cores is not None and cores < 1:
         raise BatchError(f"bad number of cores {cores}: expected at least 1")
     sample = SAMPLE if sample is None else sample
@@ -197,7 +202,7 @@ def plan_batch(
         stored = _read_manifest(directory)
         plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
         if stored is not None:
-            _compare(directory, stored, _identity(plan, budget, SOLVER_VERSION), deals)
+            _compare(directory, stored, _identity(plan, budget, SOLVER_VERSION, lines), deals)
     finally:
         if cluster is not None:
             cluster.close(cancel=False)
@@ -207,18 +212,21 @@ def plan_batch(
                   cores=workers if cores is None else cores, workers=workers,
                   resumed=stored is not None, present=len(present), todo_deals=todo,
                   todo_pieces=plan.pieces_in(plan.chunks) - sum(plan.npieces(i) for i in present),
-                  calibration=calibrate(deals, budget, sample))
+                  calibration=calibrate(deals, budget, sample, lines, plan.chunk(plan.chunks.start)),
+                  lines_mode=lines)
 
 
-def _check_args(deals, workers, budget, chunk_size, scheduler):
+def _check_args(deals, workers, budget, chunk_size, scheduler, lines="all"):
     from solver import DEFAULT_BUDGET
 
     workers = default_workers() if workers is None else workers
     if scheduler is None and workers > 1:
         Pool.start_early()
     budget = DEFAULT_BUDGET if budget is None else budget
-    if budget < 1:
-        raise BatchError(f"bad budget {budget}: expected at least 1 position per deal")
+    if not 1 <= budget <= MAX_BUDGET:
+        raise BatchError(f"bad budget {budget}: expected 1 to {MAX_BUDGET:,} positions per deal")
+    if lines not in LINE_MODES:
+        raise BatchError(f"bad lines {lines!r}: expected one of {', '.join(LINE_MODES)}")
     if chunk_size is not None and chunk_size < 1:
         raise BatchError(f"bad chunk size {chunk_size}: expected at least 1 deal per chunk")
     if workers < 1:
@@ -253,9 +261,10 @@ def _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers) -> Pl
     return Plan(deals, chunk_size, piece_size, chunks)
 
 
-def _identity(plan: Plan, budget: int, solver_version: str) -> dict:
+def _identity(plan: Plan, budget: int, solver_version: str, lines: str = "all") -> dict:
     return {
         "format": FORMAT_VERSION,
+        "lines": lines,
         "solver_version": solver_version,
         "budget": budget,
         "chunk_size": plan.chunk_size,
@@ -289,13 +298,20 @@ def _check_manifest(directory: Directory, stored: Optional[dict], identity: dict
 def _compare(directory: Directory, stored: dict, identity: dict, deals: DealList) -> bool:
     """Refuse another run's manifest; True if it is this run's but names a range by the
     digest of its numbers."""
+    if stored.get("format", 1) != identity["format"]:
+        raise BatchError(
+            f"{directory.path} holds results of format {stored.get('format', 1)}, written by another"
+            f" version of halfmoon; this one writes format {identity['format']} and does not mix two in"
+            " one dataset: choose another --out (the old results still read)")
     differs = [key for key in identity if stored.get(key) != identity[key]]
     legacy = differs == ["deals"] and _legacy_digest_matches(stored.get("deals"), deals)
     if differs and not legacy:
         names = {"deals": "deals", "budget": "budget", "chunk_size": "chunk size",
-                 "solver_version": "solver version", "format": "results format"}
+                 "solver_version": "solver version", "format": "results format",
+                 "lines": "--lines"}
         other = (f"{describe_source(stored.get('source', {}))} --budget {stored.get('budget')}"
-                 f" --chunk-size {stored.get('chunk_size')}, solver version {stored.get('solver_version')}")
+                 f" --chunk-size {stored.get('chunk_size')} --lines {stored.get('lines')},"
+                 f" solver version {stored.get('solver_version')}")
         raise BatchError(
             f"{directory.path} holds another run's results ({other}); this run differs in "
             f"{', '.join(names[k] for k in differs)}: choose another --out, or delete {directory.path}"
@@ -335,8 +351,12 @@ def _check_chunk(directory, plan, index, name, budget, solver_version) -> Counte
     label = directory.where.label(name)
     if index >= plan.nchunks:
         raise ResultsError(f"{label}: not a chunk of this run")
+    version = directory.chunk_format(name)
+    if version != FORMAT_VERSION:
+        raise BatchError(f"{label} is a file of results format {version}, this run writes format"
+                         f" {FORMAT_VERSION}: a dataset holds one format; choose another --out")
     table = directory.read_chunk(name, columns=["deal", "verdict", "budget", "solver_version"])
-    if not np.array_equal(table.column("deal").to_numpy(), _array(plan.chunk(index))):
+    if not np.array_equal(np.sort(table.column("deal").to_numpy()), np.sort(_array(plan.chunk(index)))):
         raise ResultsError(f"{label}: does not hold the deals of chunk {index} of this run")
     if not _all_equal(table, "budget", budget) or not _all_equal(table, "solver_version", solver_version):
         raise ResultsError(f"{label}: written with another budget or solver version")
@@ -417,7 +437,7 @@ def _run_pieces(backend, directory, plan, todo, solver_version, chunk_written, b
                     raise worker_failed(exc, piece.numbers) from exc
                 check_rows(rows, piece.numbers, solver_version)
                 slots = parts.setdefault(piece.chunk, [None] * piece.count)
-                slots[piece.k] = rows_to_table(rows)  # far smaller than the rows, until the chunk is whole
+                slots[piece.k] = rows_to_table(rows, directory.lines)  # far smaller than the rows, until the chunk is whole
                 if all(s is not None for s in slots):
                     directory.write_chunk(piece.chunk, slots)
                     del parts[piece.chunk]

@@ -73,7 +73,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     else:
         deals = batch.deals_from_random(args.random, 0 if args.seed is None else args.seed)
     options = dict(budget=args.budget, workers=args.workers, scheduler=args.scheduler,
-                   chunk_size=args.chunk_size, piece_size=args.piece_size,
+                   chunk_size=args.chunk_size, piece_size=args.piece_size, lines=args.lines,
                    chunks=None if args.chunks is None else batch.parse_chunks(args.chunks))
     if args.dry_run:
         plan = batch.plan_batch(deals, args.out, cores=args.cores, sample=args.sample, **options)
@@ -121,9 +121,13 @@ def _add_batch(p: argparse.ArgumentParser):
     p.add_argument("--piece-size", type=int, metavar="N",
                    help="deals solved together: a task sent to a local worker, or a row group a cluster"
                    " worker writes (default: 16 locally, up to 10,000 on a cluster)")
+    p.add_argument("--lines", choices=("all", "none"), default="all",
+                   help="keep each win's line (all, about 80 bytes a deal) or the verdicts only (none, about"
+                   " 10; a line is found again by solving the deal) (default: all)")
     p.add_argument("--chunks", metavar="A:B", help="only chunks A to B-1 of the run (e.g. to try its first ones)")
     p.add_argument("--dry-run", action="store_true",
-                   help="print the chunks, the tasks and an estimate of the time, from a sample solved here; write nothing")
+                   help="print the chunks, the tasks and an estimate of the time and the bytes, from a sample"
+                   " solved here; write nothing")
     p.add_argument("--cores", type=int, metavar="N",
                    help="with --dry-run: cores to estimate the time for (default: the workers or the cluster's)")
     p.add_argument("--sample", type=int, metavar="N", help="with --dry-run: deals to time (default: 100)")
@@ -131,9 +135,9 @@ def _add_batch(p: argparse.ArgumentParser):
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from halfmoon.research import stats
+    from halfmoon.research import scan, stats
 
-    summary = stats.summarize(stats.load(args.dir))
+    summary = scan.summarize(args.dir)  # streamed: any size, local or at a URL
     if args.json:
         print(json.dumps(_nan_to_none(summary)))
     else:
@@ -153,7 +157,8 @@ def _nan_to_none(value):
 
 
 def _add_stats(p: argparse.ArgumentParser):
-    p.add_argument("dir", metavar="DIR", help="results directory written by 'halfmoon batch'")
+    p.add_argument("dir", metavar="DIR|URL",
+                   help="results directory written by 'halfmoon batch', or its fsspec URL (s3://…)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return cmd_stats
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -56,3 +57,28 @@ class Move:
 
     def __len__(self) -> int:
         return len(self.sources)
+
+
+# --- move numbers -------------------------------------------------------------------
+# Every move as a number 0..1329, the same forever (results files store lines by them): the
+# pairs of sources first, then the triplets, each in lexicographic order of the sources'
+# places in SOURCES (P1..P12, R1..R8).  C(20, 2) + C(20, 3) = 190 + 1140 = 1330.
+_BY_NUMBER: tuple[Move, ...] = tuple(
+    Move(tuple(SOURCES[i] for i in combo))
+    for size in (2, 3)
+    for combo in itertools.combinations(range(len(SOURCES)), size)
+)
+MOVE_COUNT = len(_BY_NUMBER)
+_NUMBERS = {m: k for k, m in enumerate(_BY_NUMBER)}
+
+
+def move_number(move: Move) -> int:
+    """The number (0..1329) of ``move``, as results files store it."""
+    return _NUMBERS[move]
+
+
+def move_from_number(number: int) -> Move:
+    """The move numbered ``number`` by :func:`move_number`."""
+    if not 0 <= number < MOVE_COUNT:
+        raise IllegalMoveError(f"no move numbered {number}: expected 0 to {MOVE_COUNT - 1}")
+    return _BY_NUMBER[number]

@@ -175,7 +175,8 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
 
     lines = []
     if source:
-        lines.append(f"results     {source}")
+        fmt = f" (results format {s['format']})" if s.get("format") else ""
+        lines.append(f"results     {source}{fmt}")
     if s.get("solver_versions"):
         budgets = ", ".join(f"{b:,}" for b in s["budgets"])
         lines.append(f"solver      version {', '.join(s['solver_versions'])}, budget {budgets} positions")

@@ -3,6 +3,8 @@ pieces made lazily, and the dry run of the whole code space in bounded memory.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from halfmoon.batch import BatchError, parse_chunks, parse_range
@@ -84,9 +86,12 @@ def test_the_estimate_is_the_deals_to_do_at_the_sampled_speed():
     plan = Plan(parse_range(FULL), 1_000_000, 10_000)
     dry = DryRun(plan=plan, out="s3://bucket/census", budget=BUDGET, cluster=True, cores=100, workers=1,
                  resumed=False, present=0, todo_deals=DEAL_COUNT, todo_pieces=plan.pieces_in(plan.chunks),
-                 calibration=Calibration(deals=100, seconds=0.5, spread=0.1))
+                 calibration=Calibration(deals=100, seconds=0.5, spread=0.1, bytes_per_deal=9.5,
+                                         file_bytes=2000), lines_mode="none")
     assert dry.seconds == pytest.approx(DEAL_COUNT * 0.005 / 100)
+    assert dry.bytes == pytest.approx(DEAL_COUNT * 9.5 + 8032 * 2000)
     text = "\n".join(dry.lines())
+    assert "output: about 9.5 bytes a deal with --lines none" in text and "76.3 GB to write" in text
     assert "8,032 files of 1,000,000 deals (the last 810,176)" in text
     assert "8,032 on the cluster, one a chunk" in text
     assert "about 4.6 days on 100 cores" in text and "a chunk takes about 1.4 hours" in text
@@ -101,7 +106,24 @@ def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path, capsys):
     assert text.startswith(f"plan for {out}: 8,031,810,176 deals (--range {FULL})")
     assert "80,319 files of 100,000 deals" in text and "a new run" in text
     assert "sample: 5 deals spread over the run" in text and "on 100 cores" in text
+    assert re.search(r"output: about [\d.]+ bytes a deal with --lines all .*, [\d.]+ TB to write", text)
     assert not out.exists()
+
+
+def test_the_dry_run_prices_the_bytes_as_the_run_writes_them(tmp_path, capsys):
+    from halfmoon.batch.plan import price_rows
+    from halfmoon.batch.results import result_row
+    from solver import solve
+
+    rows = [result_row(n, solve(n, BUDGET), BUDGET) for n in range(0, 4000, 100)]
+    out = tmp_path / "results"
+    for lines, mode in ((True, "all"), (False, "none")):
+        per_deal, empty = price_rows(rows, lines, range(0, 40))
+        assert main(batch_args(out / mode, "--range", "0:40", "--workers", "1", "--lines", mode)) == 0
+        written = (out / mode / "part-000000.parquet").stat().st_size
+        # the sample's rows are other deals than the run's: its price is near, not exact
+        assert written == pytest.approx(empty + 40 * per_deal, rel=0.15)
+    assert price_rows(rows, True)[0] > 66 > 12 > price_rows(rows, False)[0]
 
 
 def test_dry_run_of_a_started_run_counts_its_files_and_refuses_another(tmp_path, capsys):

@@ -16,30 +16,45 @@ from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import Deal
 from halfmoon.game.moves import Move
 from halfmoon.batch.results import (
+    FORMAT_VERSION,
     MANIFEST_NAME,
+    ROW_SCHEMA,
     SCHEMA,
+    SCHEMA_V1,
     ResultsError,
     deal_features,
     load_manifest,
     load_results,
+    chunk_format,
     read_chunk,
     result_row,
     rows_to_table,
+    to_rows,
 )
 from solver import SOLVER_VERSION, Result
 
 
-def test_schema_has_the_agreed_names_and_types():
+def test_the_rows_have_the_agreed_names_and_types():
     expected = [
         ("deal", pa.int64()), ("code", pa.string()), ("verdict", pa.string()),
         ("nodes", pa.int64()), ("seconds", pa.float64()), ("line", pa.string()),
         ("solver_version", pa.string()), ("budget", pa.int64()), ("start_moves", pa.int16()),
         ("reserve_faces", pa.int8()), ("top_faces", pa.int8()), ("free_classes", pa.int8()),
     ]
-    assert [(f.name, f.type) for f in SCHEMA] == expected
+    assert [(f.name, f.type) for f in ROW_SCHEMA] == expected
+    # format 1 stored exactly the rows; every format carries the same key: readers look for it
+    assert SCHEMA_V1.remove_metadata().equals(ROW_SCHEMA)
+    assert SCHEMA_V1.metadata == {b"halfmoon.results": b"1"}
+
+
+def test_format_2_stores_the_rows_compactly():
+    stored = {f.name: f.type for f in SCHEMA}
+    assert "code" not in stored and "seconds" not in stored
+    assert stored["line"] == pa.binary() and stored["microseconds"] == pa.uint32()
+    assert stored["nodes"] == pa.uint32() and stored["budget"] == pa.uint32()
+    assert stored["verdict"] == pa.dictionary(pa.int8(), pa.string())
     assert [f.name for f in SCHEMA if f.nullable] == ["line"]
-    # files written by every version carry the same key: readers may look for it
-    assert SCHEMA.metadata == {b"halfmoon.results": b"1"}
+    assert SCHEMA.metadata == {b"halfmoon.results": b"2"} and FORMAT_VERSION == 2
 
 
 def test_features_of_deal_0_counted_by_hand():
@@ -79,7 +94,7 @@ def test_result_row_of_a_win_joins_the_moves():
     assert row["deal"] == 0 and row["code"] == "HM1-N-AAAAAAA"
     assert row["verdict"] == "win" and row["nodes"] == 1234 and row["seconds"] == 0.5
     assert row["solver_version"] == SOLVER_VERSION and row["budget"] == 20_000
-    assert list(row) == SCHEMA.names
+    assert list(row) == ROW_SCHEMA.names
 
 
 def test_result_row_without_a_line_is_null():
@@ -87,12 +102,13 @@ def test_result_row_without_a_line_is_null():
     table = rows_to_table([row])
     assert table.schema.equals(SCHEMA)
     assert table.column("line").null_count == 1
-    assert table.column("code").to_pylist() == ["HM1-N-AAAAAAB"]
+    assert to_rows(table, 2).column("code").to_pylist() == ["HM1-N-AAAAAAB"]
 
 
-def _write(path, numbers, verdict="win"):
+def _write(path, numbers, verdict="win", fmt=2):
     rows = [result_row(n, Result(verdict, None, 10, 0.01, None), 100) for n in numbers]
-    pq.write_table(rows_to_table(rows), path)
+    table = rows_to_table(rows) if fmt == 2 else pa.Table.from_pylist(rows, schema=SCHEMA_V1)
+    pq.write_table(table, path)
 
 
 def test_load_results_reads_chunks_sorted_and_ignores_the_rest(tmp_path):
@@ -104,7 +120,7 @@ def test_load_results_reads_chunks_sorted_and_ignores_the_rest(tmp_path):
     (tmp_path / "notes.txt").write_text("not data")
     df = load_results(tmp_path)
     assert df["deal"].tolist() == [1, 3, 5, 7]
-    assert list(df.columns) == SCHEMA.names
+    assert list(df.columns) == ROW_SCHEMA.names
     assert df["start_moves"].dtype == "int16" and df["free_classes"].dtype == "int8"
 
 
@@ -114,7 +130,7 @@ def test_load_results_of_one_file_and_of_an_empty_directory(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     df = load_results(empty)
-    assert len(df) == 0 and list(df.columns) == SCHEMA.names
+    assert len(df) == 0 and list(df.columns) == ROW_SCHEMA.names
 
 
 def test_unreadable_chunk_is_named(tmp_path):
@@ -175,8 +191,10 @@ def test_a_chunk_is_read_by_columns_from_a_filesystem(tmp_path):
 
     _write(tmp_path / "part-000000.parquet", [3, 1])
     fs = fsspec.filesystem("file")
-    table = read_chunk(str(tmp_path / "part-000000.parquet"), columns=["deal", "verdict"], filesystem=fs)
-    assert table.column_names == ["deal", "verdict"] and table.column("deal").to_pylist() == [3, 1]
+    table = read_chunk(str(tmp_path / "part-000000.parquet"), columns=["deal", "verdict", "code"], filesystem=fs)
+    assert table.column_names == ["deal", "verdict", "code"] and table.column("deal").to_pylist() == [1, 3]
+    assert table.column("code").to_pylist() == ["HM1-N-AAAAAAB", "HM1-N-AAAAAAD"]
+    assert table.schema.field("verdict").type == pa.string()
 
 
 def test_codes_of_many_numbers_at_once():
@@ -185,3 +203,71 @@ def test_codes_of_many_numbers_at_once():
 
     numbers = [0, 1, 25, 26, MAX_NUMBER] + random_numbers(3000, seed=22)
     assert numbers_to_codes(numbers) == [number_to_code(n) for n in numbers]
+
+
+# --- the formats --------------------------------------------------------------------
+WIN_LINE = ("P1+P8 P3+P5+P8 R7+R8 P12+R1+R8 " * 12).strip()  # 48 moves
+
+
+def test_a_line_is_packed_in_11_bits_a_move_and_given_back():
+    from halfmoon.batch.results import encode_line, line_text
+
+    blob = encode_line(WIN_LINE)
+    assert len(blob) == 66 and line_text(blob) == WIN_LINE
+    assert encode_line(None) is None and line_text(None) is None
+    assert line_text(encode_line("P1+P2")) == "P1+P2" and len(encode_line("P1+P2")) == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 1329), min_size=1, max_size=60))
+def test_every_line_of_moves_comes_back_as_it_went(numbers):
+    from halfmoon.batch.results import encode_line, line_text
+    from halfmoon.game.moves import move_from_number
+
+    text = " ".join(str(move_from_number(k)) for k in numbers)
+    assert line_text(encode_line(text)) == text
+
+
+def test_move_numbers_are_fixed_forever():
+    from halfmoon.game.moves import MOVE_COUNT, move_from_number, move_number
+
+    assert MOVE_COUNT == 1330
+    assert [str(move_from_number(k)) for k in (0, 1, 18, 19, 189, 190, 1329)] == [
+        "P1+P2", "P1+P3", "P1+R8", "P2+P3", "R7+R8", "P1+P2+P3", "R6+R7+R8"]
+    assert all(move_number(move_from_number(k)) == k for k in range(MOVE_COUNT))
+
+
+def test_both_formats_read_as_the_same_rows(tmp_path):
+    moves = (Move.parse("P1+P8"), Move.parse("P8 P5 P3"))
+    rows = [result_row(n, Result(v, moves if v == "win" else None, 1000 + n, 0.001234 * (n + 1), None), 5000)
+            for n, v in zip((40, 7, 9), ("win", "loss", "unresolved"))]
+    pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA_V1), tmp_path / "old.parquet")
+    pq.write_table(rows_to_table(rows), tmp_path / "new.parquet")
+    old, new = load_results(tmp_path / "old.parquet"), load_results(tmp_path / "new.parquet")
+    assert old.equals(new)  # seconds to the microsecond: 0.001234 (n + 1) has no finer digit
+    assert new["deal"].tolist() == [7, 9, 40] and new["line"].isna().tolist() == [True, True, False]
+    assert new["line"].iloc[2] == "P1+P8 P3+P5+P8" and new["code"].iloc[2] == "HM1-N-AAAAABO"
+    assert chunk_format(tmp_path / "old.parquet") == 1 and chunk_format(tmp_path / "new.parquet") == 2
+
+
+def test_rows_without_lines_keep_the_verdicts():
+    rows = [result_row(0, Result("win", (Move.parse("P1+P8"),), 10, 0.5, None), 100)]
+    table = rows_to_table(rows, lines=False)
+    assert table.column("line").null_count == 1 and table.column("verdict").to_pylist() == ["win"]
+
+
+def test_a_directory_that_mixes_formats_is_refused(tmp_path):
+    _write(tmp_path / "part-000000.parquet", [1, 2], fmt=1)
+    _write(tmp_path / "part-000001.parquet", [3, 4], fmt=2)
+    with pytest.raises(ResultsError, match=r"mixes results formats 1 and 2 \(part-000000.parquet is format 1"):
+        load_results(tmp_path)
+
+
+def test_a_time_or_a_count_too_big_for_the_format():
+    from halfmoon.batch import BatchError
+
+    row = result_row(0, Result("loss", None, 10, 7200.0, None), 100)  # two hours: kept as 71.6 minutes
+    assert to_rows(rows_to_table([row]), 2)["seconds"].to_pylist() == [pytest.approx(4294.967295)]
+    row = result_row(0, Result("loss", None, 1 << 32, 0.1, None), 100)
+    with pytest.raises(BatchError, match="do not fit the results schema"):
+        rows_to_table([row])

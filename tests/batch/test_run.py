@@ -155,3 +155,82 @@ def test_the_rate_counts_solving_and_the_wall_rate_compiling_too():
     s = BatchSummary("out", 100, solved=100, seconds=12.0, compile_seconds=10.0)
     assert s.rate == pytest.approx(50.0) and s.wall_rate == pytest.approx(100 / 12)
     assert BatchSummary("out", 1).rate == 0.0 == BatchSummary("out", 1).wall_rate
+
+
+def test_lines_none_keeps_the_verdicts_only_and_a_rerun_must_agree(tmp_path, capsys):
+    out = tmp_path / "results"
+    summary, _ = quiet_run(parse_range("0:20"), out, workers=1, chunk_size=10, lines="none")
+    df = load_results(out)
+    assert df["line"].isna().all() and (df["verdict"] == "win").sum() == summary.counts["win"] > 0
+    assert load_manifest(out)["lines"] == "none"
+    lined = tmp_path / "lined"
+    quiet_run(parse_range("0:20"), lined, workers=1, chunk_size=10)
+    assert_frame_equal(solved(out).drop(columns="line"), solved(lined).drop(columns="line"))
+    assert main(batch_args(out, "--range", "0:20", "--chunk-size", "10", "--workers", "1")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "differs in --lines" in err
+
+
+def test_random_deals_are_stored_sorted_within_a_chunk_and_resume(tmp_path):
+    from halfmoon.batch import deals_from_random
+
+    out = tmp_path / "results"
+    deals = deals_from_random(30, 7)
+    quiet_run(deals, out, workers=1, chunk_size=15)
+    import pyarrow.parquet as pq
+
+    first = pq.read_table(out / "part-000000.parquet")["deal"].to_pylist()
+    assert first == sorted(deals.numbers[:15])
+    (out / "part-000001.parquet").unlink()
+    summary, warnings = quiet_run(deals, out, workers=1)
+    assert (summary.resumed, summary.solved, warnings) == (15, 15, [])
+
+
+def _as_format_1(out):
+    """Rewrite a results directory as an older halfmoon wrote it (format 1)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from halfmoon.batch.results import SCHEMA_V1, read_chunk
+
+    for f in out.glob("part-*.parquet"):
+        pq.write_table(read_chunk(f).cast(SCHEMA_V1).replace_schema_metadata(SCHEMA_V1.metadata), f)
+    manifest = load_manifest(out)
+    manifest["format"] = 1
+    manifest.pop("lines")
+    (out / MANIFEST_NAME).write_text(json.dumps(manifest))
+    return pa
+
+
+def test_a_dataset_of_format_1_reads_and_is_not_resumed_in_format_2(tmp_path, capsys):
+    from halfmoon.batch.results import chunk_format
+
+    out = tmp_path / "results"
+    quiet_run(parse_range("0:20"), out, workers=1, chunk_size=10)
+    before = load_results(out)
+    _as_format_1(out)
+    assert {chunk_format(f) for f in out.glob("part-*.parquet")} == {1}
+    assert_frame_equal(load_results(out), before)
+    (out / "part-000001.parquet").unlink()
+    files = sorted(p.name for p in out.iterdir())
+    assert main(batch_args(out, "--range", "0:20", "--chunk-size", "10", "--workers", "1")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{out} holds results of format 1, written by another version of halfmoon" in err
+    assert sorted(p.name for p in out.iterdir()) == files  # nothing written, nothing removed
+
+
+def test_a_chunk_of_the_old_format_in_a_new_run_is_refused_not_mixed(tmp_path, capsys):
+    import pyarrow.parquet as pq
+
+    from halfmoon.batch.results import SCHEMA_V1, read_chunk
+
+    out = tmp_path / "results"
+    quiet_run(parse_range("0:20"), out, workers=1, chunk_size=10)
+    old = out / "part-000000.parquet"
+    pq.write_table(read_chunk(old).cast(SCHEMA_V1).replace_schema_metadata(SCHEMA_V1.metadata), old)
+    (out / "part-000001.parquet").unlink()
+    assert main(batch_args(out, "--range", "0:20", "--chunk-size", "10", "--workers", "1")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "part-000000.parquet is a file of results format 1" in err
+    assert old.exists() and not (out / "part-000001.parquet").exists()
