@@ -83,6 +83,21 @@ def deal_features(piles, reserve, root, moves, out):
 
 
 @njit(cache=True)
+def start_features(numbers, out):
+    """The batch's features (:func:`deal_features`) of the start of each deal ``numbers[k]``,
+    into ``out[k]`` (int64, NFEATURES columns): what a results file of format 2 leaves out,
+    since the deal number gives it."""
+    deck = np.empty(DECK_SIZE, np.int64)
+    state = np.zeros(1, np.uint64)
+    moves = np.empty(MAX_MOVES, np.uint64)
+    piles = np.zeros((NPILES, DEPTH), np.int8)
+    reserve = np.zeros(NRESERVE, np.int8)
+    for k in range(numbers.size):
+        deal_ranks(numbers[k], piles, reserve, deck, state)
+        deal_features(piles, reserve, initial_position(piles, reserve), moves, out[k])
+
+
+@njit(cache=True)
 def quick_kernel(numbers, allowance, budget, flags, slots, gen, bits, ptab, verdicts, nodes, lines,
                  nline, features, piles_out, reserve_out, ticks):
     """For each deal number: its ranks (into ``piles_out``/``reserve_out``), features and

@@ -131,6 +131,15 @@ def _generator() -> None:
                np.zeros(1, np.uint64))
 
 
+def _features() -> None:
+    # the start's features from deal numbers: what results of format 2 compute when read
+    import numpy as np
+
+    from .pieces import NFEATURES, start_features
+
+    start_features(np.zeros(1, np.int64), np.zeros((1, NFEATURES), np.int64))
+
+
 # name -> (warm-up, rough seconds to compile it on a small machine with another compiling
 # beside it (alone, about 0.7 of that), what it is)
 GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
@@ -139,6 +148,7 @@ GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
     "grouping": (_grouping, 28, "the grouping search"),
     "players": (_players, 10, "the players"),
     "generator": (_generator, 2, "the deal generator"),
+    "features": (_features, 5, "the deals' features"),
 }
 SOLVER = ("search", "plain", "grouping")  # what solving any deal may call
 

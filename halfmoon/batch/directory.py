@@ -46,6 +46,7 @@ def write_tables(f, tables: Iterable[pa.Table]) -> int:
                 flush()
         if group:
             flush()
+        writer.add_key_value_metadata(SCHEMA.metadata)  # the format, without an arrow schema
     return rows
 
 

@@ -17,7 +17,8 @@ from .errors import BatchError
 from .sources import DealList
 
 CHUNK_SIZE = 250  # the smallest chosen chunk: a short local run writes files of 250 deals
-MAX_FILES = 10_000  # chosen chunk sizes aim at a run of at most this many files
+MAX_FILES = 10_000  # on a cluster, chosen chunk sizes aim at a run of at most this many files
+LOCAL_FILES = 40  # locally, at about this many (see choose_chunk_size)
 LOCAL_MAX_CHUNK = 100_000  # this process holds a chunk's rows until the chunk is whole
 CLUSTER_MAX_CHUNK = 1_000_000  # a worker streams its chunk to the file, a piece at a time
 TASKS_PER_CORE = 4  # on a cluster, at least this many chunks (tasks) per core where the range allows
@@ -37,11 +38,13 @@ def nice_up(n: int) -> int:
 
 
 def choose_chunk_size(count: int, *, cluster: bool, cores: int) -> int:
-    """Deals per chunk file for a run of ``count`` deals: at least :data:`CHUNK_SIZE`, large
-    enough for at most about :data:`MAX_FILES` files, at most what the backend holds well
-    (:data:`LOCAL_MAX_CHUNK`, :data:`CLUSTER_MAX_CHUNK`); on a cluster, where a chunk is a
-    task, small enough to give every core :data:`TASKS_PER_CORE` tasks."""
-    size = nice_up(math.ceil(count / MAX_FILES))
+    """Deals per chunk file for a run of ``count`` deals: at least :data:`CHUNK_SIZE`, at most
+    what the backend holds well (:data:`LOCAL_MAX_CHUNK`, :data:`CLUSTER_MAX_CHUNK`).  Locally,
+    large enough for about :data:`LOCAL_FILES` files (a file's own kilobyte then costs well
+    under a byte a deal, and a killed run loses a few seconds); on a cluster, where a chunk is
+    a task, for at most about :data:`MAX_FILES` files, and small enough to give every core
+    :data:`TASKS_PER_CORE` tasks."""
+    size = nice_up(math.ceil(count / (MAX_FILES if cluster else LOCAL_FILES)))
     size = max(CHUNK_SIZE, min(size, CLUSTER_MAX_CHUNK if cluster else LOCAL_MAX_CHUNK))
     if cluster:
         size = min(size, max(1, count // (TASKS_PER_CORE * max(1, cores))))

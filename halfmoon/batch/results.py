@@ -62,9 +62,10 @@ ROW_SCHEMA = pa.schema(
 COLUMNS = tuple(ROW_SCHEMA.names)
 SCHEMA_V1 = ROW_SCHEMA.with_metadata({"halfmoon.results": "1"})
 
-# Format 2, as stored: no code (it is the deal number's, see numbers_to_codes), the line
-# packed (encode_line: 11 bits a move), the time in whole microseconds, every column as
-# narrow as its values; rows sorted by deal within a file.
+# Format 2, as stored: no code and no features of the start (the deal number gives them:
+# numbers_to_codes, start_features), the line packed (encode_line: 11 bits a move), the
+# time in whole microseconds, every column as narrow as its values; rows sorted by deal
+# within a file.
 SCHEMA = pa.schema(
     [
         pa.field("deal", pa.int64(), nullable=False),
@@ -74,16 +75,17 @@ SCHEMA = pa.schema(
         pa.field("line", pa.binary(), nullable=True),
         pa.field("solver_version", pa.dictionary(pa.int8(), pa.string()), nullable=False),
         pa.field("budget", pa.uint32(), nullable=False),
-        pa.field("start_moves", pa.int16(), nullable=False),
-        pa.field("reserve_faces", pa.int8(), nullable=False),
-        pa.field("top_faces", pa.int8(), nullable=False),
-        pa.field("free_classes", pa.int8(), nullable=False),
     ],
     metadata={"halfmoon.results": str(FORMAT_VERSION)},
 )
 SCHEMAS = {1: SCHEMA_V1, 2: SCHEMA}
-# The stored columns each row column is made from, in format 2.
-_SOURCES_V2 = {"code": ("deal",), "seconds": ("microseconds",)}
+FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")  # solver.pieces.NFEATURES's order
+# The stored columns each row column is made from, in format 2: the code and the start's
+# features are the deal number's (computed when read), the seconds are whole microseconds.
+_SOURCES_V2 = {"code": ("deal",), "seconds": ("microseconds",), **{f: ("deal",) for f in FEATURES}}
+# Dictionary columns: the file stores no arrow schema (a kilobyte a file), so the reader
+# asks for them as dictionaries.
+_DICTIONARIES = [f.name for f in SCHEMA if pa.types.is_dictionary(f.type)]
 MAX_BUDGET = (1 << 32) - 1  # nodes and budget are stored as 32-bit counts
 
 
@@ -229,7 +231,7 @@ def rows_to_table(rows: list[dict], lines: bool = True) -> pa.Table:
     """The table of :data:`SCHEMA` (format 2, as stored) of rows as :func:`result_row`
     makes them, sorted by deal; without the winning lines if ``lines`` is false."""
     rows = sorted(rows, key=lambda row: row["deal"])
-    col = {name: [row[name] for row in rows] for name in COLUMNS if name != "code"}
+    col = {name: [row[name] for row in rows] for name in COLUMNS if name not in ("code", *FEATURES)}
     micros = np.rint(np.asarray(col.pop("seconds"), dtype=np.float64) * 1e6)
     col["microseconds"] = np.clip(micros, 0, MAX_MICROSECONDS).astype(np.uint32)
     col["line"] = [encode_line(t) for t in col["line"]] if lines else [None] * len(rows)
@@ -248,18 +250,28 @@ def _array(values, type_: pa.DataType) -> pa.Array:
 def write_options() -> dict:
     """How pyarrow's ParquetWriter writes a chunk file of :data:`SCHEMA`: the deal numbers
     delta-coded (rows are sorted by deal), dictionaries for the few distinct values."""
-    return dict(compression="zstd", compression_level=9,
+    return dict(compression="zstd", compression_level=9, store_schema=False,
                 use_dictionary=["verdict", "solver_version", "budget"],
                 column_encoding={"deal": "DELTA_BINARY_PACKED", "line": "PLAIN"},
                 write_statistics=["deal"])
 
 
 def file_format(schema: pa.Schema) -> Optional[int]:
-    """The results format (1 or 2) a Parquet file's arrow schema follows, or None."""
-    for version, expected in SCHEMAS.items():
-        if schema.equals(expected, check_metadata=False):
-            return version
+    """The results format (1 or 2) a Parquet file's arrow schema follows, or None.  A file
+    of format 2 stores no arrow schema: its dictionaries read as plain strings, unless asked
+    for as dictionaries (either way here)."""
+    meta = schema.metadata or {}
+    schema = pa.schema([pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type,
+                                 f.nullable) for f in schema])
+    if schema.equals(SCHEMA_V1, check_metadata=False):
+        return 1
+    if meta.get(b"halfmoon.results") == b"2" and schema.equals(_STORED_V2, check_metadata=False):
+        return 2
     return None
+
+
+_STORED_V2 = pa.schema([pa.field(f.name, pa.string() if pa.types.is_dictionary(f.type) else f.type, f.nullable)
+                        for f in SCHEMA])
 
 
 def stored_columns(version: int, columns=None) -> list[str]:
@@ -280,8 +292,13 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
     if version == 1:
         return table.select(list(names))
     out = []
+    features = None
     for name in names:
-        if name == "code":
+        if name in FEATURES:
+            if features is None:
+                features = start_features(table.column("deal").to_numpy())
+            out.append(pa.array(features[:, FEATURES.index(name)], ROW_SCHEMA.field(name).type))
+        elif name == "code":
             out.append(pa.array(numbers_to_codes(table.column("deal").to_numpy()), pa.string()))
         elif name == "seconds":
             out.append(pa.array(table.column("microseconds").to_numpy().astype(np.float64) / 1e6))
@@ -290,6 +307,19 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
         else:
             out.append(table.column(name).cast(ROW_SCHEMA.field(name).type))
     return pa.Table.from_arrays(out, schema=pa.schema([ROW_SCHEMA.field(n) for n in names]))
+
+
+def start_features(numbers) -> np.ndarray:
+    """The features of :func:`deal_features` of many deal numbers, from compiled code: an
+    int64 array with a column per name of :data:`FEATURES`."""
+    from solver.pieces import NFEATURES, start_features as kernel
+    from solver.warmup import prepare
+
+    prepare(["features"])
+    nums = np.ascontiguousarray(numbers, dtype=np.int64)
+    out = np.zeros((nums.size, NFEATURES), np.int64)
+    kernel(nums, out)
+    return out
 
 
 def chunk_files(path: Union[str, Path]) -> dict[int, Path]:
@@ -302,11 +332,13 @@ def chunk_files(path: Union[str, Path]) -> dict[int, Path]:
     return dict(sorted(out.items()))
 
 
-def open_chunk(path: Union[str, Path], filesystem=None) -> tuple[pq.ParquetFile, int]:
+def open_chunk(path: Union[str, Path], filesystem=None, dictionaries: bool = False) -> tuple[pq.ParquetFile, int]:
     """A chunk file open for reading, and its format; :class:`ResultsError` if it is unusable.
-    ``filesystem``: an fsspec or pyarrow filesystem holding ``path``, if not the local one."""
+    ``filesystem``: an fsspec or pyarrow filesystem holding ``path``, if not the local one;
+    ``dictionaries``: the verdict and the solver version read as dictionaries (in either format)."""
     try:
-        f = pq.ParquetFile(str(path) if filesystem is not None else path, filesystem=filesystem)
+        f = pq.ParquetFile(str(path) if filesystem is not None else path, filesystem=filesystem,
+                           read_dictionary=_DICTIONARIES if dictionaries else None)
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: unreadable chunk file ({error_text(exc)})") from None
     version = file_format(f.schema_arrow)
@@ -331,9 +363,20 @@ def read_chunk(path: Union[str, Path], columns=None, filesystem=None) -> pa.Tabl
     try:
         with f:
             table = f.read(columns=stored_columns(version, columns))
+            if version == 2:
+                table = _as_stored(table)
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: unreadable chunk file ({error_text(exc)})") from None
     return to_rows(table, version, columns)
+
+
+def _as_stored(table: pa.Table) -> pa.Table:
+    """A table read from a file of format 2 with :data:`SCHEMA`'s types (its dictionaries)."""
+    for name in _DICTIONARIES:
+        if name in table.column_names:
+            i = table.column_names.index(name)
+            table = table.set_column(i, SCHEMA.field(name), table.column(i).dictionary_encode().cast(SCHEMA.field(name).type))
+    return table
 
 
 def check_one_format(formats: dict, where) -> Optional[int]:

@@ -56,10 +56,6 @@ def synthetic_table(start: int, count: int, rng: np.random.Generator, *, lines: 
         line,
         pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, np.int8)), pa.array([solver_version])),
         pa.array(np.full(count, budget, np.uint32)),
-        pa.array(rng.integers(3, 40, count, dtype=np.int16)),
-        pa.array(rng.integers(0, 9, count, dtype=np.int8)),
-        pa.array(rng.integers(0, 13, count, dtype=np.int8)),
-        pa.array(rng.integers(1, 7, count, dtype=np.int8)),
     ], schema=SCHEMA)
 
 

@@ -58,7 +58,7 @@ class Dataset:
 
         def read(name):
             path, fs = self.where.file(name)
-            f, _ = open_chunk(path, fs)
+            f, _ = open_chunk(path, fs, dictionaries=True)
             try:
                 with f:
                     return [f.read_row_group(i, columns=columns) for i in range(f.num_row_groups)]

@@ -106,7 +106,7 @@ def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path, capsys):
     assert text.startswith(f"plan for {out}: 8,031,810,176 deals (--range {FULL})")
     assert "80,319 files of 100,000 deals" in text and "a new run" in text
     assert "sample: 5 deals spread over the run" in text and "on 100 cores" in text
-    assert re.search(r"output: about [\d.]+ bytes a deal with --lines all .*, [\d.]+ TB to write", text)
+    assert re.search(r"output: about [\d.]+ bytes a deal with --lines all .*, [\d.]+ [kMGT]B to write", text)
     assert not out.exists()
 
 
