@@ -133,6 +133,8 @@ def _keys(array: np.ndarray) -> np.ndarray:
     """Unsigned keys in the order of ``array``'s values (values >= 0)."""
     if array.dtype.kind == "f":
         return (array.astype(np.float64) + 0.0).view(np.uint64)  # -0.0 -> 0.0; positive floats sort as their bits
+    if array.dtype.kind == "u" and array.dtype.itemsize <= 4:
+        return array  # 32-bit counts stay 32-bit: half the memory traffic
     return array.astype(np.uint64, copy=False)
 
 
@@ -196,11 +198,11 @@ class _Selector:
             for (lo, width), h in c.hist.items():
                 sub = width - min(width, BITS)
                 sel = _within(keys, lo, width)
-                h += np.bincount(((sel - np.uint64(lo)) >> np.uint64(sub)).astype(np.intp), minlength=h.size)
+                h += np.bincount(_ints((sel - lo if lo else sel) >> sub), minlength=h.size)
         for (lo, width), parts in c.gathered.items():
             sel = _within(keys, lo, width)
             if sel.size:
-                parts.append(sel)
+                parts.append(sel.astype(np.uint64))
 
     @staticmethod
     def _scan_together(c: _Column, keys: np.ndarray) -> None:
@@ -218,14 +220,17 @@ class _Selector:
             return
         table = np.full(1 << (BITS + 1), -1, np.intp)
         table[ids] = np.arange(len(ids))
-        rid = keys >> np.uint64(width)
-        inside = rid < np.uint64(table.size)
-        slot = np.full(keys.size, -1, np.intp)
-        slot[inside] = table[rid[inside].astype(np.intp)]
+        rid = keys >> width
+        if c.top >> width < table.size:  # every key's range is in the table
+            slot = table[rid]
+        else:
+            inside = rid < table.size
+            slot = np.full(keys.size, -1, np.intp)
+            slot[inside] = table[rid[inside]]
         mine = slot >= 0
         sub = width - min(width, BITS)
         bins = 1 << min(width, BITS)
-        low = ((keys[mine] & np.uint64((1 << width) - 1)) >> np.uint64(sub)).astype(np.intp)
+        low = _ints((keys[mine] & ((1 << width) - 1)) >> sub)
         counts = np.bincount(slot[mine] * bins + low, minlength=len(ids) * bins).reshape(len(ids), bins)
         for k, key in enumerate(ranges):
             c.hist[key] += counts[k]
@@ -259,11 +264,30 @@ class _Selector:
         c.hist, c.gathered = {}, {}
 
 
+def _distinct(column) -> list:
+    """The distinct values of a column that nearly always has one (a budget, a version)."""
+    chunks = column.chunks
+    if len(chunks) == 1 and pa.types.is_dictionary(column.type) and len(chunks[0].dictionary) == 1:
+        return chunks[0].dictionary.to_pylist() if len(column) else []
+    if pa.types.is_integer(column.type):
+        lo_hi = pc.min_max(column).as_py()
+        if lo_hi["min"] is None:
+            return []
+        if lo_hi["min"] == lo_hi["max"]:
+            return [lo_hi["min"]]
+    return pc.unique(column).to_pylist()
+
+
+def _ints(a: np.ndarray) -> np.ndarray:
+    """Bins as bincount takes them: 32-bit unsigned as they are, wider ones as intp."""
+    return a if a.dtype.itemsize <= 4 else a.astype(np.intp)
+
+
 def _within(keys: np.ndarray, lo: int, width: int) -> np.ndarray:
     """The keys in [lo, lo + 2**width), ``lo`` a multiple of 2**width."""
-    if width >= 64:
+    if width >= keys.dtype.itemsize * 8:
         return keys
-    return keys[(keys >> np.uint64(width)) == np.uint64(lo >> width)]
+    return keys[(keys >> width) == (lo >> width)]
 
 
 def _quantile(stat: dict[int, float], n: int, q: float) -> float:
@@ -302,8 +326,8 @@ def summarize(path: Union[str, Path], z: float = Z95, dataset: Optional[Dataset]
     for t in ds.row_groups(columns):
         for d in pc.value_counts(t["verdict"]).to_pylist():
             verdicts[d["values"]] += d["counts"]
-        budgets.update(pc.unique(t["budget"]).to_pylist())
-        versions.update(pc.unique(t["solver_version"]).to_pylist())
+        budgets.update(_distinct(t["budget"]))
+        versions.update(_distinct(t["solver_version"]))
         secs = t[seconds_col].to_numpy()
         nodes = t["nodes"].to_numpy()
         # format 2's microseconds are summed exactly, as whole numbers (Python ints do not overflow)
