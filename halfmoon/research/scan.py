@@ -33,7 +33,7 @@ from halfmoon.batch.results import (
 )
 from halfmoon.game.errors import HalfMoonError
 
-from .stats import QUANTILES, VERDICTS, Z95, win_interval
+from .stats import QUANTILES, VERDICTS, Z95, summary_of
 
 BITS = 16  # bits of a key resolved by each pass
 GATHER = 1 << 22  # values at most gathered and sorted in one pass (32 MiB of keys)
@@ -359,24 +359,9 @@ def summarize(path: Union[str, Path], z: float = Z95, dataset: Optional[Dataset]
         out["max"] = _value(c.top, kind[name], scale if name == "seconds" else 1.0)
         return out
 
-    c = {v: int(verdicts.get(v, 0)) for v in VERDICTS}
-    low, high = win_interval(c["win"], c["loss"], c["unresolved"], z)
-    resolved = c["win"] + c["loss"]
     seconds = quantiles("seconds")
     seconds["total"] = sel.cols["seconds"].total / (1 if scale == 1 else scale)
-    return {
-        "deals": n,
-        "wins": c["win"],
-        "losses": c["loss"],
-        "unresolved": c["unresolved"],
-        "win_rate": c["win"] / n if n else math.nan,
-        "win_rate_resolved": c["win"] / resolved if resolved else math.nan,
-        "ci_low": low,
-        "ci_high": high,
-        "confidence": round(math.erf(z / math.sqrt(2)), 4),
-        "seconds": seconds,
-        "nodes": quantiles("nodes"),
-        "budgets": sorted(int(b) for b in budgets),
-        "solver_versions": sorted(str(v) for v in versions),
-        "format": ds.format,
-    }
+    summary = summary_of({v: int(verdicts.get(v, 0)) for v in VERDICTS}, seconds, quantiles("nodes"),
+                         budgets, versions, z)
+    summary["format"] = ds.format
+    return summary

@@ -140,12 +140,21 @@ def summarize(df: pd.DataFrame, z: float = Z95) -> dict:
     losses / as wins.  ``seconds`` and ``nodes`` hold the mean, quantiles and maximum
     (``seconds`` also the total).
     """
-    c = verdict_counts(df)
-    deals = len(df)
-    low, high = win_interval(c["win"], c["loss"], c["unresolved"], z)
-    resolved = c["win"] + c["loss"]
     seconds = _quantiles(df["seconds"])
     seconds["total"] = float(df["seconds"].sum())
+    return summary_of(
+        verdict_counts(df), seconds, _quantiles(df["nodes"].astype(float)),
+        df["budget"].unique() if "budget" in df else [],
+        df["solver_version"].unique() if "solver_version" in df else [], z)
+
+
+def summary_of(counts: dict, seconds: dict, nodes: dict, budgets, versions, z: float = Z95) -> dict:
+    """The summary's dict (see :func:`summarize`) from its parts: the verdict counts, the
+    times' and positions' figures, the budgets and solver versions seen."""
+    c = counts
+    deals = c["win"] + c["loss"] + c["unresolved"]
+    low, high = win_interval(c["win"], c["loss"], c["unresolved"], z)
+    resolved = c["win"] + c["loss"]
     return {
         "deals": deals,
         "wins": c["win"],
@@ -157,11 +166,9 @@ def summarize(df: pd.DataFrame, z: float = Z95) -> dict:
         "ci_high": high,
         "confidence": round(math.erf(z / math.sqrt(2)), 4),
         "seconds": seconds,
-        "nodes": _quantiles(df["nodes"].astype(float)),
-        "budgets": sorted(int(b) for b in df["budget"].unique()) if "budget" in df else [],
-        "solver_versions": sorted(str(v) for v in df["solver_version"].unique())
-        if "solver_version" in df
-        else [],
+        "nodes": nodes,
+        "budgets": sorted(int(b) for b in budgets),
+        "solver_versions": sorted(str(v) for v in versions),
     }
 
 

@@ -3,7 +3,6 @@ both formats, from a local directory and from an fsspec URL, in bounded memory."
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest
