@@ -122,8 +122,8 @@ def _add_batch(p: argparse.ArgumentParser):
                    help="deals solved together: a task sent to a local worker, or a row group a cluster"
                    " worker writes (default: 16 locally, up to 10,000 on a cluster)")
     p.add_argument("--lines", choices=("all", "none"), default="all",
-                   help="keep each win's line (all, about 80 bytes a deal) or the verdicts only (none, about"
-                   " 10; a line is found again by solving the deal) (default: all)")
+                   help="keep each win's line (all, about 66 bytes a deal) or the verdicts only (none, about"
+                   " 7; a line is found again by solving the deal) (default: all)")
     p.add_argument("--chunks", metavar="A:B", help="only chunks A to B-1 of the run (e.g. to try its first ones)")
     p.add_argument("--dry-run", action="store_true",
                    help="print the chunks, the tasks and an estimate of the time and the bytes, from a sample"
