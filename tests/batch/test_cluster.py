@@ -63,6 +63,16 @@ def test_workers_write_the_chunks_and_the_results_are_a_local_runs(cluster, loca
     assert_frame_equal(solved(out), local)
 
 
+def test_workers_keep_the_verdicts_only_with_lines_none(cluster, local, tmp_path):
+    out = tmp_path / "dask-none"
+    summary, _ = quiet_run(parse_range("0:60"), out, scheduler=cluster.scheduler_address, chunk_size=30,
+                           lines="none")
+    assert summary.solved == 60
+    df = solved(out)
+    assert df["line"].isna().all()
+    assert_frame_equal(df.drop(columns="line"), local.drop(columns="line"))
+
+
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")
 def test_workers_write_the_chunks_to_an_fsspec_url(local):
     # memory:// lives in one process: workers that are threads of this one share it
