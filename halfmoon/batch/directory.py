@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 
 from .errors import BatchError
 from .results import (CHUNK_RE, MANIFEST_NAME, ROW_GROUP_ROWS, SCHEMA, error_text, manifest_from_text,
-                      open_chunk, read_chunk, rows_to_table, write_options)
+                      chunk_format, read_chunk, rows_to_table, write_options)
 from .store import TMP_RE, location
 
 LOCK_NAME = ".lock"
@@ -154,10 +154,7 @@ class Directory:
 
     def chunk_format(self, name: str) -> int:
         """The results format of a chunk file, from its footer."""
-        path, fs = self.where.file(name)
-        f, version = open_chunk(path, fs)
-        f.close()
-        return version
+        return chunk_format(*self.where.file(name))
 
     def _still_ours(self) -> None:
         """Refuse to write if the directory was deleted or replaced under the run."""

@@ -33,7 +33,6 @@ from halfmoon.game.moves import MOVE_COUNT, Move, move_from_number, move_number
 from .errors import BatchError
 
 FORMAT_VERSION = 2
-FORMATS = (1, 2)  # every format this halfmoon reads
 MANIFEST_NAME = "_manifest.json"
 CHUNK_RE = re.compile(r"^part-(\d+)\.parquet$")
 VERDICTS = ("win", "loss", "unresolved")
@@ -78,7 +77,6 @@ SCHEMA = pa.schema(
     ],
     metadata={"halfmoon.results": str(FORMAT_VERSION)},
 )
-SCHEMAS = {1: SCHEMA_V1, 2: SCHEMA}
 FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")  # solver.pieces.NFEATURES's order
 # The stored columns each row column is made from, in format 2: the code and the start's
 # features are the deal number's (computed when read), the seconds are whole microseconds.
@@ -261,17 +259,18 @@ def file_format(schema: pa.Schema) -> Optional[int]:
     of format 2 stores no arrow schema: its dictionaries read as plain strings, unless asked
     for as dictionaries (either way here)."""
     meta = schema.metadata or {}
-    schema = pa.schema([pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type,
-                                 f.nullable) for f in schema])
+    schema = _undictionaried(schema)
     if schema.equals(SCHEMA_V1, check_metadata=False):
         return 1
-    if meta.get(b"halfmoon.results") == b"2" and schema.equals(_STORED_V2, check_metadata=False):
+    if meta.get(b"halfmoon.results") == b"2" and schema.equals(_undictionaried(SCHEMA), check_metadata=False):
         return 2
     return None
 
 
-_STORED_V2 = pa.schema([pa.field(f.name, pa.string() if pa.types.is_dictionary(f.type) else f.type, f.nullable)
-                        for f in SCHEMA])
+def _undictionaried(schema: pa.Schema) -> pa.Schema:
+    """``schema`` with each dictionary column as a column of its values."""
+    return pa.schema([pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type,
+                               f.nullable) for f in schema])
 
 
 def stored_columns(version: int, columns=None) -> list[str]:
@@ -363,20 +362,9 @@ def read_chunk(path: Union[str, Path], columns=None, filesystem=None) -> pa.Tabl
     try:
         with f:
             table = f.read(columns=stored_columns(version, columns))
-            if version == 2:
-                table = _as_stored(table)
     except (OSError, pa.ArrowException) as exc:
         raise ResultsError(f"{path}: unreadable chunk file ({error_text(exc)})") from None
     return to_rows(table, version, columns)
-
-
-def _as_stored(table: pa.Table) -> pa.Table:
-    """A table read from a file of format 2 with :data:`SCHEMA`'s types (its dictionaries)."""
-    for name in _DICTIONARIES:
-        if name in table.column_names:
-            i = table.column_names.index(name)
-            table = table.set_column(i, SCHEMA.field(name), table.column(i).dictionary_encode().cast(SCHEMA.field(name).type))
-    return table
 
 
 def check_one_format(formats: dict, where) -> Optional[int]:

@@ -27,6 +27,7 @@ from halfmoon.batch.results import (
     CHUNK_RE,
     ResultsError,
     check_one_format,
+    chunk_format,
     error_text,
     open_chunk,
     stored_columns,
@@ -101,10 +102,7 @@ def open_dataset(path: Union[str, Path]) -> Dataset:
         raise HalfMoonError(f"no results in {str(path)!r}: it holds no finished chunk file")
 
     def fmt(name):
-        p, fs = where.file(name)
-        f, version = open_chunk(p, fs)
-        f.close()
-        return name, version
+        return name, chunk_format(*where.file(name))
 
     with ThreadPoolExecutor(8) as pool:  # footers only; an object store answers slowly
         formats = dict(pool.map(fmt, names))
@@ -192,32 +190,31 @@ class _Selector:
 
     def scan(self, name: str, keys: np.ndarray) -> None:
         c = self.cols[name]
-        if len(c.hist) > 1 and len({w for _, w in c.hist}) == 1:
-            self._scan_together(c, keys)
-        else:
-            for (lo, width), h in c.hist.items():
-                sub = width - min(width, BITS)
-                sel = _within(keys, lo, width)
-                h += np.bincount(_ints((sel - lo if lo else sel) >> sub), minlength=h.size)
+        if not (len(c.hist) > 1 and len({w for _, w in c.hist}) == 1 and self._scan_together(c, keys)):
+            self._count_each(c, keys)
         for (lo, width), parts in c.gathered.items():
             sel = _within(keys, lo, width)
             if sel.size:
                 parts.append(sel.astype(np.uint64))
 
     @staticmethod
-    def _scan_together(c: _Column, keys: np.ndarray) -> None:
+    def _count_each(c: _Column, keys: np.ndarray) -> None:
+        """Count the sub-bins of each range, one range at a time."""
+        for (lo, width), h in c.hist.items():
+            sub = width - min(width, BITS)
+            sel = _within(keys, lo, width)
+            h += np.bincount(_ints((sel - lo if lo else sel) >> sub), minlength=h.size)
+
+    @staticmethod
+    def _scan_together(c: _Column, keys: np.ndarray) -> bool:
         """Count the sub-bins of several ranges of one width in one go: each key's range is
         looked up in a table of the ranges' numbers (they are below 2**(BITS + 1) after the
-        first narrowing, where most keys are)."""
+        first narrowing, where most keys are); False, counting nothing, where they are not."""
         ranges = list(c.hist)
         width = ranges[0][1]
         ids = [lo >> width for lo, _ in ranges]
         if max(ids) >= 1 << (BITS + 1) or width > 63:
-            for (lo, w), h in c.hist.items():
-                sel = _within(keys, lo, w)
-                h += np.bincount(((sel - np.uint64(lo)) >> np.uint64(w - min(w, BITS))).astype(np.intp),
-                                 minlength=h.size)
-            return
+            return False
         table = np.full(1 << (BITS + 1), -1, np.intp)
         table[ids] = np.arange(len(ids))
         rid = keys >> width
@@ -234,6 +231,7 @@ class _Selector:
         counts = np.bincount(slot[mine] * bins + low, minlength=len(ids) * bins).reshape(len(ids), bins)
         for k, key in enumerate(ranges):
             c.hist[key] += counts[k]
+        return True
 
     def settle(self) -> None:
         """After a pass: narrow each wanted rank to a sub-bin, or read it off the gathered keys."""
