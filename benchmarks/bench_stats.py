@@ -1,7 +1,10 @@
 """``halfmoon stats`` on a census-sized dataset: wall time, rows a second, peak memory.
 
     python benchmarks/bench_stats.py [--rows 100000000] [--dir DIR] [--chunk-rows 1000000]
-                                     [--lines] [--seed 0] [--json FILE]
+                                     [--lines] [--seed 0] [--json FILE] [--counts]
+
+With ``--counts``, the findings' counting pass (:func:`halfmoon.research.census.count_census`,
+at its defaults) is measured in the same way instead of ``halfmoon stats``.
 
 Writes a synthetic results dataset (:mod:`halfmoon.batch.synthetic`: the real format, rows
 drawn at random, not solved) into ``DIR`` unless one of that many rows is there already, then
@@ -43,6 +46,7 @@ def main(argv=None) -> int:
     p.add_argument("--lines", action="store_true", help="give each win a (made-up) line")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", type=Path)
+    p.add_argument("--counts", action="store_true", help="measure the findings' counting pass instead")
     args = p.parse_args(argv)
 
     from halfmoon.batch.synthetic import write_synthetic
@@ -57,7 +61,15 @@ def main(argv=None) -> int:
 
     gnu_time = shutil.which("time") or "/usr/bin/time"
     halfmoon = str(Path(sys.executable).with_name("halfmoon"))
-    proc = subprocess.run([gnu_time, "-v", halfmoon, "stats", str(args.dir)], capture_output=True, text=True)
+    if args.counts:
+        what = "the findings' counts"
+        code = ("import sys; from halfmoon.research.census import count_census; c = count_census(sys.argv[1]); "
+                "print(c.summary['deals'], 'deals,', len(c.losses), 'losses,', len(c.players), 'in the players sample')")
+        cmd = [gnu_time, "-v", sys.executable, "-c", code, str(args.dir)]
+    else:
+        what = "halfmoon stats"
+        cmd = [gnu_time, "-v", halfmoon, "stats", str(args.dir)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         print(proc.stderr, file=sys.stderr)
         return 1
@@ -66,7 +78,7 @@ def main(argv=None) -> int:
     seconds = sum(float(x) * 60 ** k for k, x in enumerate(reversed(wall.split(":"))))
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1))
     user = float(re.search(r"User time \(seconds\): (\S+)", proc.stderr).group(1))
-    print(f"halfmoon stats: wall {seconds:.2f} s, {args.rows / seconds / 1e6:.1f} million rows/s,"
+    print(f"{what}: wall {seconds:.2f} s, {args.rows / seconds / 1e6:.1f} million rows/s,"
           f" peak memory {rss / 1024:.0f} MiB, user {user:.1f} s")
     if args.json:
         args.json.write_text(json.dumps({"rows": args.rows, "bytes": size, "wall_seconds": seconds,

@@ -84,18 +84,24 @@ def layout_features(numbers, out):
     where = np.empty(DECK_SIZE, np.int64)
     for k in range(numbers.size):
         shuffled_deck(numbers[k], deck, state)
-        for j in range(DECK_SIZE):
-            where[deck[j]] = j // DEPTH  # pile 0..11, 12 for the reserve
-        same = 0
-        for c in range(52):
-            if where[c] == where[c + 52] and where[c] < NPILES:
-                same += 1
-        most = 0
-        for p in range(NPILES):
-            faces = 0
-            for j in range(DEPTH):
-                if deck[DEPTH * p + j] % 13 >= 10:
-                    faces += 1
-            most = max(most, faces)
-        out[k, 0] = same
-        out[k, 1] = most
+        deck_layout_features(deck, where, out[k])
+
+
+@njit(cache=True)
+def deck_layout_features(deck, where, out):
+    """:data:`LAYOUT_FEATURES` of a shuffled deck (``where``: scratch, DECK_SIZE) into ``out[0:2]``."""
+    for j in range(DECK_SIZE):
+        where[deck[j]] = j // DEPTH  # pile 0..11, 12 for the reserve
+    same = 0
+    for c in range(52):
+        if where[c] == where[c + 52] and where[c] < NPILES:
+            same += 1
+    most = 0
+    for p in range(NPILES):
+        faces = 0
+        for j in range(DEPTH):
+            if deck[DEPTH * p + j] % 13 >= 10:
+                faces += 1
+        most = max(most, faces)
+    out[0] = same
+    out[1] = most

@@ -23,7 +23,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from .dfs import LOSS, UNRESOLVED, WIN, dfs, new_stack
-from .generator import DECK_SIZE, deal_ranks
+from .generator import DECK_SIZE, deal_ranks, deck_layout_features
 from .bounds import partner_table
 from .kernels import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, all_moves,
                       initial_position, rank_class)
@@ -95,6 +95,25 @@ def start_features(numbers, out):
     for k in range(numbers.size):
         deal_ranks(numbers[k], piles, reserve, deck, state)
         deal_features(piles, reserve, initial_position(piles, reserve), moves, out[k])
+
+
+@njit(cache=True, nogil=True)
+def census_features(numbers, out):
+    """The start's features (:func:`deal_features`) and the layout's
+    (:data:`solver.generator.LAYOUT_FEATURES`) of each deal ``numbers[k]``, into ``out[k]``
+    (int64, NFEATURES + 2 columns), the deal generated once; without the GIL, so that threads
+    share the work."""
+    deck = np.empty(DECK_SIZE, np.int64)
+    state = np.zeros(1, np.uint64)
+    moves = np.empty(MAX_MOVES, np.uint64)
+    where = np.empty(DECK_SIZE, np.int64)
+    piles = np.zeros((NPILES, DEPTH), np.int8)
+    reserve = np.zeros(NRESERVE, np.int8)
+    for k in range(numbers.size):
+        deal_ranks(numbers[k], piles, reserve, deck, state)  # leaves the shuffled deck in deck
+        row = out[k]
+        deal_features(piles, reserve, initial_position(piles, reserve), moves, row)
+        deck_layout_features(deck, where, row[NFEATURES:])
 
 
 @njit(cache=True)

@@ -135,9 +135,11 @@ def _features() -> None:
     # the start's features from deal numbers: what results of format 2 compute when read
     import numpy as np
 
-    from .pieces import NFEATURES, start_features
+    from .generator import LAYOUT_FEATURES
+    from .pieces import NFEATURES, census_features, start_features
 
     start_features(np.zeros(1, np.int64), np.zeros((1, NFEATURES), np.int64))
+    census_features(np.zeros(1, np.int64), np.zeros((1, NFEATURES + len(LAYOUT_FEATURES)), np.int64))
 
 
 # name -> (warm-up, rough seconds to compile it on a small machine with another compiling

@@ -238,7 +238,8 @@ def cmd_findings(args: argparse.Namespace) -> int:
         raise _UsageError(f"--recheck must be a share of the census in (0, 1], got {args.recheck}")
     page = write_findings(args.census, args.out, seed=args.seed, workers=args.workers,
                           players_deals=args.players_deals, forgiveness_deals=args.forgiveness_deals,
-                          recheck_share=args.recheck, recheck_limit=args.limit, progress=not args.quiet)
+                          recheck_share=args.recheck, recheck_limit=args.limit, progress=not args.quiet,
+                          work=args.work)
     print(f"findings written to {page}")
     return 0
 
@@ -246,7 +247,11 @@ def cmd_findings(args: argparse.Namespace) -> int:
 def _add_findings(p: argparse.ArgumentParser):
     import os
 
-    p.add_argument("census", metavar="DIR", help="a finished census: a results directory written by 'halfmoon batch'")
+    p.add_argument("census", metavar="DIR", help="a finished census: a results directory written by 'halfmoon batch' "
+                   "(or its fsspec URL)")
+    p.add_argument("--work", metavar="DIR", default=None,
+                   help="where the stages keep their pieces, so a cut run goes on (default: the census's _findings; "
+                   "needed for a census at a URL)")
     p.add_argument("--out", metavar="DIR", default="docs",
                    help="where to write findings.md and its data and charts in findings/ (default: docs)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the samples the players, the forgiveness "

@@ -2,14 +2,16 @@
 
     halfmoon findings census --out docs   # data in docs/findings/, then the page (halfmoon.report)
 
-A census is a results directory written by ``halfmoon batch``.  From it, each stage
-derives a part of the findings; the expensive ones work in pieces kept under
-``<census>/_findings/<stage>/`` (names starting with ``_`` are not results data), so an
-interrupted run goes on where it stopped, and a finished stage is read back, not redone,
-while its parameters are the same.
+A census is a results directory written by ``halfmoon batch`` (local, or at an fsspec
+URL).  From it, each stage derives a part of the findings; the expensive ones work in
+pieces kept under ``<census>/_findings/<stage>/`` (names starting with ``_`` are not
+results data; a census at a URL names a local directory for them), so an interrupted run
+goes on where it stopped, and a finished stage is read back, not redone, while its
+parameters are the same.
 
 - ``census``: verdict counts, the win rate and the dead-on-arrival rate with 95 % Wilson
-  intervals, and the loss rate by simple features of the deal;
+  intervals, the loss rate by simple features of the deal, the running win rate —
+  counted in one streamed pass (:mod:`.census`), in bounded memory;
 - ``deadlocks``: for every loss, the smallest set of classes whose cards alone cannot be
   cleared (:mod:`.deadlocks`);
 - ``players``: the simple players of :mod:`.strategies` on a seeded sample of the census;
@@ -19,9 +21,9 @@ while its parameters are the same.
   independent model (:mod:`.recheck`);
 - ``difficulty``: positions searched per deal, and the hardest deals, solved again.
 
-Samples are taken in the order of a permutation of the census's deals (sorted by number)
-drawn with numpy's ``default_rng(seed)``: the players take its first deals, the
-forgiveness stage the first winnable ones; the recheck has its own (``seed + 1``).
+Samples are taken in the sample order of ``seed`` (:func:`.census.sample_keys`, a keyed
+hash of the deal numbers): the players take its first deals, the forgiveness stage the
+first winnable ones; the recheck has its own order (``seed + 1``).
 """
 
 from __future__ import annotations
@@ -36,46 +38,11 @@ from typing import Callable, Optional, Union
 import numpy as np
 import pandas as pd
 
-from halfmoon.game.errors import HalfMoonError
-
-from .stats import verdict_counts, wilson_bounds, wilson_interval
+from .census import FindingsError, count_census, open_census
+from .stats import wilson_interval
 
 WORK_DIR = "_findings"
-CENSUS_COLUMNS = ["deal", "verdict", "nodes", "seconds", "solver_version", "budget",
-                  "start_moves", "reserve_faces", "top_faces", "free_classes"]
-FEATURES = ("start_moves", "top_faces", "reserve_faces", "free_classes",
-            "same_pile_copies", "max_pile_faces")
 PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
-NODE_BINS = np.array([0, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000])
-
-
-class FindingsError(HalfMoonError):
-    """A census cannot be used for findings."""
-
-
-# --- the census ----------------------------------------------------------------------
-def load_census(path: Union[str, Path], complete: bool = True) -> tuple[pd.DataFrame, dict]:
-    """The census's rows (without the winning lines) sorted by deal, and its manifest.
-
-    With ``complete`` (the default) a census that has not finished is refused, naming
-    how far it got: findings are stated on the whole sample or not at all."""
-    from halfmoon.batch.results import chunk_files, load_manifest, read_chunk
-
-    p = Path(path)
-    if not p.is_dir():
-        raise FindingsError(f"no census at {str(path)!r}: not a directory")
-    manifest = load_manifest(p)
-    if manifest is None:
-        raise FindingsError(f"{path}: not a results directory (no _manifest.json)")
-    files = chunk_files(p)
-    tables = [read_chunk(f, columns=CENSUS_COLUMNS).to_pandas() for f in files.values()]
-    df = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=CENSUS_COLUMNS)
-    expected = int(manifest.get("deals", {}).get("count", len(df)))
-    if complete and (manifest.get("status") != "complete" or len(df) != expected):
-        raise FindingsError(f"{path}: the census is not finished ({len(df):,} of {expected:,} deals); "
-                            "rerun its batch command, which goes on where it stopped")
-    df = df.sort_values("deal", kind="stable").reset_index(drop=True)
-    return df, manifest
 
 
 def census_command(manifest: dict, path: str) -> str:
@@ -88,66 +55,6 @@ def census_command(manifest: dict, path: str) -> str:
     else:
         what = "--codes FILE"
     return f"halfmoon batch {what} --out {path} --chunk-size {manifest.get('chunk_size', 5000)}"
-
-
-def census_summary(df: pd.DataFrame) -> dict:
-    """Verdict counts, the win rate and the dead-on-arrival rate, with 95 % intervals."""
-    c = verdict_counts(df)
-    n = len(df)
-    low, high = wilson_interval(c["win"], n) if not c["unresolved"] else (np.nan, np.nan)
-    doa = int((df["start_moves"] == 0).sum())
-    dlow, dhigh = wilson_interval(doa, n)
-    return {
-        "deals": n, "wins": c["win"], "losses": c["loss"], "unresolved": c["unresolved"],
-        "win_rate": c["win"] / n, "win_low": low, "win_high": high,
-        "dead_on_arrival": doa, "doa_rate": doa / n, "doa_low": dlow, "doa_high": dhigh,
-        "solver_versions": sorted(map(str, df["solver_version"].unique())),
-        "budget": int(df["budget"].max()),
-        "seconds": float(df["seconds"].sum()),
-        "nodes": {k: float(df["nodes"].quantile(q)) for k, q in
-                  (("median", 0.5), ("p99", 0.99), ("p99.9", 0.999), ("max", 1.0))},
-    }
-
-
-def layout_columns(numbers: np.ndarray) -> pd.DataFrame:
-    """:data:`solver.generator.LAYOUT_FEATURES` of each deal number, computed in compiled code."""
-    from solver.generator import LAYOUT_FEATURES, layout_features
-
-    out = np.zeros((len(numbers), len(LAYOUT_FEATURES)), np.int64)
-    layout_features(np.asarray(numbers, np.int64), out)
-    return pd.DataFrame(out.astype(np.int8), columns=list(LAYOUT_FEATURES))
-
-
-def feature_table(df: pd.DataFrame) -> pd.DataFrame:
-    """The loss rate for each value of each feature, with 95 % Wilson intervals.
-
-    Columns: ``feature, value, deals, losses, loss_rate, ci_low, ci_high``."""
-    rows = []
-    lost = df["verdict"] == "loss"
-    for f in FEATURES:
-        g = lost.groupby(df[f])
-        t = pd.DataFrame({"deals": g.size(), "losses": g.sum()})
-        low, high = wilson_bounds(t["losses"].to_numpy(), t["deals"].to_numpy())
-        for (value, r), lo, hi in zip(t.iterrows(), low, high):
-            rows.append((f, int(value), int(r["deals"]), int(r["losses"]), r["losses"] / r["deals"], lo, hi))
-    return pd.DataFrame(rows, columns=["feature", "value", "deals", "losses", "loss_rate", "ci_low", "ci_high"])
-
-
-def difficulty_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Deals by positions searched (decades: 0–9, 10–99, …) and verdict."""
-    nodes = df["nodes"].to_numpy()
-    idx = np.searchsorted(NODE_BINS, nodes, side="right") - 1
-    t = pd.crosstab(idx, df["verdict"]).reindex(columns=["win", "loss", "unresolved"], fill_value=0)
-    t = t.reindex(range(len(NODE_BINS) - 1), fill_value=0)
-    return pd.DataFrame({"nodes_from": NODE_BINS[:-1], "nodes_below": NODE_BINS[1:],
-                         "wins": t["win"].to_numpy(), "losses": t["loss"].to_numpy(),
-                         "unresolved": t["unresolved"].to_numpy()})
-
-
-def hardest_deals(df: pd.DataFrame, n: int = 20) -> pd.DataFrame:
-    """The ``n`` deals that took the most positions, solved again for the search that
-    settles them (and to show the verdict does not depend on the run)."""
-    return _hardest_piece(df.nlargest(n, "nodes"), int(df["budget"].max()))["hardest"]
 
 
 def _hardest_piece(top: pd.DataFrame, budget: int) -> dict[str, pd.DataFrame]:
@@ -251,20 +158,20 @@ def _recheck_piece(rows: pd.DataFrame, limit: float) -> dict[str, pd.DataFrame]:
     return {"recheck": recheck(rows, limit=limit)}
 
 
-def _lines(census: Path, numbers) -> pd.DataFrame:
-    """The winning lines of some deals of a census, read from its chunk files."""
+def _lines(ds, numbers) -> pd.DataFrame:
+    """The winning lines of some deals of a census (:class:`.scan.Dataset`), read a row group at a time."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from halfmoon.batch.results import chunk_files, read_chunk
+    from halfmoon.batch.results import stored_columns, to_rows
 
     want = pa.array(sorted({int(n) for n in numbers}), pa.int64())
     parts = []
-    for f in chunk_files(census).values():
-        t = read_chunk(f, columns=["deal", "verdict", "line"])
-        t = t.filter(pc.is_in(t["deal"], value_set=want))
-        parts.append(t.to_pandas())
-    return pd.concat(parts, ignore_index=True)
+    for g in ds.row_groups(stored_columns(ds.format, ["deal", "verdict", "line"])):
+        hit = g.filter(pc.is_in(g["deal"], value_set=want))
+        if len(hit):
+            parts.append(to_rows(hit, ds.format, ["deal", "verdict", "line"]).to_pandas())
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["deal", "verdict", "line"])
 
 
 # --- all of it ----------------------------------------------------------------------
@@ -300,47 +207,53 @@ def paired_difference(a: np.ndarray, b: np.ndarray, z: float = 1.96) -> tuple[fl
 
 def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, players_deals: int = 100_000,
            forgiveness_deals: int = 10_000, recheck_share: float = 0.01, recheck_limit: float = 60.0,
-           budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True) -> dict:
-    """Every stage on a census; returns the derived frames and the summary (a dict)."""
-    path = Path(census)
-    df, manifest = load_census(path)
+           budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True,
+           work: Union[str, Path, None] = None) -> dict:
+    """Every stage on a census (a directory or an fsspec URL); returns the derived frames and
+    the summary (a dict).  The stages' pieces are kept in ``work`` (default: the census's
+    ``_findings``; a census at a URL needs a local one)."""
+    from halfmoon.batch.store import location
+
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    budget = int(budget or df["budget"].max())
-    work = path / WORK_DIR
-    df = pd.concat([df, layout_columns(df["deal"].to_numpy())], axis=1)
-    summary = census_summary(df)
+    if work is None:
+        where = location(census)
+        if not where.is_local:
+            raise FindingsError(f"{census}: a census at a URL needs a local directory for the findings' "
+                                "pieces (--work DIR)")
+        work = where.path / WORK_DIR
+    work = Path(work)
+    ds, manifest = open_census(census)
+    c = count_census(census, seed=seed, players_deals=players_deals, forgiveness_deals=forgiveness_deals,
+                     recheck_share=recheck_share, dataset=ds, manifest=manifest)
+    summary = c.summary
+    budget = int(budget or summary["budget"])
     summary["command"] = census_command(manifest, str(census))
     summary["created"] = str(manifest.get("created", ""))
-    perm = np.random.default_rng(seed).permutation(len(df))
 
-    losses = df[df["verdict"] == "loss"]
-    dl = _run_pieces(work, "deadlocks", losses[["deal"]], _deadlock_piece, {"budget": budget},
+    dl = _run_pieces(work, "deadlocks", c.losses[["deal"]], _deadlock_piece, {"budget": budget},
                      250, workers, progress)["deadlocks"]
-    losses = losses.drop(columns=["solver_version", "budget", "seconds"]).merge(dl, on="deal", suffixes=("", "_projections"))
+    losses = c.losses.merge(dl, on="deal", suffixes=("", "_projections"))
 
-    sample = df.iloc[perm[:players_deals]][["deal", "verdict"]]
-    pl = _run_pieces(work, "players", sample[["deal"]], _players_piece,
+    pl = _run_pieces(work, "players", c.players[["deal"]], _players_piece,
                      {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
-    pl = pl.merge(sample, on="deal")
+    pl = pl.merge(c.players, on="deal")
 
-    winnable = df.iloc[perm][df["verdict"].to_numpy()[perm] == "win"][["deal"]].iloc[:forgiveness_deals]
-    fg = _run_pieces(work, "forgiveness", winnable, _forgiveness_piece,
+    fg = _run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
                      {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50, workers, progress)
 
-    k = int(round(recheck_share * len(df)))
-    pick = df.iloc[np.random.default_rng(seed + 1).permutation(len(df))[:k]][["deal"]]
-    rows = _lines(path, pick["deal"]).set_index("deal").loc[pick["deal"]].reset_index()
+    pick = c.recheck
+    rows = _lines(ds, pick["deal"]).set_index("deal").loc[pick["deal"]].reset_index()
     rc = _run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit}, 500, workers,
                      progress)["recheck"]
 
-    summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(winnable), recheck_deals=len(rc),
+    summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(c.winnable), recheck_deals=len(rc),
                    recheck_limit=recheck_limit)
-    return {"census": df, "summary": summary, "features": feature_table(df), "losses": losses,
+    return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate,
             "players": pl, "positions": fg.get("positions"), "games": fg.get("games"), "recheck": rc,
-            "difficulty": difficulty_table(df),
-            "hardest": _run_pieces(work, "hardest", df.nlargest(20, "nodes")[["deal", "verdict", "nodes", "seconds"]],
-                                   _hardest_piece, {"budget": budget}, 20, 1, False)["hardest"]}
+            "difficulty": c.difficulty,
+            "hardest": _run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget},
+                                   20, 1, False)["hardest"]}
 
 
 # --- the data kept beside the page -----------------------------------------------------
@@ -370,16 +283,6 @@ DATA_FILES = {
 }
 
 
-def running_points(verdicts: pd.Series, points: int = 60) -> pd.DataFrame:
-    """The win rate of the first n deals with its Wilson interval, at log-spaced n."""
-    won = (verdicts.to_numpy() == "win").astype(np.int64)
-    n = np.unique(np.geomspace(100, len(won), points).astype(np.int64)) if len(won) >= 100 else \
-        np.arange(1, len(won) + 1)
-    wins = np.cumsum(won)[n - 1]
-    low, high = wilson_bounds(wins, n)
-    return pd.DataFrame({"n": n, "wins": wins, "win_rate": wins / n, "ci_low": low, "ci_high": high})
-
-
 def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     """Write the small derived data of :func:`derive` (see :data:`DATA_FILES`) into ``data_dir``."""
     from solver import SOLVER_VERSION
@@ -391,9 +294,7 @@ def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     s = dict(derived["summary"])
     s["recheck"] = recheck_counts(derived["recheck"])
     s["solver_version_now"] = SOLVER_VERSION
-    df = derived["census"]
-    perm = np.random.default_rng(s["seed"]).permutation(len(df))
-    running_points(df["verdict"].iloc[perm]).to_parquet(d / "win-rate.parquet", index=False)
+    derived["win_rate"].to_parquet(d / "win-rate.parquet", index=False)
     derived["features"].to_parquet(d / "features.parquet", index=False)
     derived["losses"].to_parquet(d / "losses.parquet", index=False)
     pl = derived["players"]

@@ -295,3 +295,4 @@ def test_findings_bad_input_is_one_line(capsys, tmp_path):
     assert_one_line_error(capsys, ["findings", str(tmp_path), "--workers", "0"], "--workers")
     assert_one_line_error(capsys, ["findings", str(tmp_path), "--players-deals", "0"], "--players-deals")
     assert_one_line_error(capsys, ["findings", str(tmp_path)], "no _manifest.json")
+    assert_one_line_error(capsys, ["findings", "memory://no-census"], "needs a local directory for the findings' pieces")

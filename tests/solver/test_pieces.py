@@ -64,6 +64,22 @@ def test_piece_features_are_those_of_each_deal():
         assert dict(zip(FEATURES, piece.features[k].tolist())) == engine_features(Deal.from_number(n))
 
 
+def test_census_features_are_the_start_and_layout_kernels_together():
+    from solver.generator import LAYOUT_FEATURES, layout_features
+    from solver.pieces import NFEATURES, census_features, start_features
+
+    numbers = np.array(random_numbers(3000, seed=14) + [0, 8_031_810_175], np.int64)
+    both = np.zeros((numbers.size, NFEATURES + len(LAYOUT_FEATURES)), np.int64)
+    census_features(numbers, both)
+    start = np.zeros((numbers.size, NFEATURES), np.int64)
+    layout = np.zeros((numbers.size, len(LAYOUT_FEATURES)), np.int64)
+    start_features(numbers, start)
+    layout_features(numbers, layout)
+    assert np.array_equal(both, np.concatenate([start, layout], 1))
+    assert len(np.unique(both, axis=0)) > 100  # varied: not a column left at zero
+    assert (both[:, NFEATURES:] > 0).any(axis=0).all()
+
+
 def test_the_cycle_counter_advances():
     a = int(cycles())
     assert int(cycles()) > a
