@@ -142,6 +142,27 @@ def _features() -> None:
     census_features(np.zeros(1, np.int64), np.zeros((1, NFEATURES + len(LAYOUT_FEATURES)), np.int64))
 
 
+def _fair() -> None:
+    # the fair players (solver.fair): a game of each kind, and a decision as the board asks one
+    import numpy as np
+
+    from .fair import MCTS, NPARAMS, ROLLOUT, decide, fair_game, new_tree
+    from .kernels import MAX_MOVES, MAX_PLY, all_moves, initial_position
+    from .players import GREEDY
+    from .search import sample_arrays
+
+    piles, reserve = sample_arrays()
+    root = initial_position(piles, reserve)
+    params = np.ones(NPARAMS, np.float64)
+    for player in (ROLLOUT, MCTS):
+        fair_game(piles, reserve, root, player, GREEDY, params, np.uint64(1), 4, np.zeros(MAX_PLY, np.uint64),
+                  np.zeros(1, np.int64))
+    moves = np.empty(MAX_MOVES, np.uint64)
+    m = all_moves(piles, reserve, root, moves)
+    decide(piles, reserve, root, moves, m, ROLLOUT, GREEDY, params, np.ones(1, np.uint64), *new_tree(4),
+           np.zeros(1, np.int64), np.zeros_like(piles))
+
+
 # name -> (warm-up, rough seconds to compile it on a small machine with another compiling
 # beside it (alone, about 0.7 of that), what it is)
 GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
@@ -151,6 +172,7 @@ GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
     "players": (_players, 10, "the players"),
     "generator": (_generator, 2, "the deal generator"),
     "features": (_features, 5, "the deals' features"),
+    "fair": (_fair, 12, "the fair players"),
 }
 SOLVER = ("search", "plain", "grouping")  # what solving any deal may call
 

@@ -270,6 +270,85 @@ def _add_findings(p: argparse.ArgumentParser):
     return cmd_findings
 
 
+def cmd_players(args: argparse.Namespace) -> int:
+    from halfmoon import batch
+    from halfmoon.research import fairplay
+
+    if args.codes is not None:
+        deals = batch.deals_from_codes(args.codes)
+    elif args.range is not None:
+        deals = batch.parse_range(args.range)
+    else:
+        if args.random < 1:
+            raise _UsageError(f"--random must be at least 1, got {args.random}")
+        deals = batch.deals_from_random(args.random, args.seed)
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    if not names:
+        raise _UsageError("--players names no player")
+    chosen = fairplay.players(names, args.samples)  # unknown names fail before any game
+    played = list(dict.fromkeys([*names, "greedy", "lookahead"]))  # the references of the differences
+    total = len(deals) * len(played)
+    bar = None
+    if not args.json and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit=" games", file=sys.stderr, dynamic_ncols=True)
+    try:
+        games = fairplay.play_players(deals.numbers, played, seed=args.seed, samples=args.samples,
+                                      workers=args.workers, progress=bar.update if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    table = fairplay.ladder(games).set_index("player")
+    settings = {p.name: p.settings() for p in chosen}
+    if args.json:
+        out = []
+        for name in names:
+            r = table.loc[name]
+            row = {"player": name, "deals": int(r["deals"]), "won": int(r["won"]), "win_rate": float(r["win_rate"]),
+                   "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"])}
+            for other in ("greedy", "lookahead"):
+                row[f"vs_{other}"] = {k: float(r[f"vs_{other}{s}"]) for k, s in
+                                      (("mean", ""), ("low", "_low"), ("high", "_high"))}
+            row.update(seconds_per_game=float(r["seconds_per_game"]),
+                       evaluations_per_game=float(r["evaluations_per_game"]), settings=settings[name])
+            out.append(row)
+        print(json.dumps({"deals": len(deals), "seed": args.seed, "players": out}))
+        return 0
+    from halfmoon.batch.sources import describe_source
+
+    print(f"{len(deals)} deals ({describe_source(deals.source)}), seed {args.seed}; "
+          "win rates with 95 % Wilson intervals, differences paired by deal with 95 % intervals")
+    width = max(len(n) for n in names)
+    for name in names:
+        r = table.loc[name]
+        diffs = "  ".join(f"vs {o} {100 * r[f'vs_{o}']:+.2f} [{100 * r[f'vs_{o}_low']:+.2f}, "
+                          f"{100 * r[f'vs_{o}_high']:+.2f}]" for o in ("greedy", "lookahead"))
+        extra = f" ({settings[name]})" if settings[name] else ""
+        print(f"{name:<{width}}  {int(r['deals'])} deals  won {int(r['won'])}  {100 * r['win_rate']:.2f} % "
+              f"[{100 * r['ci_low']:.2f}, {100 * r['ci_high']:.2f}]  {diffs}  "
+              f"{r['seconds_per_game']:.4f} s a game{extra}")
+    return 0
+
+
+def _add_players(p: argparse.ArgumentParser):
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--codes", metavar="FILE", help="one deal code or deal number per line (# comments)")
+    src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1")
+    src.add_argument("--random", metavar="N", type=int, help="N distinct random deals of the whole code space")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of --random and of the players' random numbers (default: 0)")
+    p.add_argument("--players", default="random,greedy,lookahead,fair", metavar="LIST",
+                   help="comma-separated: random, greedy, lookahead, pimc, rollout, rollout-lookahead, uct, fair "
+                   "(the best fair player; default: random,greedy,lookahead,fair)")
+    p.add_argument("--samples", type=int, metavar="K",
+                   help="sampled layouts (or UCT's iterations) a decision, for the players that sample "
+                   "(default: each one's own)")
+    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    return cmd_players
+
+
 # name, help, function that adds the arguments and returns the runner
 def solution_lines(deal, moves) -> list[str]:
     """A winning line in card notation with sources: ``1. 5s P1 + 6d P8``."""
@@ -340,6 +419,7 @@ SUBCOMMANDS = [
     ("analyse", "list every legal move of a position and whether the game stays winnable", _add_analyse),
     ("report", "write a Markdown report with charts for a results directory", _add_report),
     ("findings", "derive the findings page, its charts and data from a census", _add_findings),
+    ("players", "fair players (who see only the app's cards) against greedy and lookahead, paired", _add_players),
     ("play", "play a deal in the browser, with the solver's opinion beside the game", _add_play),
 ]
 

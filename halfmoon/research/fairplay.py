@@ -1,0 +1,307 @@
+"""Fair players: what a player who sees only the app's cards can win.
+
+A fair player sees the pile tops, the reserve, the piles' sizes and the cards removed,
+and so knows the multiset of the hidden cards but not their places (:mod:`solver.fair`:
+the view, the layouts consistent with it, and the kernels that decide from it alone).  The
+players, by name (:data:`PLAYERS`):
+
+- ``random``, ``greedy``, ``lookahead``: the simple players of :mod:`.strategies`;
+- ``pimc``: perfect-information sampling (hindsight optimisation), the baseline of the
+  literature: in each of K sampled layouts the solver settles every move's child; the move
+  that wins in most samples is played (ties to the lookahead player's move);
+- ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.fair.rollout_choice`);
+- ``rollout-lookahead``: the same with lookahead as the base player;
+- ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.fair.mcts_choice`);
+- ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
+  fair hint uses.
+
+:func:`play_players` plays each on the same deals (seeded per deal, so a game does not
+depend on the other deals of a run), :func:`ladder` puts them side by side: win rates with
+Wilson intervals and paired differences against greedy and lookahead with 95 % intervals.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from halfmoon.game.codes import MAX_NUMBER
+from halfmoon.game.deal import Deal
+from halfmoon.game.errors import HalfMoonError
+
+from .stats import wilson_interval
+from .strategies import game_seed
+
+Z95 = 1.96
+TABLE_BITS = 20  # UCT's table: 2**20 slots, shared by a game's decisions
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player's settings: ``kind`` is ``simple`` (a player of :mod:`.strategies`),
+    ``kernel`` (:func:`solver.fair.fair_game`) or ``pimc``."""
+
+    name: str
+    kind: str
+    code: int = 0  # solver.players / solver.fair player code
+    base: int = 0  # the base player of the sampling players
+    samples: int = 0  # layouts (rollout, pimc) or iterations (uct) a decision
+    rounds: int = 1
+    z: float = 2.0
+    c: float = 0.3
+    partial: float = 0.0  # credit of a lost roll-out for the share of cards it removed
+    budget: int = 0  # positions a solve (pimc)
+    about: str = ""
+
+    def with_samples(self, samples: Optional[int]) -> "Player":
+        return self if samples is None or not self.samples else replace(self, samples=int(samples))
+
+    def params(self) -> np.ndarray:
+        """The settings as :func:`solver.fair.decide` takes them."""
+        from solver.fair import NPARAMS, P_BUDGET, P_C, P_PARTIAL, P_ROUNDS, P_Z
+
+        out = np.zeros(NPARAMS, np.float64)
+        out[[P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL]] = self.samples, self.rounds, self.z, self.c, self.partial
+        return out
+
+    def settings(self) -> str:
+        if self.kind == "simple":
+            return ""
+        if self.kind == "pimc":
+            return f"{self.samples} layouts, {self.budget:,} positions a solve"
+        what = "iterations" if self.name.startswith("uct") else "layouts"
+        return f"{self.samples} {what} a decision"
+
+
+def _players() -> dict[str, Player]:
+    from solver.fair import MCTS, ROLLOUT
+    from solver.players import GREEDY, LOOKAHEAD, RANDOM
+
+    return {
+        "random": Player("random", "simple", RANDOM, about="a uniformly random legal move"),
+        "greedy": Player("greedy", "simple", GREEDY, about="the move uncovering most pile cards, pairs first"),
+        "lookahead": Player("lookahead", "simple", LOOKAHEAD, about="two moves ahead over the cards in view"),
+        "pimc": Player("pimc", "pimc", base=LOOKAHEAD, samples=8, budget=20_000,
+                       about="the solver on each move's child in sampled layouts"),
+        "rollout": Player("rollout", "kernel", ROLLOUT, GREEDY, samples=256, rounds=8, z=2.0,
+                          about="greedy, unless paired greedy roll-outs say otherwise"),
+        "rollout-lookahead": Player("rollout-lookahead", "kernel", ROLLOUT, LOOKAHEAD, samples=32, rounds=4,
+                                    z=2.0, about="lookahead, unless paired lookahead roll-outs say otherwise"),
+        "uct": Player("uct", "kernel", MCTS, GREEDY, samples=2000, c=0.3,
+                      about="UCT over the fair game's states, greedy roll-outs"),
+    }
+
+
+FAIR = "rollout"  # the best fair player at its default settings
+
+
+def players(names: Iterable[str], samples: Optional[int] = None) -> list[Player]:
+    """The players of ``names`` (``fair`` is :data:`FAIR`'s settings under the name ``fair``);
+    :class:`HalfMoonError` naming an unknown one."""
+    known = _players()
+    out = []
+    for name in names:
+        if name == "fair":
+            out.append(replace(known[FAIR], name="fair"))
+        elif name in known:
+            out.append(known[name])
+        else:
+            raise HalfMoonError(f"unknown player {name!r} (expected some of {', '.join([*known, 'fair'])})")
+    if samples is not None and samples < 1:
+        raise HalfMoonError(f"--samples must be at least 1, got {samples}")
+    return [p.with_samples(samples) for p in out]
+
+
+# --- playing ----------------------------------------------------------------------------
+GAME_COLUMNS = {"deal": "int64", "player": "object", "won": "bool", "moves_made": "int16",
+                "cards_left": "int16", "seconds": "float64", "evaluations": "int64"}
+
+
+def _deal_arrays(numbers: Sequence[int]):
+    from solver.kernels import DEPTH, NPILES, NRESERVE, initial_position
+    from solver.search import deal_arrays
+
+    piles = np.zeros((len(numbers), NPILES, DEPTH), np.int8)
+    reserve = np.zeros((len(numbers), NRESERVE), np.int8)
+    for k, n in enumerate(numbers):
+        piles[k], reserve[k] = deal_arrays(Deal.from_number(int(n)))
+    roots = np.array([initial_position(piles[k], reserve[k]) for k in range(len(numbers))], np.uint64)
+    return piles, reserve, roots
+
+
+def _play_piece(numbers: list[int], player: Player, seed: int) -> pd.DataFrame:
+    """One game of ``player`` on each deal number (seconds: each game's own)."""
+    from solver.kernels import MAX_PLY, cards_left
+
+    piles, reserve, roots = _deal_arrays(numbers)
+    rows = []
+    line = np.zeros(MAX_PLY, np.uint64)
+    for k, n in enumerate(numbers):
+        s = game_seed(seed, int(n))
+        t0 = time.perf_counter()
+        moves, final, rollouts = _game(piles[k], reserve[k], roots[k], player, s, line)
+        rows.append((int(n), player.name, final == 0, moves, cards_left(np.uint64(final)),
+                     time.perf_counter() - t0, rollouts))
+    return pd.DataFrame(rows, columns=list(GAME_COLUMNS)).astype(GAME_COLUMNS)
+
+
+def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, int, int]:
+    """(moves made, final position, roll-outs) of one game."""
+    from solver.fair import fair_game
+    from solver.players import play_game
+
+    if player.kind == "simple":
+        n, final = play_game(piles, reserve, root, player.code, np.array([seed], np.uint64), line, 2)
+        return int(n), int(final), 0
+    if player.kind == "kernel":
+        stats = np.zeros(1, np.int64)
+        n, final = fair_game(piles, reserve, root, player.code, player.base, player.params(), np.uint64(seed),
+                             TABLE_BITS, line, stats)
+        return int(n), int(final), int(stats[0])
+    return pimc_game(piles, reserve, root, player, seed, line)
+
+
+def pimc_game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, int, int]:
+    """A game of the PIMC player: (moves made, final position, solves)."""
+    from solver.kernels import DEPTH, MAX_MOVES, NPILES, all_moves
+
+    moves = np.empty(MAX_MOVES, np.uint64)
+    view = np.zeros((NPILES, DEPTH), np.int8)
+    state = np.array([seed], np.uint64)
+    pos = np.uint64(root)
+    n = solves = 0
+    while pos != 0:
+        m = all_moves(piles, reserve, pos, moves)
+        if m == 0:
+            break
+        from solver.fair import view_layout
+
+        view_layout(piles, pos, view)
+        k, s = pimc_choice(view, reserve, pos, moves, m, player, state)
+        solves += s
+        line[n] = moves[k]
+        n += 1
+        pos = np.uint64(pos - moves[k])
+    return n, int(pos), solves
+
+
+def pimc_choice(view, reserve, pos, moves, m, player: Player, state) -> tuple[int, int]:
+    """The PIMC player's move index on the view ``view`` and the solves it took: the move
+    whose child the solver wins in most of ``player.samples`` sampled layouts (the same
+    layouts for every move), ties to the base player's move."""
+    from solver.dfs import WIN
+    from solver.fair import base_choice, sample_layout
+    from solver.search import search_arrays
+
+    b = int(base_choice(view, reserve, pos, moves, m, player.base))
+    if m == 1:
+        return b, 0
+    wins = np.zeros(m, np.int64)
+    sample = np.zeros_like(view)
+    solves = 0
+    for _ in range(player.samples):
+        sample_layout(view, pos, state, sample)
+        for j in range(m):
+            p, r = layout_at(sample, reserve, np.uint64(pos - moves[j]))
+            if not p.any() and not r.any():
+                wins[j] += 1
+                continue
+            wins[j] += search_arrays(p, r, player.budget)[0] == WIN
+            solves += 1
+    best = b
+    for j in range(m):
+        if wins[j] > wins[best]:
+            best = j
+    return best, solves
+
+
+def layout_at(piles, reserve, pos) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays of layout ``piles``/``reserve`` at position ``pos`` (removed cards 0), as
+    the solver takes a position."""
+    from solver.kernels import NPILES, NRESERVE, pile_count, reserve_full
+
+    p = piles.copy()
+    r = reserve.copy()
+    for i in range(NPILES):
+        p[i, pile_count(pos, i):] = 0
+    for k in range(NRESERVE):
+        if not reserve_full(pos, k):
+            r[k] = 0
+    return p, r
+
+
+def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
+                 samples: Optional[int] = None, workers: Optional[int] = None,
+                 progress: Optional[Callable[[int], None]] = None) -> pd.DataFrame:
+    """One game of each player of ``names`` on each deal; :data:`GAME_COLUMNS`, rows by
+    player then deal.  ``workers`` processes (default: every core); ``progress(k)`` is
+    called as ``k`` more games finish."""
+    nums = [int(n) for n in numbers]
+    bad = [n for n in nums if not 0 <= n <= MAX_NUMBER]
+    if bad:
+        raise HalfMoonError(f"deal number {bad[0]} is outside 0..{MAX_NUMBER}")
+    if not nums:
+        raise HalfMoonError("no deals to play")
+    chosen = players(names, samples)
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers < 1:
+        raise HalfMoonError(f"--workers must be at least 1, got {workers}")
+    from solver.warmup import prepare
+
+    prepare(["players", "fair"])
+    size = max(1, min(200, len(nums) // (4 * workers) or 1))
+    tasks = [(nums[k:k + size], p) for p in chosen for k in range(0, len(nums), size)]
+    parts = []
+    if workers == 1:
+        for piece, p in tasks:
+            parts.append(_play_piece(piece, p, seed))
+            if progress:
+                progress(len(piece))
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            futures = [pool.submit(_play_piece, piece, p, seed) for piece, p in tasks]
+            for f, (piece, _) in zip(futures, tasks):
+                parts.append(f.result())
+                if progress:
+                    progress(len(piece))
+    return pd.concat(parts, ignore_index=True)
+
+
+# --- side by side -----------------------------------------------------------------------
+def paired(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """The mean of ``a - b`` over paired games and its normal interval (``z`` standard errors)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    if d.size < 2:
+        return float(d.mean()) if d.size else float("nan"), float("nan"), float("nan")
+    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+    return mean, mean - z * se, mean + z * se
+
+
+def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")) -> pd.DataFrame:
+    """One row per player of ``games`` (in its order): ``player, deals, won, win_rate, ci_low,
+    ci_high``, for each player ``X`` of ``against`` present ``vs_X, vs_X_low, vs_X_high`` (the
+    win rate's paired difference on the same deals), ``seconds_per_game`` and
+    ``evaluations_per_game`` (roll-outs played, or the PIMC player's solves)."""
+    wide = games.pivot(index="deal", columns="player", values="won")
+    rows = []
+    for name in dict.fromkeys(games["player"]):
+        g = games[games["player"] == name]
+        n, k = len(g), int(g["won"].sum())
+        row = {"player": name, "deals": n, "won": k, "win_rate": k / n}
+        row["ci_low"], row["ci_high"] = wilson_interval(k, n)
+        for other in against:
+            if other in wide:
+                row[f"vs_{other}"], row[f"vs_{other}_low"], row[f"vs_{other}_high"] = paired(
+                    wide[name].to_numpy(), wide[other].to_numpy())
+        row["seconds_per_game"] = float(g["seconds"].mean())
+        row["evaluations_per_game"] = float(g["evaluations"].mean())
+        rows.append(row)
+    return pd.DataFrame(rows)

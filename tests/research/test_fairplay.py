@@ -1,0 +1,88 @@
+"""Fair players from Python: the registry, games that match the simple players and the
+kernels, the ladder's intervals and paired differences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from halfmoon.game.codes import random_numbers
+from halfmoon.game.engine import Game
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.research.fairplay import FAIR, ladder, paired, play_players, players
+from halfmoon.research.stats import wilson_interval
+from halfmoon.research.strategies import play_many
+
+
+def test_the_registry_and_fair():
+    names = [p.name for p in players(["greedy", "fair", "uct"])]
+    assert names == ["greedy", "fair", "uct"]
+    fair, best = players(["fair", FAIR])
+    assert fair.code == best.code and fair.samples == best.samples and fair.base == best.base
+    assert players(["rollout"], samples=7)[0].samples == 7
+    assert players(["greedy"], samples=7)[0].samples == 0  # a player that does not sample keeps none
+    with pytest.raises(HalfMoonError, match="unknown player 'wise'"):
+        players(["wise"])
+    with pytest.raises(HalfMoonError, match="--samples must be at least 1"):
+        players(["rollout"], samples=0)
+
+
+def test_simple_players_play_as_in_strategies_and_fair_ones_replay():
+    nums = random_numbers(30, seed=41)
+    games = play_players(nums, ["greedy", "lookahead", "rollout", "uct", "pimc"], seed=2, samples=3, workers=1)
+    assert list(games.columns) == ["deal", "player", "won", "moves_made", "cards_left", "seconds", "evaluations"]
+    for name in ("greedy", "lookahead"):
+        mine = games[games["player"] == name].set_index("deal")
+        theirs = play_many(nums, name).set_index("deal")
+        assert (mine["won"] == theirs["won"]).all() and (mine["cards_left"] == theirs["cards_left"]).all()
+    assert (games[games["player"].isin(["rollout", "uct", "pimc"])]["evaluations"] > 0).all()
+    again = play_players(nums[:5], ["rollout"], seed=2, samples=3, workers=1)
+    first = games[(games["player"] == "rollout") & games["deal"].isin(nums[:5])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(again.drop(columns="seconds"), first.drop(columns="seconds"))
+
+
+def test_a_fair_game_is_legal_all_the_way():
+    from halfmoon.research.fairplay import _deal_arrays, _game
+    from solver.kernels import MAX_PLY
+    from solver.search import delta_to_move
+
+    (p,) = players(["pimc"], samples=2)
+    piles, reserve, roots = _deal_arrays([12345])
+    line = np.zeros(MAX_PLY, np.uint64)
+    n, final, solves = _game(piles[0], reserve[0], roots[0], p, 9, line)
+    game = Game(12345)
+    for d in line[:n]:
+        game.play(delta_to_move(int(d)))
+    assert game.is_over and game.is_won == (final == 0) and solves > 0
+
+
+def test_workers_give_the_same_games():
+    nums = random_numbers(12, seed=43)
+    one = play_players(nums, ["greedy", "rollout"], seed=1, samples=2, workers=1)
+    two = play_players(nums, ["greedy", "rollout"], seed=1, samples=2, workers=2)
+    pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
+
+
+def test_the_ladder_by_hand():
+    g = pd.DataFrame({"deal": [1, 2, 3, 4] * 3, "player": ["greedy"] * 4 + ["lookahead"] * 4 + ["fair"] * 4,
+                      "won": [1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0], "moves_made": 0, "cards_left": 0,
+                      "seconds": [0.1] * 8 + [1.0, 2.0, 3.0, 4.0], "evaluations": 0}).astype({"won": bool})
+    t = ladder(g).set_index("player")
+    assert t.loc["fair", "won"] == 3 and t.loc["fair", "win_rate"] == 0.75
+    assert (t.loc["fair", "ci_low"], t.loc["fair", "ci_high"]) == pytest.approx(wilson_interval(3, 4))
+    assert t.loc["fair", "vs_greedy"] == pytest.approx(0.5)  # differences 0, 1, 1, 0
+    se = np.std([0, 1, 1, 0], ddof=1) / 2
+    assert t.loc["fair", "vs_greedy_low"] == pytest.approx(0.5 - 1.96 * se)
+    assert t.loc["fair", "vs_lookahead"] == pytest.approx(0.25)
+    assert t.loc["fair", "seconds_per_game"] == pytest.approx(2.5)
+    assert paired(np.array([1.0]), np.array([0.0]))[0] == 1.0
+
+
+def test_bad_input():
+    with pytest.raises(HalfMoonError, match="outside"):
+        play_players([-1], ["greedy"], workers=1)
+    with pytest.raises(HalfMoonError, match="no deals"):
+        play_players([], ["greedy"], workers=1)
+    with pytest.raises(HalfMoonError, match="--workers"):
+        play_players([1], ["greedy"], workers=0)
