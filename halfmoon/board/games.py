@@ -41,6 +41,7 @@ class LiveGame:
         self.message: Optional[str] = None
         self.removed: Optional[tuple[str, ...]] = None
         self.analysed: Optional[Position] = None
+        self.fair_for: Optional[Position] = None
 
     def tap(self, source: str) -> TapOutcome:
         """Tap a source (checked by the engine: an unknown source raises)."""
@@ -75,6 +76,15 @@ class LiveGame:
     def analysis_asked(self) -> bool:
         """Whether the analysis was asked for the position now on the board."""
         return self.analysed == self.game.position
+
+    def ask_fair(self) -> None:
+        self.fair_for = self.game.position
+        self.version += 1
+
+    @property
+    def fair_asked(self) -> bool:
+        """Whether the fair hint was asked for the position now on the board."""
+        return self.fair_for == self.game.position
 
 
 class GameStore:

@@ -6,6 +6,10 @@ between processes unchanged:
 - ``("solve", layout, budget)``: settle a position given as layout text;
   answer ``{"verdict", "moves", "nodes", "seconds"}`` (``moves``: the winning line as
   ``"P1+P8"`` strings, or None);
+- ``("fair", layout, samples, seed, budget)``: the fair hint of a position given as the
+  layout text of :func:`halfmoon.research.fairplay.view_deal` (the hidden cards sorted:
+  the process is never told where they lie); answer ``{"move", "samples", "moves"}``
+  (:func:`halfmoon.research.fairplay.fair_hint`);
 - ``("pick", kind, seed, budget, tries)``: a random deal that is ``"winnable"``, or
   ``"hard"`` (winnable, but lost by the greedy player); answer
   ``{"number", "code", "verdict", "moves", "nodes", "seconds", "tried"}`` or
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import random
 import signal
+import threading
 from typing import Any
 
 from halfmoon.game.codes import DEAL_COUNT
@@ -25,6 +30,7 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.layouts import parse_layout
 
 PICK_KINDS = ("winnable", "hard")
+FAIR_GROUPS = ("players", "fair")  # the kernels of the fair hint (solver.warmup's groups)
 READY = "ready"
 
 
@@ -55,6 +61,15 @@ def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:
     return {"error": f"no {kind} deal among {tries} random deals; try again"}
 
 
+def fair_job(layout: str, samples: int, seed: int, budget: int) -> dict[str, Any]:
+    from solver.warmup import prepare
+
+    from halfmoon.research.fairplay import fair_hint
+
+    prepare(FAIR_GROUPS, out=None)
+    return fair_hint(parse_layout(layout, name="position"), samples, seed, budget)
+
+
 def run_job(job: tuple) -> dict[str, Any]:
     """The answer to one job (see the module's docstring); never raises."""
     try:
@@ -63,6 +78,8 @@ def run_job(job: tuple) -> dict[str, Any]:
             return solve_job(*args)
         if kind == "pick":
             return pick_job(*args)
+        if kind == "fair":
+            return fair_job(*args)
         return {"error": f"unknown job {kind!r}"}
     except Exception as exc:  # an answer, not a dead process: the board goes on
         return {"error": f"{type(exc).__name__}: {exc}"}
@@ -76,6 +93,7 @@ def worker_main(conn) -> None:
     from solver.search import warm_up
     from solver.warmup import SOLVER, compile_in_parallel
 
+    import halfmoon.research.fairplay  # noqa: F401  (the fair hint needs it)
     import halfmoon.research.strategies  # noqa: F401  (picks need it: loaded before any job)
 
     # on a cold cache, two helper processes compile the kernels side by side (a job must
@@ -83,6 +101,9 @@ def worker_main(conn) -> None:
     compile_in_parallel(SOLVER, processes=2)
     warm_up()
     conn.send(READY)
+    # the fair hint's kernels after the light's: on a cold cache a helper compiles them in
+    # the background, and the first fair hint waits for it (fair_job loads them)
+    threading.Thread(target=compile_in_parallel, args=(FAIR_GROUPS, 1, None), daemon=True).start()
     while True:
         try:
             job = conn.recv()

@@ -304,3 +304,38 @@ def line_view(reading: Reading) -> Optional[list[dict]]:
                       "cards": move_cards(game, move)})
         game.push(move)
     return steps
+
+
+FAIR_NOTE = ("Uses only the cards the page shows (the pile tops and the reserve) and how many "
+             "of each card are still hidden; it never looks under the tops.")
+
+
+def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
+    """The fair hint of the position on the board from the fair player's answer (None while
+    there is none): its move, and for each legal move the share of sampled layouts in which
+    the game stays winnable after it; ``more`` while better answers are to come."""
+    if game.is_won:
+        return {"kind": "won", "text": "The game is won.", "sources": [], "moves": [], "samples": 0,
+                "note": FAIR_NOTE, "more": False}
+    if not game.legal_moves:
+        return {"kind": "stuck", "text": "No legal move.", "sources": [], "moves": [], "samples": 0,
+                "note": FAIR_NOTE, "more": False}
+    if answer is None or (not answer.get("moves") and not answer.get("stop")):
+        return {"kind": "pending", "text": "Sampling layouts of the hidden cards…", "sources": [], "moves": [],
+                "samples": 0, "note": FAIR_NOTE, "more": True}
+    if not answer.get("moves"):
+        return {"kind": "unknown", "text": f"No fair hint ({answer['stop']}).", "sources": [], "moves": [],
+                "samples": 0, "note": FAIR_NOTE, "more": False}
+    n = int(answer["samples"])
+    moves = []
+    for m in answer["moves"]:
+        move = Move.parse(m["move"])
+        moves.append({"move": m["move"], "sources": list(move.sources), "cards": move_cards(game, move),
+                      "keeps": int(m["keeps"]), "share": m["keeps"] / n if n else 0.0,
+                      "unresolved": int(m.get("unresolved", 0))})
+    moves.sort(key=lambda m: -m["share"])
+    best = Move.parse(answer["move"])
+    more = n < most and not answer.get("stop")
+    return {"kind": "move", "move": answer["move"], "sources": list(best.sources),
+            "text": f"A fair player plays {move_cards(game, best)}", "moves": moves, "samples": n,
+            "note": FAIR_NOTE, "more": more}

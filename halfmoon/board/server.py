@@ -11,6 +11,9 @@ The API, all JSON; every request is checked and a bad one gets a 4xx with its re
   is not the game's (another tab played);
 - ``POST /api/games/{id}/settings`` ``{"move_errors": true, "placement_assistance": false}``;
 - ``POST /api/games/{id}/analyse``: every legal move of the position to be settled;
+- ``POST /api/games/{id}/fair``: the fair hint of the position (what a player who sees only
+  the page's cards can say: the fair player's move, each move's share of sampled layouts
+  that stay winnable), answered in stages as the samples come in;
 - ``GET /api/games/{id}/opinion?since=TAG&wait=S&hint=1&line=1``: the solver's opinion
   (:mod:`halfmoon.board.opinion`), at once if it differs from ``since``, else when it
   changes or after ``wait`` seconds.
@@ -119,6 +122,10 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
         check.check_fields(await check.json_body(request), {})
         return _json(board.ask_analysis(_game_id(request)))
 
+    async def fair(request: Request):
+        check.check_fields(await check.json_body(request), {})
+        return _json(board.ask_fair(_game_id(request)))
+
     async def opinion(request: Request):
         query = request.query_params
         check.known_query(query, ("since", "wait", "hint", "line"))
@@ -148,6 +155,7 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/settings", settings, methods=["POST"]),
         Route("/api/games/{game_id}/analyse", analyse, methods=["POST"]),
+        Route("/api/games/{game_id}/fair", fair, methods=["POST"]),
         Route("/api/games/{game_id}/opinion", opinion, methods=["GET"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={

@@ -14,6 +14,8 @@ import asyncio
 import random
 import secrets
 import threading
+import zlib
+from collections import OrderedDict
 from typing import Callable, Optional, TypeVar
 
 from halfmoon.game.codes import DEAL_COUNT
@@ -26,11 +28,14 @@ from halfmoon.game.moves import Move
 from .errors import BadRequest, Busy, GameNotFound, StaleVersion
 from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
 from .jobs import PICK_KINDS
-from .opinion import Verdicts, opinion_view, read_game
+from .opinion import Verdicts, fair_view, opinion_view, read_game
 from .pool import Job, SolverPool
 from .view import state_view
 
 DEFAULT_BUDGET = 2_000_000  # positions per solve: most take well under a millisecond
+FAIR_STAGES = (16, 64, 256)  # sampled layouts of the fair hint's answers, the first one fast
+FAIR_BUDGET = 20_000  # positions per solve of a sampled layout's child
+FAIR_KEPT = 256  # fair hints kept (positions)
 MAX_JOBS = 256  # solves waiting at once, over all games
 PICK_TRIES = 200  # random deals looked at for one pick (about 3 in 4 are hard, 39 in 40 winnable)
 T = TypeVar("T")
@@ -53,6 +58,7 @@ class Board:
         self.budget = budget
         self.store = GameStore(capacity)
         self.verdicts = Verdicts()
+        self.fair: OrderedDict = OrderedDict()  # (deal key, position) -> the fair hint with most samples
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._plans: dict[str, list[Job]] = {}
@@ -137,6 +143,9 @@ class Board:
     def ask_analysis(self, game_id: str) -> dict:
         return self._change(game_id, None, LiveGame.ask_analysis)
 
+    def ask_fair(self, game_id: str) -> dict:
+        return self._change(game_id, None, LiveGame.ask_fair)
+
     def _change(self, game_id: str, version: Optional[int], change: Callable[[LiveGame], T]) -> dict:
         with self._lock:
             live = self.game(game_id)
@@ -151,7 +160,7 @@ class Board:
     def _changed_game(self, live: LiveGame) -> None:
         # What a game wants solved depends on its moves and the analysis, not on the
         # selection: a tap that only selects leaves the plan as it is.
-        wants = (tuple(live.game.stack), live.analysis_asked)
+        wants = (tuple(live.game.stack), live.analysis_asked, live.fair_asked)
         if self._wants.get(live.id) != wants or live.id not in self._plans:
             self._wants[live.id] = wants
             self._stale.add(live.id)
@@ -165,6 +174,10 @@ class Board:
             reading = read_game(live.game, live.deal_key, self.verdicts)
             out = opinion_view(reading, self.verdicts, hint=hint, line=line,
                                analysis=live.analysis_asked, budget=self.budget)
+            if live.fair_asked:
+                answer = self.fair.get((live.deal_key, live.game.position))
+                out["fair"] = fair_view(live.game, answer, FAIR_STAGES[-1])
+                out["busy"] = out["busy"] or out["fair"]["more"]
             out["version"] = live.version
         out["solver"] = "preparing" if self.pool.preparing else "ready"
         if out["solver"] == "preparing" and out["light"] == "pending":
@@ -177,11 +190,31 @@ class Board:
         stack = tuple(live.game.stack)
         jobs = [self._job(live, stack[:ply], reading.positions[ply], True)
                 for ply in reading.wanted()]
+        if live.fair_asked:
+            jobs[:0] = self._fair_jobs(live)  # asked for now: before the rest
         if live.analysis_asked:
             jobs.extend(self._job(live, stack + (move,), position, False)
                         for move, _, verdict, position in reading.children(self.verdicts)
                         if verdict is None)
         return jobs
+
+    def _fair_jobs(self, live: LiveGame) -> list[Job]:
+        """The fair hint's next answer for the position on the board: the first stage of
+        :data:`FAIR_STAGES` with more samples than the answer kept."""
+        position = live.game.position
+        have = self.fair.get((live.deal_key, position))
+        done = have["samples"] if have else 0
+        todo = [k for k in FAIR_STAGES if k > done]
+        if not todo or live.game.is_over or (have and have.get("stop")):
+            return []
+        from halfmoon.research.fairplay import view_deal
+
+        samples = todo[0]
+        view = view_deal(live.game.remaining_deal())  # the hidden cards sorted: the job never knows them
+        seed = zlib.crc32(f"{live.deal_key} {position}".encode())
+        key = (live.deal_key, position, "fair", samples)
+        return [Job(key, lambda: ("fair", format_layout(view), samples, seed, FAIR_BUDGET),
+                    ("fair", live.deal_key, position))]
 
     def _job(self, live: LiveGame, moves: tuple[Move, ...], position: Position,
              on_line: bool) -> Job:
@@ -212,6 +245,9 @@ class Board:
 
     def _answered(self, job: Job, answer: dict) -> None:
         """A solver's answer (on a pool thread)."""
+        if job.context[0] == "fair":
+            self._fair_answered(job.context[1], job.context[2], answer)
+            return
         key, cards, on_line = job.context
         deal = cards()
         with self._lock:
@@ -222,6 +258,23 @@ class Board:
             # unless the queue has run dry (solves left out by MAX_JOBS come next).
             if on_line or not self.pool.waiting():
                 self._replan()
+        self._wake(touched)
+
+    def _fair_answered(self, deal_key: str, position, answer: dict) -> None:
+        with self._lock:
+            if "samples" in answer:
+                kept = self.fair.get((deal_key, position))
+                if kept is None or answer["samples"] > kept["samples"]:
+                    self.fair[(deal_key, position)] = answer
+                self.fair.move_to_end((deal_key, position))
+                while len(self.fair) > FAIR_KEPT:
+                    self.fair.popitem(last=False)
+            else:  # an error or a time-out: no more samples asked for this position
+                kept = self.fair.setdefault((deal_key, position), {"samples": 0, "moves": [], "move": None})
+                kept["stop"] = answer.get("reason") or answer.get("error") or "no answer"
+            touched = [live.id for live in self.store.recent() if live.deal_key == deal_key]
+            self._stale.update(touched)
+            self._replan()
         self._wake(touched)
 
     # --- picking a deal -------------------------------------------------------------

@@ -305,3 +305,64 @@ def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")
         row["evaluations_per_game"] = float(g["evaluations"].mean())
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# --- the board's fair hint --------------------------------------------------------------
+def view_deal(position: Deal) -> Deal:
+    """``position`` as a fair player knows it: the tops and the reserve in their places, the
+    hidden cards (under the tops) sorted and laid in the hidden places pile by pile, so
+    that where they really lie does not show."""
+    hidden = sorted(c for pile in position.piles for c in pile[:-1])
+    piles, k = [], 0
+    for pile in position.piles:
+        n = max(len(pile) - 1, 0)
+        piles.append(hidden[k:k + n] + list(pile[-1:]))
+        k += n
+    out = Deal(piles=piles, reserve=list(position.reserve))
+    return out
+
+
+def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
+              player: str = "fair") -> dict:
+    """What a fair player can say about ``position`` (given as :func:`view_deal` makes it:
+    nothing here looks under the tops): the move of ``player`` and, for each legal move,
+    in how many of ``samples`` layouts drawn uniformly among those consistent with the view
+    the solver (``budget`` positions a solve) finds the position after it winnable."""
+    from solver.dfs import LOSS, WIN
+    from solver.fair import decide, new_tree, sample_layout, view_layout
+    from solver.kernels import MAX_MOVES, all_moves, initial_position
+    from solver.search import deal_arrays, delta_to_move, search_arrays
+
+    (p,) = players([player])
+    piles, reserve = deal_arrays(position)
+    pos = np.uint64(initial_position(piles, reserve))
+    moves = np.empty(MAX_MOVES, np.uint64)
+    m = int(all_moves(piles, reserve, pos, moves))
+    if m == 0:
+        return {"move": None, "samples": 0, "moves": []}
+    state = np.array([seed % (1 << 64)], np.uint64)
+    view = np.zeros_like(piles)
+    view_layout(piles, pos, view)
+    if p.kind == "kernel":
+        k = int(decide(piles, reserve, pos, moves, m, p.code, p.base, p.params(), state, *new_tree(TABLE_BITS),
+                       np.zeros(1, np.int64), np.zeros_like(piles)))
+    else:
+        from solver.fair import base_choice
+
+        k = int(base_choice(view, reserve, pos, moves, m, p.code))
+    keeps = np.zeros(m, np.int64)
+    unknown = np.zeros(m, np.int64)
+    sample = np.zeros_like(view)
+    for _ in range(samples):
+        sample_layout(view, pos, state, sample)
+        for j in range(m):
+            cp, cr = layout_at(sample, reserve, np.uint64(pos - moves[j]))
+            if not cp.any() and not cr.any():
+                keeps[j] += 1
+                continue
+            status = search_arrays(cp, cr, budget)[0]
+            keeps[j] += status == WIN
+            unknown[j] += status not in (WIN, LOSS)
+    return {"move": str(delta_to_move(int(moves[k]))), "samples": int(samples),
+            "moves": [{"move": str(delta_to_move(int(moves[j]))), "keeps": int(keeps[j]),
+                       "unresolved": int(unknown[j])} for j in range(m)]}

@@ -206,3 +206,17 @@ def test_browser_drops_an_answer_for_another_position(browser, board_url):
     expect(page.locator("#light")).to_have_attribute("data-light", "pending")
     expect(page.locator("#says")).to_have_text("Thinking…")
     context.close()
+
+
+def test_browser_fair_hint(page):
+    from playwright.sync_api import expect
+
+    page.locator("#fair-button").click()
+    expect(page.locator("#fair-panel")).to_be_visible()
+    expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
+    expect(page.locator("#fair-note")).to_contain_text("never looks under the tops")
+    legal = list(Game(EXAMPLE).legal_moves)
+    expect(page.locator("#fair li")).to_have_count(len(legal))
+    expect(page.locator("#fair li.chosen")).to_have_count(1)
+    expect(page.locator("#fair li").first).to_contain_text("stays winnable in")
+    expect(page.locator("#fair-note")).to_contain_text("Shares of 256 sampled layouts.")  # the last stage

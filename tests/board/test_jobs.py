@@ -56,3 +56,23 @@ def test_bad_jobs_answer_an_error_instead_of_raising():
     broken = run_job(("solve", "P1: Zz\n", 10))
     assert broken["error"].startswith("InvalidLayoutError: position, line 1: unreadable card 'Zz'")
     assert run_job(())["error"].startswith("ValueError")
+
+
+def test_a_fair_hint_answers_each_legal_move_and_never_sees_the_hidden_cards():
+    from halfmoon.game.engine import Game
+    from halfmoon.game.layouts import format_layout
+    from halfmoon.research.fairplay import view_deal
+
+    deal = Deal.from_number(777)
+    view = view_deal(deal)
+    assert [p[-1] for p in view.piles] == [p[-1] for p in deal.piles] and view.reserve == deal.reserve
+    assert sorted(view.cards()) == sorted(deal.cards())
+    answer = run_job(("fair", format_layout(view), 6, 11, 20_000))
+    legal = {str(m) for m in Game(deal).legal_moves}
+    assert answer["samples"] == 6 and {m["move"] for m in answer["moves"]} == legal
+    assert answer["move"] in legal
+    assert all(0 <= m["keeps"] <= 6 for m in answer["moves"])
+    # the hidden cards put elsewhere: the view, and so the answer, are the same
+    shuffled = Deal(piles=[list(reversed(p[:-1])) + list(p[-1:]) for p in deal.piles], reserve=list(deal.reserve))
+    assert view_deal(shuffled) == view
+    assert run_job(("fair", format_layout(view_deal(shuffled)), 6, 11, 20_000)) == answer

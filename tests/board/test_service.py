@@ -213,3 +213,48 @@ def test_while_the_solver_compiles_the_light_says_so():
     [job] = pool.jobs(board)
     pool.answer(board, job)  # a lit light says its verdict, whatever the pool does
     assert board.opinion(live.id)["says"] == "Winnable"
+
+
+def test_the_fair_hint_comes_in_stages_and_is_bounded():
+    from halfmoon.board.service import FAIR_STAGES
+
+    pool = FakePool()
+    board = Board(pool, start_deal=EXAMPLE)
+    live = board.new_game()
+    assert "fair" not in board.opinion(live.id)
+    board.ask_fair(live.id)
+    first = pool.jobs(board)[0]
+    assert first.key[2:] == ("fair", FAIR_STAGES[0])  # asked for now: first
+    assert board.opinion(live.id)["fair"]["kind"] == "pending"
+    samples = []
+    while any(j.key[2:3] == ("fair",) for j in pool.jobs(board)):
+        job = next(j for j in pool.jobs(board) if j.key[2:3] == ("fair",))
+        kind, layout, n, seed, budget = job.message()
+        assert kind == "fair" and budget > 0
+        pool.answer(board, job)
+        fair = board.opinion(live.id)["fair"]
+        samples.append(fair["samples"])
+        assert fair["kind"] == "move" and fair["more"] == (fair["samples"] < FAIR_STAGES[-1])
+        assert "never looks under the tops" in fair["note"]
+        legal = {str(m) for m in Game(EXAMPLE).legal_moves}
+        assert {m["move"] for m in fair["moves"]} == legal and fair["move"] in legal
+        assert [m["share"] for m in fair["moves"]] == sorted((m["share"] for m in fair["moves"]), reverse=True)
+    assert samples == list(FAIR_STAGES)
+    # a tap moves on: the hint is for the position it was asked for
+    board.tap(live.id, "P1")
+    board.tap(live.id, "P8")  # a pair removed
+    assert "fair" not in board.opinion(live.id)
+
+
+def test_a_fair_hint_that_fails_says_so_and_is_not_asked_again():
+    pool = FakePool()
+    board = Board(pool, start_deal=EXAMPLE)
+    live = board.new_game()
+    board.ask_fair(live.id)
+    job = next(j for j in pool.jobs(board) if j.key[2:3] == ("fair",))
+    jobs, done = pool.wants[board]
+    jobs.remove(job)
+    done(job, {"verdict": "unresolved", "reason": "time limit of 1 s"})
+    fair = board.opinion(live.id)["fair"]
+    assert fair["kind"] == "unknown" and "time limit" in fair["text"] and not fair["more"]
+    assert not any(j.key[2:3] == ("fair",) for j in pool.jobs(board))

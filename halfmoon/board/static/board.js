@@ -180,6 +180,25 @@
       if (!o.analysis.length) $("analysis").textContent = "No legal move.";
       markCards(o.analysis);
     }
+    drawFair(o.fair);
+  }
+
+  // The fair hint: what a player who sees only these cards can say (no peeking).
+  function drawFair(f) {
+    const panel = $("fair-panel");
+    panel.hidden = !f;
+    if (!f) return;
+    $("fair-says").textContent = f.text;
+    $("fair-says").dataset.kind = f.kind;
+    $("fair-note").textContent = f.note + (f.samples ? ` Shares of ${f.samples} sampled layouts` +
+      (f.more ? ", more coming…" : ".") : "");
+    $("fair").replaceChildren(...f.moves.map((m) => {
+      const li = document.createElement("li");
+      li.dataset.move = m.move;
+      if (m.move === f.move) li.className = "chosen";
+      li.textContent = `${m.cards}: stays winnable in ${Math.round(100 * m.share)} % (${m.keeps} of ${f.samples})`;
+      return li;
+    }));
   }
 
   // A card's mark: green if it is in a move that keeps the win, red if every move
@@ -240,7 +259,7 @@
   function pendingOpinion(s, newGame) {
     return { position: s.position, light: "pending", says: "Thinking…",
              moves: opinion && !newGame ? opinion.moves.slice(0, s.status.moves) : [],
-             hint: null, line: null, analysis: null };
+             hint: null, line: null, analysis: null, fair: null };
   }
 
   function startPolling() {
@@ -330,6 +349,12 @@
     startPolling();
   }
 
+  function fairHint() {
+    send(async () => answered(await api("POST", `/api/games/${game.id}/fair`, {})));
+    since = "";
+    startPolling();
+  }
+
   function newGame(body, what) {
     const note = $("newgame-note");
     note.textContent = what ? `Finding ${what}…` : "";
@@ -364,6 +389,7 @@
     else if (action === "hint") toggle("hint");
     else if (action === "line") toggle("line");
     else if (action === "analyse") analyse();
+    else if (action === "fair") fairHint();
     else if (action === "new-random") newGame({ pick: "random" });
     else if (action === "new-winnable") newGame({ pick: "winnable" }, "a winnable deal");
     else if (action === "new-hard") newGame({ pick: "hard" }, "a hard deal");
@@ -411,6 +437,7 @@
     } else if (key === "U" || key === "BACKSPACE") { e.preventDefault(); undo(); }
     else if (key === "H") toggle("hint");
     else if (key === "A") analyse();
+    else if (key === "F") fairHint();
     else if (key === "S") toggle("line");
     else if (key === "N") { e.preventDefault(); $("deal-input").focus(); }
   });
