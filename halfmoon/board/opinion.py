@@ -307,7 +307,9 @@ def line_view(reading: Reading) -> Optional[list[dict]]:
 
 
 FAIR_NOTE = ("Uses only the cards the page shows (the pile tops and the reserve) and how many "
-             "of each card are still hidden; it never looks under the tops.")
+             "of each card are still hidden; it never looks under the tops. A share counts the "
+             "layouts of the hidden cards, drawn at random, in which the game can still be won "
+             "after the move.")
 
 
 def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
