@@ -14,7 +14,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 # notebook -> figures it must draw (image/png outputs)
 EXPECTED_FIGURES = {"win-rate.ipynb": 3, "difficulty.ipynb": 6, "strategies.ipynb": 4}
 # notebooks of the findings data (docs/findings/), run on data derived from a small census
-FINDINGS_FIGURES = {"findings.ipynb": 7}
+FINDINGS_FIGURES = {"findings.ipynb": 9}  # with the fair-play stage's two
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +68,7 @@ def findings_data(tmp_path_factory):
     root = tmp_path_factory.mktemp("findings")
     make_sample(root / "census", range(2000, 2300), budget=5_000_000)
     derived = derive(root / "census", seed=1, workers=1, players_deals=100, forgiveness_deals=4,
-                     recheck_share=0.01, progress=False)
+                     recheck_share=0.01, progress=False, fair_deals=8, fair_samples=2)
     return save_data(derived, root / "data")
 
 

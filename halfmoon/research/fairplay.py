@@ -13,7 +13,8 @@ players, by name (:data:`PLAYERS`):
 - ``rollout-lookahead``: the same with lookahead as the base player;
 - ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.fair.mcts_choice`);
 - ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
-  fair hint uses.
+  fair hint uses;
+- ``NAME@K``: a sampling player with K samples (layouts or iterations) a decision.
 
 :func:`play_players` plays each on the same deals (seeded per deal, so a game does not
 depend on the other deals of a run), :func:`ladder` puts them side by side: win rates with
@@ -106,17 +107,26 @@ def players(names: Iterable[str], samples: Optional[int] = None) -> list[Player]
     """The players of ``names`` (``fair`` is :data:`FAIR`'s settings under the name ``fair``);
     :class:`HalfMoonError` naming an unknown one."""
     known = _players()
-    out = []
-    for name in names:
-        if name == "fair":
-            out.append(replace(known[FAIR], name="fair"))
-        elif name in known:
-            out.append(known[name])
-        else:
-            raise HalfMoonError(f"unknown player {name!r} (expected some of {', '.join([*known, 'fair'])})")
     if samples is not None and samples < 1:
         raise HalfMoonError(f"--samples must be at least 1, got {samples}")
-    return [p.with_samples(samples) for p in out]
+    out = []
+    for name in names:
+        base, _, at = name.partition("@")  # "rollout@64": the player at 64 samples
+        if base == "fair":
+            p = replace(known[FAIR], name="fair")
+        elif base in known:
+            p = known[base]
+        else:
+            raise HalfMoonError(f"unknown player {name!r} (expected some of {', '.join([*known, 'fair'])}, "
+                                "or NAME@SAMPLES)")
+        p = p.with_samples(samples)
+        if at:
+            if not at.isdigit() or int(at) < 1 or not p.samples:
+                raise HalfMoonError(f"bad player {name!r}: NAME@SAMPLES takes a sampling player and a "
+                                    "number of samples of at least 1")
+            p = replace(p, samples=int(at))
+        out.append(replace(p, name=name))
+    return out
 
 
 # --- playing ----------------------------------------------------------------------------

@@ -43,6 +43,9 @@ from .stats import wilson_interval
 
 WORK_DIR = "_findings"
 PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
+# the fair-play ladder: every player on the same deals; the fair player also at fewer samples
+FAIR_LADDER = ("random", "greedy", "lookahead", "rollout", "rollout-lookahead", "uct", "fair")
+FAIR_CURVE = ("fair@16", "fair@64")
 
 
 def census_command(manifest: dict, path: str) -> str:
@@ -144,6 +147,12 @@ def _players_piece(rows: pd.DataFrame, players: tuple, seed: int) -> dict[str, p
     return {"players": out}
 
 
+def _fair_piece(rows: pd.DataFrame, names: tuple, seed: int, samples: Optional[int]) -> dict[str, pd.DataFrame]:
+    from .fairplay import play_players
+
+    return {"fair": play_players(rows["deal"].to_numpy(), names, seed=seed, samples=samples, workers=1)}
+
+
 def _forgiveness_piece(rows: pd.DataFrame, players: tuple, seed: int, budget: int) -> dict[str, pd.DataFrame]:
     from .forgiveness import forgiveness
 
@@ -208,10 +217,13 @@ def paired_difference(a: np.ndarray, b: np.ndarray, z: float = 1.96) -> tuple[fl
 def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, players_deals: int = 100_000,
            forgiveness_deals: int = 10_000, recheck_share: float = 0.01, recheck_limit: float = 60.0,
            budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True,
-           work: Union[str, Path, None] = None) -> dict:
+           work: Union[str, Path, None] = None, fair_deals: int = 2_000, fair_samples: Optional[int] = None,
+           fair_players: tuple = FAIR_LADDER + FAIR_CURVE) -> dict:
     """Every stage on a census (a directory or an fsspec URL); returns the derived frames and
     the summary (a dict).  The stages' pieces are kept in ``work`` (default: the census's
-    ``_findings``; a census at a URL needs a local one)."""
+    ``_findings``; a census at a URL needs a local one).  The fair-play stage plays
+    ``fair_players`` on the first ``fair_deals`` deals of the players' sample (0: none), the
+    sampling ones at ``fair_samples`` samples if given, else each at its own."""
     from halfmoon.batch.store import location
 
     if workers < 1:
@@ -239,6 +251,13 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
                      {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
     pl = pl.merge(c.players, on="deal")
 
+    fair = None
+    if fair_deals > 0 and fair_players:
+        fsample = c.players.iloc[:fair_deals]
+        fair = _run_pieces(work, "fair", fsample[["deal"]], _fair_piece,
+                           {"names": tuple(fair_players), "seed": seed, "samples": fair_samples}, 25, workers,
+                           progress)["fair"].merge(fsample, on="deal")
+
     fg = _run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
                      {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50, workers, progress)
 
@@ -248,8 +267,8 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
                      progress)["recheck"]
 
     summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(c.winnable), recheck_deals=len(rc),
-                   recheck_limit=recheck_limit)
-    return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate,
+                   recheck_limit=recheck_limit, fair_deals=0 if fair is None else int(fair["deal"].nunique()))
+    return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate, "fair": fair,
             "players": pl, "positions": fg.get("positions"), "games": fg.get("games"), "recheck": rc,
             "difficulty": c.difficulty,
             "hardest": _run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget},
@@ -280,6 +299,14 @@ DATA_FILES = {
     "difficulty.parquet": "nodes_from, nodes_below, wins, losses, unresolved",
     "hardest.parquet": "deal, code, verdict, nodes, seconds, same_again, settled_by",
     "recheck.parquet": "deal, verdict, check, seconds: the recheck of a random 1 % of the census",
+}
+# written when the fair-play stage ran (findings made before it have none)
+FAIR_FILES = {
+    "fair-ladder.parquet": "one row per player on the fair-play deals, the solver (every card shown) first: "
+                           "player, deals, won, win_rate, ci_low, ci_high, vs_greedy and vs_lookahead (paired "
+                           "differences with their intervals), seconds_per_game, evaluations_per_game",
+    "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, won, win_rate, "
+                          "ci_low, ci_high, vs_lookahead (with its interval), seconds_per_game",
 }
 
 
@@ -316,8 +343,37 @@ def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     derived["difficulty"].to_parquet(d / "difficulty.parquet", index=False)
     derived["hardest"].to_parquet(d / "hardest.parquet", index=False)
     derived["recheck"].to_parquet(d / "recheck.parquet", index=False)
+    fair = derived.get("fair")
+    if fair is not None and len(fair):
+        fair_ladder(fair).to_parquet(d / "fair-ladder.parquet", index=False)
+        fair_curve(fair).to_parquet(d / "fair-curve.parquet", index=False)
     (d / "summary.json").write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
     return d
+
+
+def fair_ladder(games: pd.DataFrame) -> pd.DataFrame:
+    """:func:`.fairplay.ladder` of the fair-play games, with the solver's row (the census's
+    verdicts on the same deals: every card shown) first."""
+    from .fairplay import ladder
+
+    one = games.drop_duplicates("deal")
+    solver = one.assign(player="solver", won=one["verdict"] == "win", seconds=0.0, evaluations=0)
+    both = pd.concat([solver, games], ignore_index=True)
+    return ladder(both[["deal", "player", "won", "seconds", "evaluations"]])
+
+
+def fair_curve(games: pd.DataFrame) -> pd.DataFrame:
+    """The fair player's win rate against its samples a decision (``fair@K`` and ``fair``)."""
+    from .fairplay import ladder, players
+
+    names = [n for n in dict.fromkeys(games["player"]) if n == "fair" or n.startswith("fair@")]
+    keep = games[games["player"].isin([*names, "greedy", "lookahead"])]
+    t = ladder(keep[["deal", "player", "won", "seconds", "evaluations"]])
+    t = t[t["player"].isin(names)].copy()
+    t.insert(1, "samples", [players([n])[0].samples for n in t["player"]])
+    cols = ["player", "samples", "deals", "won", "win_rate", "ci_low", "ci_high", "vs_lookahead",
+            "vs_lookahead_low", "vs_lookahead_high", "seconds_per_game"]
+    return t.sort_values("samples")[[c for c in cols if c in t]].reset_index(drop=True)
 
 
 def _plain(x):

@@ -17,19 +17,20 @@ def page(tmp_path_factory):
     root = tmp_path_factory.mktemp("findings")
     make_sample(root / "census", range(1000, 1300), budget=5_000_000)
     return write_findings(root / "census", root / "docs", seed=3, workers=1, players_deals=120,
-                          forgiveness_deals=5, recheck_share=0.02, progress=False)
+                          forgiveness_deals=5, recheck_share=0.02, progress=False, fair_deals=10, fair_samples=2)
 
 
 def test_the_page_has_every_finding_and_its_charts(page):
     text = page.read_text(encoding="utf-8")
     for heading in ("How often Half Moon can be won", "Why deals are lost", "How forgiving",
-                    "not thinking ahead", "Difficulty", "Checked by other means", "## Data"):
+                    "not thinking ahead", "sees only the app's cards", "Difficulty", "Checked by other means",
+                    "## Data"):
         assert heading in text, heading
     assert "300 deals" in text and "**0 unresolved**" in text
     assert "halfmoon batch --range 1000:1300 --out" in text
     assert "```\nP1:" in text  # the deadlock examples, as layouts
     links = re.findall(r"\]\((findings/[^)]+)\)", text)
-    assert len(links) == 7  # one chart per finding, and the win rate
+    assert len(links) == 9  # one chart per finding, the win rate, the fair ladder and its curve
     for link in links:
         f = page.parent / link
         assert f.exists(), link
@@ -37,6 +38,19 @@ def test_the_page_has_every_finding_and_its_charts(page):
     assert all(f"`{name}`" in text for name in DATA_FILES)
     for player in ("random", "greedy", "lookahead", "lookahead3", "solver"):
         assert f"| {player} |" in text
+    for player in ("rollout", "rollout-lookahead", "uct", "fair", "every card shown (solver)"):
+        assert f"| {player} | 10 |" in text, player
+
+
+def test_findings_made_before_the_fair_stage_still_draw(page, tmp_path):
+    import shutil
+
+    data = tmp_path / "findings"
+    shutil.copytree(page.parent / "findings", data)
+    for name in ("fair-ladder.parquet", "fair-curve.parquet"):
+        (data / name).unlink()
+    text = write_page(data, tmp_path / "findings.md").read_text(encoding="utf-8")
+    assert "Not in these findings yet" in text and "fair-ladder.png" not in text
 
 
 def test_the_page_can_be_redrawn_from_its_data_alone(page, tmp_path):

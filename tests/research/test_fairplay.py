@@ -86,3 +86,11 @@ def test_bad_input():
         play_players([], ["greedy"], workers=1)
     with pytest.raises(HalfMoonError, match="--workers"):
         play_players([1], ["greedy"], workers=0)
+
+
+def test_a_player_at_other_samples():
+    (p,) = players(["rollout@64"])
+    assert p.name == "rollout@64" and p.samples == 64 and p.code == players(["rollout"])[0].code
+    for bad in ("greedy@4", "rollout@0", "rollout@x"):
+        with pytest.raises(HalfMoonError, match="NAME@SAMPLES"):
+            players([bad])

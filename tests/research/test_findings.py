@@ -24,7 +24,7 @@ def census(tmp_path_factory):
 @pytest.fixture(scope="module")
 def derived(census):
     return derive(census, seed=5, workers=1, players_deals=150, forgiveness_deals=6,
-                  recheck_share=0.02, recheck_limit=60, progress=False)
+                  recheck_share=0.02, recheck_limit=60, progress=False, fair_deals=12, fair_samples=2)
 
 
 def test_command_of_a_census():
@@ -80,6 +80,16 @@ def test_derive_and_save(derived, census, tmp_path):
     saved = json.loads((d / "summary.json").read_text())
     assert saved["recheck"]["wins replayed"] + saved["recheck"]["losses confirmed"] == 8
     assert pd.read_parquet(d / "players.parquet")["player"].tolist()[0] == "solver"
+    # the fair-play ladder: every player on the same 12 deals, the solver's verdicts first
+    ladder = pd.read_parquet(d / "fair-ladder.parquet")
+    assert ladder["player"].tolist() == ["solver", *findings.FAIR_LADDER, *findings.FAIR_CURVE]
+    assert (ladder["deals"] == 12).all() and s["fair_deals"] == 12
+    fair = derived["fair"]
+    solver_wins = int((fair.drop_duplicates("deal")["verdict"] == "win").sum())
+    assert ladder.set_index("player").loc["solver", "won"] == solver_wins
+    assert (ladder.set_index("player").loc["lookahead", "vs_lookahead"]) == 0
+    curve = pd.read_parquet(d / "fair-curve.parquet")
+    assert curve["player"].tolist() == ["fair@16", "fair@64", "fair"] or curve["samples"].is_monotonic_increasing
 
 
 def test_derive_refuses_bad_workers_and_a_url_without_work(census):
