@@ -50,8 +50,9 @@ import numpy as np
 from numba import njit
 
 from .generator import below
-from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, all_moves, cards_left, pile_count
-from .players import GREEDY, LOOKAHEAD, _greedy_key, _lookahead_choice, play_game
+from .kernels import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, all_moves, cards_left,
+                      pile_count)
+from .players import GREEDY, LOOKAHEAD, _lookahead_choice, greedy_choice, play_game
 
 NRANKS = 13
 ROLLOUT = 3  # player codes after solver.players' RANDOM, GREEDY, LOOKAHEAD
@@ -152,14 +153,7 @@ def base_choice(piles, reserve, pos, moves, m, base):
     """The move index of the greedy (``GREEDY``) or lookahead (``LOOKAHEAD``) player."""
     if base == LOOKAHEAD:
         return _lookahead_choice(piles, reserve, pos, moves, m, 2)
-    k = 0
-    best = _greedy_key(pos, moves[0])
-    for j in range(1, m):
-        key = _greedy_key(pos, moves[j])
-        if key > best:
-            best = key
-            k = j
-    return k
+    return greedy_choice(pos, moves, m)
 
 
 @njit(cache=True)
@@ -183,15 +177,57 @@ def rollout_score(piles, reserve, pos, base, line, partial):
     return partial * (1.0 - cards_left(final) / max(cards_left(pos), 1))
 
 
+# --- moves that are the same to a fair player ----------------------------------------
+@njit(cache=True)
+def move_signature(view, reserve, pos, delta):
+    """A hash of what a fair player knows after move ``delta`` before it sees the cards it
+    uncovers: the multiset of the piles' (size, top rank, or 'to be seen' for a pile the move
+    uncovers) and of the reserve's ranks left.  The hidden places are exchangeable, so two
+    moves with the same signature lead to the same law of the game from there on: one of
+    them is enough to weigh (e.g. a card taken from either of two piles of the same size
+    and top, or either of two reserve cards of one rank)."""
+    new = pos - delta
+    codes = np.zeros(9 * 16, np.int64)
+    for i in range(NPILES):
+        c = pile_count(new, i)
+        took = (delta >> np.uint64(4 * i)) & np.uint64(15)
+        top = 0 if c == 0 or took else view[i, c - 1]
+        codes[c * 16 + top] += 1
+    ranks = np.zeros(NRANKS + 1, np.int64)
+    for r in range(NRESERVE):
+        if (new >> np.uint64(RESERVE_SHIFT + r)) & np.uint64(1):
+            ranks[reserve[r]] += 1
+    h = np.uint64(0x2545F4914F6CDD1D)
+    for k in range(codes.size):
+        if codes[k]:
+            h = _mix(h ^ (np.uint64(k) << np.uint64(8)) ^ np.uint64(codes[k]))
+    for r in range(1, NRANKS + 1):
+        h = _mix(h ^ (np.uint64(r + 200) << np.uint64(8)) ^ np.uint64(ranks[r]))
+    return h
+
+
 # --- rollouts over paired samples -------------------------------------------------------
 @njit(cache=True)
-def rollout_choice(view, reserve, pos, moves, m, base, samples, rounds, z, partial, state, stats):
+def rollout_choice(view, reserve, pos, moves, m, base, samples, rounds, z, partial, state, stats,
+                   default=-1, dedupe=False):
     """The rollout player's move index among ``moves[:m]`` (see the module): ``samples``
-    layouts in all, drawn in ``rounds`` rounds.  ``stats[0]`` counts the roll-outs played."""
-    b = base_choice(view, reserve, pos, moves, m, base)
+    layouts in all, drawn in ``rounds`` rounds; the move played without evidence is
+    ``default``'s (the base player's if -1); with ``dedupe`` only one move of each
+    :func:`move_signature` is weighed.  ``stats[0]`` counts the roll-outs played."""
+    b = base_choice(view, reserve, pos, moves, m, base if default < 0 else default)
     if m == 1 or samples <= 0:
         return b
     alive = np.ones(m, np.bool_)
+    if dedupe:  # one move of each kind the fair player cannot tell apart, the base move's own first
+        sig = np.empty(m, np.uint64)
+        for j in range(m):
+            sig[j] = move_signature(view, reserve, pos, moves[j])
+        for j in range(m):
+            if j != b and sig[j] == sig[b]:
+                alive[j] = False
+            for i in range(j):
+                if alive[j] and alive[i] and i != b and sig[i] == sig[j]:
+                    alive[j] = False
     alive[b] = False  # the base move is the reference, always played
     sd = np.zeros(m, np.float64)
     sd2 = np.zeros(m, np.float64)
@@ -199,7 +235,9 @@ def rollout_choice(view, reserve, pos, moves, m, base, samples, rounds, z, parti
     line = np.zeros(MAX_PLY, np.uint64)
     per = max(1, samples // max(1, rounds))
     n = 0
-    left = m - 1
+    left = 0
+    for j in range(m):
+        left += alive[j]
     while n < samples and left > 0:
         for _ in range(min(per, samples - n)):
             sample_layout(view, pos, state, sample)
@@ -369,8 +407,8 @@ def mcts_choice(view, reserve, pos, moves, m, base, iterations, c, z, state, key
 
 # --- a whole game -----------------------------------------------------------------------
 # the settings of a fair player, in a float64 array: their indices
-P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL = range(5)
-NPARAMS = 5
+P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL, P_DEFAULT, P_DEDUPE = range(7)
+NPARAMS = 7
 
 
 @njit(cache=True)
@@ -381,7 +419,9 @@ def decide(piles, reserve, position, moves, m, player, base, params, state, keys
     ``player``: GREEDY, LOOKAHEAD, ROLLOUT or MCTS; ``base`` the base player of the last
     two; ``params`` (float64[NPARAMS]): their samples (ROLLOUT) or iterations (MCTS), the
     rollout player's rounds, the bound ``z`` of a deviation from the base move, UCT's
-    constant ``c``, and the credit a lost roll-out gets for the share of cards it removed.
+    constant ``c``, the credit a lost roll-out gets for the share of cards it removed, the
+    rollout player's default player plus one (0: its base player) and whether it weighs one
+    move of each :func:`move_signature` only (1) or all (0).
     ``state`` is the SplitMix64 state of the random numbers; ``keys``/``visits``/``wins`` UCT's
     table (:func:`new_tree`).  ``stats[0]`` counts the roll-outs played."""
     pos = np.uint64(position)  # a position from Python arrives as an int
@@ -389,7 +429,8 @@ def decide(piles, reserve, position, moves, m, player, base, params, state, keys
     budget = np.int64(params[P_BUDGET])
     if player == ROLLOUT:
         return rollout_choice(view, reserve, pos, moves, m, base, budget, np.int64(params[P_ROUNDS]),
-                              params[P_Z], params[P_PARTIAL], state, stats)
+                              params[P_Z], params[P_PARTIAL], state, stats,
+                              np.int64(params[P_DEFAULT]) - 1, params[P_DEDUPE] > 0)
     if player == MCTS:
         return mcts_choice(view, reserve, pos, moves, m, base, budget, params[P_C], params[P_Z], state, keys,
                            visits, wins, stats)

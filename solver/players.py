@@ -243,6 +243,19 @@ def _lookahead_choice(piles, reserve, pos, moves, m, depth):
 
 
 @njit(cache=True)
+def greedy_choice(pos, moves, m):
+    """The index of the greedy player's move among ``moves[:m]``: the largest key, ties to the first."""
+    k = 0
+    best = _greedy_key(pos, moves[0])
+    for j in range(1, m):
+        key = _greedy_key(pos, moves[j])
+        if key > best:
+            best = key
+            k = j
+    return k
+
+
+@njit(cache=True)
 def play_game(piles, reserve, pos, strategy, state, line, depth=2):
     """Play one game from ``pos``; return (moves made, final position).
 
@@ -261,13 +274,7 @@ def play_game(piles, reserve, pos, strategy, state, line, depth=2):
         elif strategy == LOOKAHEAD:
             k = _lookahead_choice(piles, reserve, pos, moves, m, depth)
         else:
-            k = 0
-            best = _greedy_key(pos, moves[0])
-            for j in range(1, m):
-                key = _greedy_key(pos, moves[j])
-                if key > best:
-                    best = key
-                    k = j
+            k = greedy_choice(pos, moves, m)
         line[n] = moves[k]
         n += 1
         pos = pos - moves[k]

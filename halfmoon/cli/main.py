@@ -103,11 +103,16 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_batch(p: argparse.ArgumentParser):
+def _add_deals(p: argparse.ArgumentParser, random_help: str) -> None:
+    """The deals of a run: --codes, --range or --random, one of them."""
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--codes", metavar="FILE", help="one deal code or deal number per line (# comments)")
     src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1")
-    src.add_argument("--random", metavar="N", type=int, help="N distinct random deals (see --seed)")
+    src.add_argument("--random", metavar="N", type=int, help=random_help)
+
+
+def _add_batch(p: argparse.ArgumentParser):
+    _add_deals(p, "N distinct random deals (see --seed)")
     p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
     p.add_argument("--out", metavar="DIR|URL", default="results",
                    help="results directory, or an fsspec URL such as s3://bucket/run (default: results)")
@@ -332,10 +337,7 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 
 def _add_players(p: argparse.ArgumentParser):
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--codes", metavar="FILE", help="one deal code or deal number per line (# comments)")
-    src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1")
-    src.add_argument("--random", metavar="N", type=int, help="N distinct random deals of the whole code space")
+    _add_deals(p, "N distinct random deals of the whole code space")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of --random and of the players' random numbers (default: 0)")
     p.add_argument("--players", default="random,greedy,lookahead,fair", metavar="LIST",

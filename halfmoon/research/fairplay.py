@@ -58,6 +58,8 @@ class Player:
     z: float = 2.0
     c: float = 0.3
     partial: float = 0.0  # credit of a lost roll-out for the share of cards it removed
+    default: int = -1  # the rollout player's move without evidence: this player's (-1: the base player's)
+    dedupe: bool = False  # weigh one move of each kind a fair player cannot tell apart
     budget: int = 0  # positions a solve (pimc)
     about: str = ""
 
@@ -66,10 +68,11 @@ class Player:
 
     def params(self) -> np.ndarray:
         """The settings as :func:`solver.fair.decide` takes them."""
-        from solver.fair import NPARAMS, P_BUDGET, P_C, P_PARTIAL, P_ROUNDS, P_Z
+        from solver.fair import NPARAMS, P_BUDGET, P_C, P_DEDUPE, P_DEFAULT, P_PARTIAL, P_ROUNDS, P_Z
 
         out = np.zeros(NPARAMS, np.float64)
-        out[[P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL]] = self.samples, self.rounds, self.z, self.c, self.partial
+        out[[P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL, P_DEFAULT, P_DEDUPE]] = (
+            self.samples, self.rounds, self.z, self.c, self.partial, self.default + 1, float(self.dedupe))
         return out
 
     def settings(self) -> str:

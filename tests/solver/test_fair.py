@@ -12,20 +12,24 @@ import pytest
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
-from solver.fair import (MCTS, NPARAMS, NRANKS, P_BUDGET, P_C, P_PARTIAL, P_ROUNDS, P_Z, ROLLOUT, decide,
-                         fair_game, hidden_counts, new_tree, sample_layout, view_layout)
+from solver.fair import (MCTS, NPARAMS, NRANKS, P_BUDGET, P_C, P_DEDUPE, P_DEFAULT, P_PARTIAL, P_ROUNDS, P_Z,
+                         ROLLOUT, decide, fair_game, hidden_counts, move_signature, new_tree, sample_layout,
+                         view_layout)
 from solver.kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, all_moves, initial_position, pile_count
 from solver.players import GREEDY, LOOKAHEAD, play_game
 from solver.search import deal_arrays, delta_to_move
 
-# (player, base, budget, credit of a lost roll-out): each fair player at a small budget
-PLAYERS = [(GREEDY, GREEDY, 0, 0.0), (LOOKAHEAD, LOOKAHEAD, 0, 0.0), (ROLLOUT, GREEDY, 12, 0.0),
-           (ROLLOUT, LOOKAHEAD, 6, 0.0), (MCTS, GREEDY, 60, 0.0), (ROLLOUT, GREEDY, 8, 0.5)]
+# (player, base, budget, other settings): each fair player at a small budget
+PLAYERS = [(GREEDY, GREEDY, 0, {}), (LOOKAHEAD, LOOKAHEAD, 0, {}), (ROLLOUT, GREEDY, 12, {}),
+           (ROLLOUT, LOOKAHEAD, 6, {}), (MCTS, GREEDY, 60, {}), (ROLLOUT, GREEDY, 8, {P_PARTIAL: 0.5}),
+           (ROLLOUT, GREEDY, 12, {P_DEDUPE: 1, P_DEFAULT: LOOKAHEAD + 1})]
 
 
-def _params(budget, partial, z=2.0):
+def _params(budget, other, z=2.0):
     p = np.zeros(NPARAMS, np.float64)
-    p[[P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL]] = budget, 4, z, 0.5, partial
+    p[[P_BUDGET, P_ROUNDS, P_Z, P_C]] = budget, 4, z, 0.5
+    for k, v in other.items():
+        p[k] = v
     return p
 
 
@@ -129,28 +133,31 @@ def test_samples_are_uniform_over_the_arrangements_and_include_the_true_deal():
     assert 11.0 < chi2 < 58.3, chi2
 
 
-@pytest.mark.parametrize("player, base, budget, partial", PLAYERS)
-def test_a_fair_players_moves_do_not_depend_on_the_hidden_cards(player, base, budget, partial):
-    """At positions along real games, with the same random numbers, the deal with its hidden
-    cards shuffled gets the same move, though its samples and roll-outs would differ if the
-    player looked."""
-    rng = np.random.default_rng(player * 10 + base)
+def _decisions(rng):
+    """(the deal's layout, the same with its hidden cards shuffled, reserve, position, moves, m)
+    at positions along greedy games where there is a choice."""
     moves = np.empty(MAX_MOVES, np.uint64)
-    checked = changed = 0
     for number in random_numbers(6, seed=17):
         piles, reserve, positions = _positions(number, 48)
         for pos in positions[::4]:
             m = all_moves(piles, reserve, pos, moves)
-            if m < 2:
-                continue
-            picks = []
-            for layout in (piles, _shuffle_hidden(piles, pos, rng)):
-                changed += not np.array_equal(layout, piles)
-                k = decide(layout, reserve, pos, moves, m, player, base, _params(budget, partial),
-                           np.array([99], np.uint64), *new_tree(16), np.zeros(1, np.int64), np.zeros_like(piles))
-                picks.append(int(k))
-            assert picks[0] == picks[1], (number, hex(int(pos)))
-            checked += 1
+            if m >= 2:
+                yield piles, _shuffle_hidden(piles, pos, rng), reserve, pos, moves, m
+
+
+@pytest.mark.parametrize("player, base, budget, other", PLAYERS)
+def test_a_fair_players_moves_do_not_depend_on_the_hidden_cards(player, base, budget, other):
+    """At positions along real games, with the same random numbers, the deal with its hidden
+    cards shuffled gets the same move, though its samples and roll-outs would differ if the
+    player looked."""
+    checked = changed = 0
+    for piles, shuffled, reserve, pos, moves, m in _decisions(np.random.default_rng(player * 10 + base)):
+        changed += not np.array_equal(shuffled, piles)
+        picks = [int(decide(layout, reserve, pos, moves, m, player, base, _params(budget, other),
+                            np.array([99], np.uint64), *new_tree(16), np.zeros(1, np.int64), np.zeros_like(piles)))
+                 for layout in (piles, shuffled)]
+        assert picks[0] == picks[1], hex(int(pos))
+        checked += 1
     assert checked >= 20 and changed >= checked // 2
 
 
@@ -160,26 +167,18 @@ def test_a_peeking_decision_would_be_caught():
     when the hidden cards move, somewhere along these games."""
     from solver.fair import rollout_choice
 
-    rng = np.random.default_rng(3)
-    moves = np.empty(MAX_MOVES, np.uint64)
     differ = 0
-    for number in random_numbers(6, seed=17):
-        piles, reserve, positions = _positions(number, 40)
-        for pos in positions[::4]:
-            m = all_moves(piles, reserve, pos, moves)
-            if m < 2:
-                continue
-            picks = []
-            for layout in (piles, _shuffle_hidden(piles, pos, rng)):
-                # peeking: the hidden places' order is the deal's, so the same shuffle lands elsewhere
-                picks.append(int(rollout_choice(layout, reserve, pos, moves, m, GREEDY, 12, 4, 0.0, 0.0,
-                                                np.array([99], np.uint64), np.zeros(1, np.int64))))
-            differ += picks[0] != picks[1]
+    for piles, shuffled, reserve, pos, moves, m in _decisions(np.random.default_rng(3)):
+        # peeking: the hidden places' order is the deal's, so the same shuffle lands elsewhere
+        picks = [int(rollout_choice(layout, reserve, pos, moves, m, GREEDY, 12, 4, 0.0, 0.0,
+                                    np.array([99], np.uint64), np.zeros(1, np.int64)))
+                 for layout in (piles, shuffled)]
+        differ += picks[0] != picks[1]
     assert differ > 0
 
 
-@pytest.mark.parametrize("player, base, budget, partial", PLAYERS)
-def test_fair_games_replay_through_the_engine_and_repeat_from_their_seed(player, base, budget, partial):
+@pytest.mark.parametrize("player, base, budget, other", PLAYERS)
+def test_fair_games_replay_through_the_engine_and_repeat_from_their_seed(player, base, budget, other):
     won = 0
     for number in random_numbers(8, seed=23):
         piles, reserve = _arrays(number)
@@ -187,7 +186,7 @@ def test_fair_games_replay_through_the_engine_and_repeat_from_their_seed(player,
         lines = []
         for _ in range(2):
             line = np.zeros(MAX_PLY, np.uint64)
-            n, final = fair_game(piles, reserve, root, player, base, _params(budget, partial), 12345, 16, line,
+            n, final = fair_game(piles, reserve, root, player, base, _params(budget, other), 12345, 16, line,
                                  np.zeros(1, np.int64))
             lines.append(line[:n].tolist())
         assert lines[0] == lines[1]  # the same seed, the same game
@@ -198,3 +197,28 @@ def test_fair_games_replay_through_the_engine_and_repeat_from_their_seed(player,
         won += game.is_won
     assert won <= 8
 
+
+
+def test_moves_a_fair_player_cannot_tell_apart_share_a_signature():
+    from solver.kernels import source_delta
+
+    piles = np.zeros((NPILES, DEPTH), np.int8)
+    piles[0, :3] = [1, 2, 5]  # P1 and P2: three cards, a 5 on top
+    piles[1, :3] = [3, 4, 5]
+    piles[2, :2] = [7, 5]  # P3: two cards, a 5 on top
+    reserve = np.array([6, 6, 9, 0, 0, 0, 0, 0], np.int8)
+    pos = initial_position(piles, reserve)
+    view = np.zeros_like(piles)
+    view_layout(piles, pos, view)
+
+    def sig(*sources):
+        return move_signature(view, reserve, pos, sum(source_delta(s) for s in sources))
+
+    assert sig(0, 12) == sig(1, 12) == sig(0, 13) == sig(1, 13)  # same-size piles, same-rank reserve cards
+    assert sig(0, 12) != sig(2, 12)  # a pile of another size
+    hidden = piles.copy()
+    hidden[0, :2] = [4, 3]  # where the hidden cards lie does not count
+    hidden[1, :2] = [2, 1]
+    again = np.zeros_like(piles)
+    view_layout(hidden, pos, again)
+    assert move_signature(again, reserve, pos, source_delta(0) + source_delta(12)) == sig(0, 12)
