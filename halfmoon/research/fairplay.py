@@ -9,7 +9,8 @@ players, by name (:data:`PLAYERS`):
 - ``pimc``: perfect-information sampling (hindsight optimisation), the baseline of the
   literature: in each of K sampled layouts the solver settles every move's child; the move
   that wins in most samples is played (ties to the lookahead player's move);
-- ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.fair.rollout_choice`);
+- ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.fair.rollout_choice`),
+  one move of each kind a fair player cannot tell apart weighed (:func:`solver.fair.move_signature`);
 - ``rollout-lookahead``: the same with lookahead as the base player;
 - ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.fair.mcts_choice`);
 - ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
@@ -94,7 +95,7 @@ def _players() -> dict[str, Player]:
         "lookahead": Player("lookahead", "simple", LOOKAHEAD, about="two moves ahead over the cards in view"),
         "pimc": Player("pimc", "pimc", base=LOOKAHEAD, samples=8, budget=20_000,
                        about="the solver on each move's child in sampled layouts"),
-        "rollout": Player("rollout", "kernel", ROLLOUT, GREEDY, samples=256, rounds=8, z=2.0,
+        "rollout": Player("rollout", "kernel", ROLLOUT, GREEDY, samples=256, rounds=8, z=2.0, dedupe=True,
                           about="greedy, unless paired greedy roll-outs say otherwise"),
         "rollout-lookahead": Player("rollout-lookahead", "kernel", ROLLOUT, LOOKAHEAD, samples=32, rounds=4,
                                     z=2.0, about="lookahead, unless paired lookahead roll-outs say otherwise"),
