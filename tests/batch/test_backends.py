@@ -161,7 +161,7 @@ def test_a_worker_killed_mid_run_stops_it_with_exit_2(tmp_path):
 def test_ctrl_c_exits_130_and_keeps_finished_chunks(tmp_path):
     out = tmp_path / "results"
     # far more deals than can finish between the first chunk and the signal
-    proc = _start(out, "0:4000", 8)
+    proc = _start(out, "0:40000", 8)
     at_signal = _wait_for_first_chunk(proc, out)
     os.killpg(proc.pid, signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=TIMEOUT)
