@@ -179,6 +179,7 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
     losses, versions, budget, seconds, micros, doa = [], set(), 0, 0.0, 0, 0
     sel = _Selector({"nodes": 0 if ds.format == 1 else 32})
     columns = stored_columns(ds.format, _READ)
+    at = [[*START, *LAYOUT_FEATURES].index(f) for f in FEATURES]  # FEATURES' columns of deal_features
     for raw in ds.row_groups(columns):
         t = to_rows(raw, 2, _READ[:6]) if ds.format == 2 else raw
         deals = t["deal"].to_numpy()
@@ -186,11 +187,10 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         if ds.format == 1:  # as stored
             for i, f in enumerate(START):
                 feats[:, i] = t[f].to_numpy()
-        names = list(START) + list(LAYOUT_FEATURES)
         code = _verdict_codes(t["verdict"])
         nodes = t["nodes"].to_numpy()
         verdicts += np.bincount(code, minlength=len(VERDICTS))
-        doa += int((feats[:, names.index("start_moves")] == 0).sum())
+        doa += int((feats[:, START.index("start_moves")] == 0).sum())
         if ds.format == 2:  # whole microseconds, summed exactly
             micros += int(np.sum(raw["microseconds"].to_numpy(), dtype=np.uint64))
         else:
@@ -199,8 +199,8 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         budget = max(budget, int(pc.max(t["budget"]).as_py()))
         sel.first("nodes", _keys(nodes), 0)
         lost = code == 1
-        for f in FEATURES:
-            v = feats[:, names.index(f)]
+        for f, col in zip(FEATURES, at):
+            v = feats[:, col]
             feat_all[f] = _add_counts(feat_all[f], np.bincount(v))
             feat_lost[f] = _add_counts(feat_lost[f], np.bincount(v[lost]))
         idx = np.searchsorted(NODE_BINS, nodes, side="right") - 1
@@ -217,7 +217,7 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         top.add(deals, code, nodes, t["seconds"].to_numpy())
         if lost.any():  # kept narrow: a census's losses are many
             losses.append((deals[lost], nodes[lost].astype(np.int64),
-                           np.stack([feats[lost, names.index(f)] for f in FEATURES], 1).astype(np.int16)))
+                           feats[lost][:, at].astype(np.int16)))
     n = int(verdicts.sum())
     if manifest is not None and n != expected:
         raise FindingsError(f"{ds.label()}: the census is not finished ({n:,} of {expected:,} deals); "

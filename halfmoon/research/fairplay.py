@@ -38,10 +38,9 @@ from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 
-from .stats import wilson_interval
-from .strategies import game_seed
+from .stats import paired_difference, wilson_interval
+from .strategies import deal_batch, game_seed
 
-Z95 = 1.96
 TABLE_BITS = 20  # UCT's table: 2**20 slots, shared by a game's decisions
 
 
@@ -138,23 +137,11 @@ GAME_COLUMNS = {"deal": "int64", "player": "object", "won": "bool", "moves_made"
                 "cards_left": "int16", "seconds": "float64", "evaluations": "int64"}
 
 
-def _deal_arrays(numbers: Sequence[int]):
-    from solver.kernels import DEPTH, NPILES, NRESERVE, initial_position
-    from solver.search import deal_arrays
-
-    piles = np.zeros((len(numbers), NPILES, DEPTH), np.int8)
-    reserve = np.zeros((len(numbers), NRESERVE), np.int8)
-    for k, n in enumerate(numbers):
-        piles[k], reserve[k] = deal_arrays(Deal.from_number(int(n)))
-    roots = np.array([initial_position(piles[k], reserve[k]) for k in range(len(numbers))], np.uint64)
-    return piles, reserve, roots
-
-
 def _play_piece(numbers: list[int], player: Player, seed: int) -> pd.DataFrame:
     """One game of ``player`` on each deal number (seconds: each game's own)."""
     from solver.kernels import MAX_PLY, cards_left
 
-    piles, reserve, roots = _deal_arrays(numbers)
+    piles, reserve, roots = deal_batch(numbers)
     rows = []
     line = np.zeros(MAX_PLY, np.uint64)
     for k, n in enumerate(numbers):
@@ -184,6 +171,7 @@ def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, i
 
 def pimc_game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, int, int]:
     """A game of the PIMC player: (moves made, final position, solves)."""
+    from solver.fair import view_layout
     from solver.kernels import DEPTH, MAX_MOVES, NPILES, all_moves
 
     moves = np.empty(MAX_MOVES, np.uint64)
@@ -195,8 +183,6 @@ def pimc_game(piles, reserve, root, player: Player, seed: int, line) -> tuple[in
         m = all_moves(piles, reserve, pos, moves)
         if m == 0:
             break
-        from solver.fair import view_layout
-
         view_layout(piles, pos, view)
         k, s = pimc_choice(view, reserve, pos, moves, m, player, state)
         solves += s
@@ -210,30 +196,43 @@ def pimc_choice(view, reserve, pos, moves, m, player: Player, state) -> tuple[in
     """The PIMC player's move index on the view ``view`` and the solves it took: the move
     whose child the solver wins in most of ``player.samples`` sampled layouts (the same
     layouts for every move), ties to the base player's move."""
-    from solver.dfs import WIN
-    from solver.fair import base_choice, sample_layout
-    from solver.search import search_arrays
+    from solver.fair import base_choice
 
     b = int(base_choice(view, reserve, pos, moves, m, player.base))
     if m == 1:
         return b, 0
-    wins = np.zeros(m, np.int64)
-    sample = np.zeros_like(view)
-    solves = 0
-    for _ in range(player.samples):
-        sample_layout(view, pos, state, sample)
-        for j in range(m):
-            p, r = layout_at(sample, reserve, np.uint64(pos - moves[j]))
-            if not p.any() and not r.any():
-                wins[j] += 1
-                continue
-            wins[j] += search_arrays(p, r, player.budget)[0] == WIN
-            solves += 1
+    wins, _, solves = child_solves(view, reserve, pos, moves, m, player.samples, state, player.budget)
     best = b
     for j in range(m):
         if wins[j] > wins[best]:
             best = j
     return best, solves
+
+
+def child_solves(view, reserve, pos, moves, m, samples, state, budget) -> tuple[np.ndarray, np.ndarray, int]:
+    """In ``samples`` layouts drawn from the view ``view`` (the same for every move), how
+    often the solver (``budget`` positions a solve) wins each move's child, how often it
+    cannot settle it, and the solves made."""
+    from solver.dfs import LOSS, WIN
+    from solver.fair import sample_layout
+    from solver.search import search_arrays
+
+    wins = np.zeros(m, np.int64)
+    unknown = np.zeros(m, np.int64)
+    sample = np.zeros_like(view)
+    solves = 0
+    for _ in range(samples):
+        sample_layout(view, pos, state, sample)
+        for j in range(m):
+            p, r = layout_at(sample, reserve, np.uint64(pos - moves[j]))
+            if not p.any() and not r.any():  # the move wins the game
+                wins[j] += 1
+                continue
+            status = search_arrays(p, r, budget)[0]
+            wins[j] += status == WIN
+            unknown[j] += status not in (WIN, LOSS)
+            solves += 1
+    return wins, unknown, solves
 
 
 def layout_at(piles, reserve, pos) -> tuple[np.ndarray, np.ndarray]:
@@ -290,15 +289,6 @@ def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
 
 
 # --- side by side -----------------------------------------------------------------------
-def paired(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """The mean of ``a - b`` over paired games and its normal interval (``z`` standard errors)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    if d.size < 2:
-        return float(d.mean()) if d.size else float("nan"), float("nan"), float("nan")
-    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
-    return mean, mean - z * se, mean + z * se
-
-
 def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")) -> pd.DataFrame:
     """One row per player of ``games`` (in its order): ``player, deals, won, win_rate, ci_low,
     ci_high``, for each player ``X`` of ``against`` present ``vs_X, vs_X_low, vs_X_high`` (the
@@ -313,7 +303,7 @@ def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")
         row["ci_low"], row["ci_high"] = wilson_interval(k, n)
         for other in against:
             if other in wide:
-                row[f"vs_{other}"], row[f"vs_{other}_low"], row[f"vs_{other}_high"] = paired(
+                row[f"vs_{other}"], row[f"vs_{other}_low"], row[f"vs_{other}_high"] = paired_difference(
                     wide[name].to_numpy(), wide[other].to_numpy())
         row["seconds_per_game"] = float(g["seconds"].mean())
         row["evaluations_per_game"] = float(g["evaluations"].mean())
@@ -342,10 +332,9 @@ def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
     nothing here looks under the tops): the move of ``player`` and, for each legal move,
     in how many of ``samples`` layouts drawn uniformly among those consistent with the view
     the solver (``budget`` positions a solve) finds the position after it winnable."""
-    from solver.dfs import LOSS, WIN
-    from solver.fair import decide, new_tree, sample_layout, view_layout
+    from solver.fair import decide, new_tree, view_layout
     from solver.kernels import MAX_MOVES, all_moves, initial_position
-    from solver.search import deal_arrays, delta_to_move, search_arrays
+    from solver.search import deal_arrays, delta_to_move
 
     (p,) = players([player])
     piles, reserve = deal_arrays(position)
@@ -364,19 +353,7 @@ def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
         from solver.fair import base_choice
 
         k = int(base_choice(view, reserve, pos, moves, m, p.code))
-    keeps = np.zeros(m, np.int64)
-    unknown = np.zeros(m, np.int64)
-    sample = np.zeros_like(view)
-    for _ in range(samples):
-        sample_layout(view, pos, state, sample)
-        for j in range(m):
-            cp, cr = layout_at(sample, reserve, np.uint64(pos - moves[j]))
-            if not cp.any() and not cr.any():
-                keeps[j] += 1
-                continue
-            status = search_arrays(cp, cr, budget)[0]
-            keeps[j] += status == WIN
-            unknown[j] += status not in (WIN, LOSS)
+    keeps, unknown, _ = child_solves(view, reserve, pos, moves, m, samples, state, budget)
     return {"move": str(delta_to_move(int(moves[k]))), "samples": int(samples),
             "moves": [{"move": str(delta_to_move(int(moves[j]))), "keeps": int(keeps[j]),
                        "unresolved": int(unknown[j])} for j in range(m)]}

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .census import FindingsError, count_census, open_census
-from .stats import wilson_interval
+from .stats import paired_difference, wilson_interval
 
 WORK_DIR = "_findings"
 PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
@@ -203,15 +203,6 @@ def players_table(p: pd.DataFrame, solver_wins: np.ndarray, players=PLAYERS) -> 
         diffs += [paired_difference(p[f"{name}_won"].to_numpy().astype(float), base) for name in players]
         out["vs_greedy"], out["vs_greedy_low"], out["vs_greedy_high"] = map(list, zip(*diffs))
     return out
-
-
-def paired_difference(a: np.ndarray, b: np.ndarray, z: float = 1.96) -> tuple[float, float, float]:
-    """Mean of ``a - b`` over paired trials and its normal interval (``z`` standard errors)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    if d.size < 2:
-        return float(d.mean()) if d.size else float("nan"), float("nan"), float("nan")
-    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
-    return mean, mean - z * se, mean + z * se
 
 
 def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, players_deals: int = 100_000,

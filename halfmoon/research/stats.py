@@ -63,6 +63,15 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of ``a - b`` over paired trials and its normal interval (``z`` standard errors)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    if d.size < 2:
+        return float(d.mean()) if d.size else float("nan"), float("nan"), float("nan")
+    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+    return mean, mean - z * se, mean + z * se
+
+
 def win_interval(wins: int, losses: int, unresolved: int, z: float = Z95) -> tuple[float, float]:
     """Interval of the win rate: unresolved deals as losses for the low end, as wins for the high."""
     n = wins + losses + unresolved

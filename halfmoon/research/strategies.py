@@ -124,10 +124,7 @@ def play_many(numbers: Iterable[int], strategy: str = "greedy", seed: int = 0) -
     nums = np.asarray(list(numbers), dtype=np.int64)
     if nums.size and nums.min() < 0:
         raise HalfMoonError(f"deal numbers must be non-negative, got {int(nums.min())}")
-    piles = np.zeros((nums.size, NPILES, DEPTH), np.int8)
-    reserve = np.zeros((nums.size, NRESERVE), np.int8)
-    for k, n in enumerate(nums):
-        piles[k], reserve[k] = deal_arrays(Deal.from_number(int(n)))
+    piles, reserve, _ = deal_batch(nums)
     seeds = [game_seed(seed, int(n)) for n in nums] if code == RANDOM else [0] * nums.size
     _, nmoves, finals = _run(piles, reserve, code, seeds, depth)
     left = np.array([cards_left(f) for f in finals], dtype=np.int16)
@@ -139,6 +136,16 @@ def play_many(numbers: Iterable[int], strategy: str = "greedy", seed: int = 0) -
             "cards_left": left,
         }
     )
+
+
+def deal_batch(numbers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernels' arrays of many deal numbers: piles, reserves and start positions."""
+    piles = np.zeros((len(numbers), NPILES, DEPTH), np.int8)
+    reserve = np.zeros((len(numbers), NRESERVE), np.int8)
+    for k, n in enumerate(numbers):
+        piles[k], reserve[k] = deal_arrays(Deal.from_number(int(n)))
+    roots = np.array([initial_position(piles[k], reserve[k]) for k in range(len(numbers))], np.uint64)
+    return piles, reserve, roots
 
 
 def random_games(deal: Union[Deal, str, int], games: int, seed: int = 0) -> pd.DataFrame:

@@ -10,8 +10,8 @@ import pytest
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
-from halfmoon.research.fairplay import FAIR, ladder, paired, play_players, players
-from halfmoon.research.stats import wilson_interval
+from halfmoon.research.fairplay import FAIR, ladder, play_players, players
+from halfmoon.research.stats import paired_difference, wilson_interval
 from halfmoon.research.strategies import play_many
 
 
@@ -43,12 +43,13 @@ def test_simple_players_play_as_in_strategies_and_fair_ones_replay():
 
 
 def test_a_fair_game_is_legal_all_the_way():
-    from halfmoon.research.fairplay import _deal_arrays, _game
+    from halfmoon.research.fairplay import _game
+    from halfmoon.research.strategies import deal_batch
     from solver.kernels import MAX_PLY
     from solver.search import delta_to_move
 
     (p,) = players(["pimc"], samples=2)
-    piles, reserve, roots = _deal_arrays([12345])
+    piles, reserve, roots = deal_batch([12345])
     line = np.zeros(MAX_PLY, np.uint64)
     n, final, solves = _game(piles[0], reserve[0], roots[0], p, 9, line)
     game = Game(12345)
@@ -76,7 +77,7 @@ def test_the_ladder_by_hand():
     assert t.loc["fair", "vs_greedy_low"] == pytest.approx(0.5 - 1.96 * se)
     assert t.loc["fair", "vs_lookahead"] == pytest.approx(0.25)
     assert t.loc["fair", "seconds_per_game"] == pytest.approx(2.5)
-    assert paired(np.array([1.0]), np.array([0.0]))[0] == 1.0
+    assert paired_difference(np.array([1.0]), np.array([0.0]))[0] == 1.0
 
 
 def test_bad_input():
