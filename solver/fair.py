@@ -458,16 +458,3 @@ def fair_game(piles, reserve, root, player, base, params, seed, bits, line, stat
         n += 1
         pos = pos - moves[k]
     return n, pos
-
-
-@njit(cache=True, nogil=True)
-def fair_batch(piles, reserve, roots, player, base, params, seeds, bits, lines, nmoves, finals, rollouts):
-    """:func:`fair_game` on each deal ``d`` (seeded by ``seeds[d]``), without the GIL;
-    ``rollouts[d]`` gets the game's roll-outs."""
-    stats = np.zeros(1, np.int64)
-    for d in range(roots.shape[0]):
-        stats[:] = 0
-        n, p = fair_game(piles[d], reserve[d], roots[d], player, base, params, seeds[d], bits, lines[d], stats)
-        nmoves[d] = n
-        finals[d] = p
-        rollouts[d] = stats[0]
