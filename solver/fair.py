@@ -52,7 +52,8 @@ from numba import njit
 from .generator import below
 from .kernels import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, all_moves, cards_left,
                       pile_count)
-from .players import GREEDY, LOOKAHEAD, _lookahead_choice, greedy_choice, play_game
+from .features import NFEATURES, TUNED_WEIGHTS, weighted_choice
+from .players import GREEDY, LOOKAHEAD, TUNED, _lookahead_choice, greedy_choice, play_game
 
 NRANKS = 13
 ROLLOUT = 3  # player codes after solver.players' RANDOM, GREEDY, LOOKAHEAD
@@ -150,9 +151,13 @@ def _mix(x):
 # --- the base players -------------------------------------------------------------------
 @njit(cache=True)
 def base_choice(piles, reserve, pos, moves, m, base):
-    """The move index of the greedy (``GREEDY``) or lookahead (``LOOKAHEAD``) player."""
+    """The move index of the greedy (``GREEDY``), lookahead (``LOOKAHEAD``) or tuned
+    (``TUNED``) player."""
     if base == LOOKAHEAD:
         return _lookahead_choice(piles, reserve, pos, moves, m, 2)
+    if base == TUNED:
+        return weighted_choice(piles, reserve, pos, moves, m, TUNED_WEIGHTS,
+                               np.empty((MAX_MOVES, NFEATURES), np.float64))
     return greedy_choice(pos, moves, m)
 
 
@@ -416,8 +421,8 @@ def decide(piles, reserve, position, moves, m, player, base, params, state, keys
     """The fair player's move index among the legal moves ``moves[:m]`` at ``position`` of the
     deal ``piles``/``reserve``, decided on :func:`view_layout` (written into ``view``) alone.
 
-    ``player``: GREEDY, LOOKAHEAD, ROLLOUT or MCTS; ``base`` the base player of the last
-    two; ``params`` (float64[NPARAMS]): their samples (ROLLOUT) or iterations (MCTS), the
+    ``player``: GREEDY, LOOKAHEAD, TUNED, ROLLOUT or MCTS; ``base`` the base player of the
+    last two; ``params`` (float64[NPARAMS]): their samples (ROLLOUT) or iterations (MCTS), the
     rollout player's rounds, the bound ``z`` of a deviation from the base move, UCT's
     constant ``c``, the credit a lost roll-out gets for the share of cards it removed, the
     rollout player's default player plus one (0: its base player) and whether it weighs one

@@ -1,4 +1,4 @@
-"""Simple players over the packed mirror: a random, a greedy and a lookahead player.
+"""Simple players over the packed mirror: a random, a greedy, a lookahead and a tuned player.
 
 Each turn a player looks at the legal moves of the position (the unpruned
 :func:`solver.kernels.all_moves`, in the reference engine's order) and picks one,
@@ -60,6 +60,10 @@ when the top is removed (see the rules), so the cards under the tops are hidden.
   next cards are hidden: a depth-2 player that peeked under the tops (not allowed;
   the greedy key summed over the line, dead ends last) won 729 (36.5 %).
 
+- **Tuned** (``TUNED``): the move with the largest weighted sum of 18 features a fair
+  player can compute (:mod:`solver.features`), with weights fitted on random deals by the
+  cross-entropy method (:mod:`halfmoon.research.tuning`).  Deterministic.
+
 Each game writes its moves, as deltas, into ``line`` (uint64[48]).  Like the other
 kernels, this module imports nothing from the project outside :mod:`solver`.
 """
@@ -69,6 +73,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .features import NFEATURES, TUNED_WEIGHTS, weighted_choice
 from .generator import below
 from .kernels import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, delta_sources, pile_count,
                       reserve_full)
@@ -76,6 +81,7 @@ from .kernels import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, delta_so
 RANDOM = 0
 GREEDY = 1
 LOOKAHEAD = 2
+TUNED = 5  # after solver.fair's ROLLOUT (3) and MCTS (4)
 MAX_DEPTH = 3
 
 
@@ -264,6 +270,7 @@ def play_game(piles, reserve, pos, strategy, state, line, depth=2):
     ``depth`` is the lookahead player's number of moves (1 to 3; ignored by the others).
     """
     moves = np.empty(MAX_MOVES, np.uint64)
+    scratch = np.empty((MAX_MOVES if strategy == TUNED else 1, NFEATURES), np.float64)
     n = 0
     while pos != np.uint64(0):
         m = all_moves(piles, reserve, pos, moves)
@@ -273,6 +280,8 @@ def play_game(piles, reserve, pos, strategy, state, line, depth=2):
             k = below(state, m)
         elif strategy == LOOKAHEAD:
             k = _lookahead_choice(piles, reserve, pos, moves, m, depth)
+        elif strategy == TUNED:
+            k = weighted_choice(piles, reserve, pos, moves, m, TUNED_WEIGHTS, scratch)
         else:
             k = greedy_choice(pos, moves, m)
         line[n] = moves[k]

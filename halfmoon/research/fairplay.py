@@ -5,13 +5,15 @@ and so knows the multiset of the hidden cards but not their places (:mod:`solver
 the view, the layouts consistent with it, and the kernels that decide from it alone).  The
 players, by name (:data:`PLAYERS`):
 
-- ``random``, ``greedy``, ``lookahead``: the simple players of :mod:`.strategies`;
+- ``random``, ``greedy``, ``lookahead``, ``tuned``: the simple players of :mod:`.strategies`;
 - ``pimc``: perfect-information sampling (hindsight optimisation), the baseline of the
   literature: in each of K sampled layouts the solver settles every move's child; the move
   that wins in most samples is played (ties to the lookahead player's move);
 - ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.fair.rollout_choice`),
   one move of each kind a fair player cannot tell apart weighed (:func:`solver.fair.move_signature`);
 - ``rollout-lookahead``: the same with lookahead as the base player;
+- ``tuned``: the tuned simple player (:mod:`solver.features`, weights fitted by
+  :mod:`.tuning`), and ``rollout-tuned``: rollouts with it as the base player;
 - ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.fair.mcts_choice`);
 - ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
   fair hint uses;
@@ -86,24 +88,27 @@ class Player:
 
 def _players() -> dict[str, Player]:
     from solver.fair import MCTS, ROLLOUT
-    from solver.players import GREEDY, LOOKAHEAD, RANDOM
+    from solver.players import GREEDY, LOOKAHEAD, RANDOM, TUNED
 
     return {
         "random": Player("random", "simple", RANDOM, about="a uniformly random legal move"),
         "greedy": Player("greedy", "simple", GREEDY, about="the move uncovering most pile cards, pairs first"),
         "lookahead": Player("lookahead", "simple", LOOKAHEAD, about="two moves ahead over the cards in view"),
+        "tuned": Player("tuned", "simple", TUNED, about="the largest weighted sum of fair features, weights fitted"),
         "pimc": Player("pimc", "pimc", base=LOOKAHEAD, samples=8, budget=20_000,
                        about="the solver on each move's child in sampled layouts"),
         "rollout": Player("rollout", "kernel", ROLLOUT, GREEDY, samples=256, rounds=8, z=2.0, dedupe=True,
                           about="greedy, unless paired greedy roll-outs say otherwise"),
         "rollout-lookahead": Player("rollout-lookahead", "kernel", ROLLOUT, LOOKAHEAD, samples=32, rounds=4,
                                     z=2.0, about="lookahead, unless paired lookahead roll-outs say otherwise"),
+        "rollout-tuned": Player("rollout-tuned", "kernel", ROLLOUT, TUNED, samples=256, rounds=8, z=2.0,
+                                dedupe=True, about="tuned, unless paired tuned roll-outs say otherwise"),
         "uct": Player("uct", "kernel", MCTS, GREEDY, samples=2000, c=0.3,
                       about="UCT over the fair game's states, greedy roll-outs"),
     }
 
 
-FAIR = "rollout"  # the best fair player at its default settings
+FAIR = "rollout-tuned"  # the best fair player at its default settings
 
 
 def players(names: Iterable[str], samples: Optional[int] = None) -> list[Player]:

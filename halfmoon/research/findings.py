@@ -44,7 +44,7 @@ from .stats import paired_difference, wilson_interval
 WORK_DIR = "_findings"
 PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
 # the fair-play ladder: every player on the same deals; the fair player also at fewer samples
-FAIR_LADDER = ("random", "greedy", "lookahead", "rollout", "rollout-lookahead", "uct", "fair")
+FAIR_LADDER = ("random", "greedy", "lookahead", "tuned", "rollout", "rollout-lookahead", "uct", "fair")
 FAIR_CURVE = ("fair@16", "fair@64")
 
 

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from solver.kernels import DEPTH, MAX_PLY, NPILES, NRESERVE, cards_left, initial_position
-from solver.players import GREEDY, LOOKAHEAD, RANDOM, play_batch
+from solver.players import GREEDY, LOOKAHEAD, RANDOM, TUNED, play_batch
 from solver.search import deal_arrays, delta_to_move
 
 from halfmoon.game.deal import Deal
@@ -59,6 +59,7 @@ STRATEGIES = {
     "greedy": (GREEDY, 0),
     "lookahead": (LOOKAHEAD, 2),
     "lookahead3": (LOOKAHEAD, 3),
+    "tuned": (TUNED, 0),
 }
 COMPARED = ("greedy", "random")  # the players compare_players puts beside the solver by default
 _SEED_STRIDE = 0xD1B54A32D192ED03  # an odd constant: distinct deals get distinct streams

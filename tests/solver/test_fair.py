@@ -16,13 +16,14 @@ from solver.fair import (MCTS, NPARAMS, NRANKS, P_BUDGET, P_C, P_DEDUPE, P_DEFAU
                          ROLLOUT, decide, fair_game, hidden_counts, move_signature, new_tree, sample_layout,
                          view_layout)
 from solver.kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, all_moves, initial_position, pile_count
-from solver.players import GREEDY, LOOKAHEAD, play_game
+from solver.players import GREEDY, LOOKAHEAD, TUNED, play_game
 from solver.search import deal_arrays, delta_to_move
 
 # (player, base, budget, other settings): each fair player at a small budget
 PLAYERS = [(GREEDY, GREEDY, 0, {}), (LOOKAHEAD, LOOKAHEAD, 0, {}), (ROLLOUT, GREEDY, 12, {}),
            (ROLLOUT, LOOKAHEAD, 6, {}), (MCTS, GREEDY, 60, {}), (ROLLOUT, GREEDY, 8, {P_PARTIAL: 0.5}),
-           (ROLLOUT, GREEDY, 12, {P_DEDUPE: 1, P_DEFAULT: LOOKAHEAD + 1})]
+           (ROLLOUT, GREEDY, 12, {P_DEDUPE: 1, P_DEFAULT: LOOKAHEAD + 1}), (TUNED, TUNED, 0, {}),
+           (ROLLOUT, TUNED, 8, {P_DEDUPE: 1})]
 
 
 def _params(budget, other, z=2.0):
