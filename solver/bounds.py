@@ -29,10 +29,6 @@ MAX_PARTNERS = 8
 # intervals (stopping early is sound: the intervals are only less narrow).
 MAX_COLD_SWEEPS = 1000
 MAX_WARM_SWEEPS = 2
-# columns of the scratch array ``pinned`` (int64[48, SCRATCH_COLS]): pinned cards by rank,
-# then the balance rule's counts (possibly gone, surely gone) and its two kinds of cut
-PIN, MAYBE, SURE, NO_MORE, ALL_BY = 0, 14, 28, 42, 56
-SCRATCH_COLS = 70
 
 
 @njit(cache=True, inline='always')
@@ -88,14 +84,13 @@ def _alive(pos, c):
 
 
 @njit(cache=True, _nrt=False)
-def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive, pinned, balance=False):
+def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive, pinned):
     """True if the removal-time bounds prove ``pos`` lost.
 
     ``lo``/``hi`` (int64[NCARDS]) receive the intervals.  With ``warm`` set, the
     search starts from ``plo``/``phi``, the intervals of the parent position, shifted
     one step (the parent's first move is step 0).  ``alive`` (bool[NCARDS]) and
-    ``pinned`` (int64[48, SCRATCH_COLS]) are scratch space.  With ``balance`` the
-    narrowing also uses the balance of each step (:func:`_balance_cuts`).
+    ``pinned`` (int64[48, 14]) are scratch space.
     """
     numbers = 0
     faces = 0
@@ -179,24 +174,19 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive,
             hi[c] = hc
             if lc > hc:
                 return True
-        if balance:
-            cut = _balance_cuts(piles, reserve, alive, lo, hi, m, pinned)
-            if cut < 0:
-                return True
-            changed |= cut > 0
     # cards pinned to one step must all belong to one move
     for t in range(m):
         for r in range(14):
-            pinned[t, PIN + r] = 0
+            pinned[t, r] = 0
     for c in range(NCARDS):
         if alive[c] and lo[c] == hi[c]:
-            pinned[lo[c], PIN + card_rank(piles, reserve, c)] += 1
+            pinned[lo[c], card_rank(piles, reserve, c)] += 1
     for t in range(m):
         nums = 0
         fac = 0
         first = 0
         for r in range(1, 14):
-            k = pinned[t, PIN + r]
+            k = pinned[t, r]
             if k > 1:
                 return True
             if k == 1:
@@ -212,89 +202,3 @@ def bounds_dead(piles, reserve, part, npart, pos, lo, hi, plo, phi, warm, alive,
             return True
     return False
 
-
-
-@njit(cache=True, _nrt=False, inline='always')
-def _group_bounds(pinned, v, r0, r1, r2):
-    """The bounds on a class's moves by step v: each of its ranks has as many cards gone."""
-    lb = max(pinned[v, SURE + r0], pinned[v, SURE + r1])
-    ub = min(pinned[v, MAYBE + r0], pinned[v, MAYBE + r1])
-    if r2 > 0:
-        lb = max(lb, pinned[v, SURE + r2])
-        ub = min(ub, pinned[v, MAYBE + r2])
-    return lb, ub
-
-
-@njit(cache=True, _nrt=False)
-def _balance_cuts(piles, reserve, alive, lo, hi, m, pinned):
-    """Narrow the intervals by the balance of each step (rule ``BALANCE``, docs/solver.md):
-    the cards gone by step v are as many of rank r as of rank 11 - r, as many J as Q as K,
-    and make v + 1 moves.  Returns -1 if that cannot hold, else the cards narrowed."""
-    for v in range(m):
-        for r in range(14):
-            pinned[v, MAYBE + r] = 0
-            pinned[v, SURE + r] = 0
-            pinned[v, NO_MORE + r] = 0
-            pinned[v, ALL_BY + r] = 0
-    for c in range(NCARDS):
-        if alive[c]:
-            r = card_rank(piles, reserve, c)
-            pinned[lo[c], MAYBE + r] += 1  # histograms, summed below
-            pinned[hi[c], SURE + r] += 1
-    for v in range(1, m):
-        for r in range(1, 14):
-            pinned[v, MAYBE + r] += pinned[v - 1, MAYBE + r]
-            pinned[v, SURE + r] += pinned[v - 1, SURE + r]
-    for v in range(m - 1):  # by the last step everything is gone: nothing to learn
-        low = 0
-        high = 0
-        for g in range(6):
-            r0 = g + 1 if g < 5 else 11
-            r1 = 10 - g if g < 5 else 12
-            r2 = 0 if g < 5 else 13
-            lb, ub = _group_bounds(pinned, v, r0, r1, r2)
-            if lb > ub:
-                return -1
-            low += lb
-            high += ub
-        if low > v + 1 or high < v + 1:
-            return -1
-        for g in range(6):
-            r0 = g + 1 if g < 5 else 11
-            r1 = 10 - g if g < 5 else 12
-            r2 = 0 if g < 5 else 13
-            lb, ub = _group_bounds(pinned, v, r0, r1, r2)
-            nlb = max(lb, v + 1 - (high - ub))
-            nub = min(ub, v + 1 - (low - lb))
-            if nlb > nub:
-                return -1
-            for q in range(3):
-                r = r0 if q == 0 else (r1 if q == 1 else r2)
-                if r == 0:
-                    continue
-                if pinned[v, SURE + r] >= nub:
-                    pinned[v, NO_MORE + r] = 1  # no card of rank r not yet sure goes by v
-                if pinned[v, MAYBE + r] <= nlb:
-                    pinned[v, ALL_BY + r] = 1  # every card of rank r that may go by v does
-    cuts = 0
-    for c in range(NCARDS):
-        if not alive[c]:
-            continue
-        r = card_rank(piles, reserve, c)
-        lc = lo[c]
-        hc = hi[c]
-        nl = lc
-        nh = hc
-        for v in range(lc, hc):
-            if pinned[v, NO_MORE + r]:
-                nl = v + 1
-        for v in range(hc - 1, lc - 1, -1):
-            if pinned[v, ALL_BY + r]:
-                nh = v
-        if nl > nh:
-            return -1
-        if nl != lc or nh != hc:
-            lo[c] = nl
-            hi[c] = nh
-            cuts += 1
-    return cuts

@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bounds import NCARDS, SCRATCH_COLS, bounds_dead
+from .bounds import NCARDS, bounds_dead
 from .kernels import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
 from .projections import NPROJ, PROJ_BUDGET, holds_class, project, projection_lost
-from .pruning import BALANCE, BOUNDS, COMMUTING, FREE_CARDS, PROJECTIONS, new_workspace, search_moves
+from .pruning import BOUNDS, COMMUTING, FREE_CARDS, PROJECTIONS, new_workspace, search_moves
 from .table import tt_contains, tt_prefetch, tt_store
 
 WIN = 1
@@ -117,7 +117,7 @@ def _expand(piles, reserve, tops, part, npart, pos, d, flags, moves, los, his, w
     if use_bounds:
         if bounds_dead(piles, reserve, part, npart, pos, los[d], his[d],
                        los[d - 1 if d > 0 else 0], his[d - 1 if d > 0 else 0], d > 0,
-                       alive, pinned, (flags & BALANCE) != 0 and d == 0):
+                       alive, pinned):
             return -1
     m = search_moves(tops, pos, flags, moves[d], scratch, ws)
     if use_bounds and m > 0:
@@ -240,7 +240,7 @@ def new_stack(seed):
         np.zeros((MAX_PLY + 1, NPROJ), np.uint64),
         np.empty(MAX_MOVES, np.int64),
         np.zeros(NCARDS, np.bool_),
-        np.zeros((MAX_PLY, SCRATCH_COLS), np.int64),
+        np.zeros((MAX_PLY, 14), np.int64),
         np.zeros(4, np.int64),
         new_workspace(),
     )

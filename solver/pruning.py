@@ -38,9 +38,8 @@ PROJECTIONS = 16
 GROUPING = 32  # the clause-learning search (solver/grouping.py, solver/cdcl.py), between turns
 COMMUTING = 64  # sleep sets: a move that commutes with the path is not searched twice
 COUNTING = 128  # the grouping search in the view by counts (solver/counting.py), not by pairs
-BALANCE = 256  # the bounds test also narrows by each step's balance (solver/bounds.py)
 ALL_RULES = (FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING | COMMUTING
-             | COUNTING | BALANCE)
+             | COUNTING)
 NO_RULES = 0
 
 

@@ -13,10 +13,9 @@ import pytest
 from conftest import brute_force, games_near_the_end, make_layout, pack
 from halfmoon import Game, parse_layout
 from halfmoon.game.deal import Deal
-from solver.bounds import NCARDS, SCRATCH_COLS, bounds_dead, partner_table
+from solver.bounds import NCARDS, bounds_dead, partner_table
 from solver.cpsat import solve_cpsat
 from solver.kernels import initial_position
-from solver.players import GREEDY, play_game
 from solver.search import deal_arrays, solve
 
 LOST_AT_START = (55, 58, 92)  # losses the bounds prove with no search at all
@@ -28,13 +27,12 @@ LOSSES = (55, 58, 92, 111, 150, 193, 262, 278, 401, 422, 454, 459, 495, 503, 598
 class Bounds:
     """The bounds test on the positions of one deal."""
 
-    def __init__(self, deal: Deal, balance: bool = False) -> None:
+    def __init__(self, deal: Deal) -> None:
         self.deal = deal
-        self.balance = balance
         self.piles, self.reserve = deal_arrays(deal)
         self.part, self.npart = partner_table(self.piles, self.reserve)
         self.alive = np.zeros(NCARDS, np.bool_)
-        self.pinned = np.zeros((48, SCRATCH_COLS), np.int64)
+        self.pinned = np.zeros((48, 14), np.int64)
 
     def __call__(self, pos: int, parent=None):
         """(dead, lo, hi) of ``pos``, warm-started from ``parent`` = (lo, hi) if given."""
@@ -42,7 +40,7 @@ class Bounds:
         hi = np.zeros(NCARDS, np.int64)
         plo, phi = parent if parent is not None else (lo, hi)
         dead = bounds_dead(self.piles, self.reserve, self.part, self.npart, np.uint64(pos),
-                           lo, hi, plo, phi, parent is not None, self.alive, self.pinned, self.balance)
+                           lo, hi, plo, phi, parent is not None, self.alive, self.pinned)
         return bool(dead), lo, hi
 
 
@@ -143,9 +141,8 @@ def replay_steps(deal: Deal, moves) -> list[dict]:
     return [{c: s - t for c, s in removal.items() if s >= t} for t in range(len(moves))]
 
 
-@pytest.mark.parametrize("balance", [False, True])
 @pytest.mark.parametrize("chunk", range(4))
-def test_winning_lines_lie_inside_the_intervals(chunk, balance):
+def test_winning_lines_lie_inside_the_intervals(chunk):
     """Along the solver's winning lines of deals 0..99, no position is dead (cold or
     warm-started from the parent's intervals), and each card's removal step lies in
     its interval."""
@@ -155,7 +152,7 @@ def test_winning_lines_lie_inside_the_intervals(chunk, balance):
         if result.verdict != "win":
             continue
         deal = Deal.from_number(number)
-        bounds = Bounds(deal, balance)
+        bounds = Bounds(deal)
         game = Game(deal)
         parent = None
         for t, steps in enumerate(replay_steps(deal, result.moves)):
@@ -175,13 +172,12 @@ def small_games():
     return games_near_the_end(12, 38, 2)
 
 
-@pytest.mark.parametrize("balance", [False, True])
-def test_dead_positions_are_lost(balance):
+def test_dead_positions_are_lost():
     """Every position reachable from small positions: cold, and warm-started from
     each parent's intervals, the test only calls lost positions dead."""
     positions = lost = cold_dead = warm_dead = 0
     for game in small_games():
-        bounds = Bounds(game.deal, balance)
+        bounds = Bounds(game.deal)
         memo = brute_force(game)
         mirror_game = Game(game.deal)
         for pos, winnable in memo.items():
@@ -207,47 +203,3 @@ def test_dead_positions_are_lost(balance):
                 warm_dead += child_dead
     assert positions > 5000 and lost > 1000, (positions, lost)
     assert cold_dead > 100 and warm_dead > 100, (cold_dead, warm_dead)  # the test fires
-
-
-# --- the balance of each step (rule BALANCE) -------------------------------------------------
-
-# hard losses from the whole code space (past 100,000 positions before the rule) that the
-# bounds prove at the start only with each step's balance
-BALANCE_LOSSES = (1608299182, 2317625112, 7095342857)
-
-
-@pytest.mark.parametrize("number", BALANCE_LOSSES)
-def test_the_balance_of_each_step_proves_losses_the_intervals_do_not(number):
-    deal = Deal.from_number(number)
-    pos = int(initial_position(*deal_arrays(deal)))
-    assert not Bounds(deal)(pos)[0]
-    assert Bounds(deal, balance=True)(pos)[0]
-    r = solve_cpsat([[c.rank for c in p] for p in deal.piles], [c.rank for c in deal.reserve],
-                    time_limit=120)
-    assert r.verdict == "loss", number
-
-
-def test_the_balance_only_narrows():
-    """At positions along the greedy player's games on deals 0..59, the intervals with the
-    balance lie inside those without (dead when those are), and some are narrower."""
-    narrower = checked = 0
-    for number in range(60):
-        deal = Deal.from_number(number)
-        piles, reserve = deal_arrays(deal)
-        pos = initial_position(piles, reserve)
-        line = np.zeros(48, np.uint64)
-        n, _ = play_game(piles, reserve, pos, GREEDY, np.zeros(1, np.uint64), line, 2)
-        plain, balanced = Bounds(deal), Bounds(deal, balance=True)
-        for k in range(n + 1):
-            dead, lo, hi = plain(int(pos))
-            bdead, blo, bhi = balanced(int(pos))
-            assert bdead or not dead
-            checked += 1
-            if not bdead:
-                assert bool(np.all(blo[:104] >= lo[:104])) and bool(np.all(bhi[:104] <= hi[:104]))
-                narrower += bool(np.any(blo[:104] > lo[:104]) or np.any(bhi[:104] < hi[:104]))
-            else:
-                narrower += not dead
-            if k < n:
-                pos = pos - line[k]
-    assert checked > 1000 and narrower > 20, (checked, narrower)

@@ -23,7 +23,6 @@ from halfmoon.game.deal import SOURCES, Deal
 from solver.kernels import all_moves, delta_sources
 from solver.pruning import (
     ALL_RULES,
-    BALANCE,
     BOUNDS,
     CLASS_IN_VIEW,
     COMMUTING,
@@ -291,7 +290,6 @@ RULES = {
     "GROUPING": GROUPING,
     "COMMUTING": COMMUTING,
     "COUNTING": COUNTING,
-    "BALANCE": BALANCE,
 }
 BUDGET = 20_000
 # Deals 0..299 without 38, 124 and 129, which plain search does not settle quickly.
