@@ -55,34 +55,20 @@ GREEDY_WEIGHTS[0], GREEDY_WEIGHTS[1], GREEDY_WEIGHTS[3] = 64.0, 32.0, 1.0
 
 
 @njit(cache=True, inline='always')
-def _playable_hidden(view, hidden):
-    """Hidden cards that would be playable at once with the ranks ``view`` in view."""
+def playable_with(view, cards):
+    """How many of ``cards`` (counts by rank) would be playable at once with the ranks
+    ``view`` in view: a number card whose partner rank is in view, a face card whose two
+    other face ranks are."""
     n = 0
     for r in range(1, 11):
         if view[11 - r] > 0:
-            n += hidden[r]
+            n += cards[r]
     if view[12] > 0 and view[13] > 0:
-        n += hidden[11]
+        n += cards[11]
     if view[11] > 0 and view[13] > 0:
-        n += hidden[12]
+        n += cards[12]
     if view[11] > 0 and view[12] > 0:
-        n += hidden[13]
-    return n
-
-
-@njit(cache=True, inline='always')
-def _matched_in_view(view):
-    """Cards in view with a partner in view."""
-    n = 0
-    for r in range(1, 11):
-        if view[11 - r] > 0:
-            n += view[r]
-    if view[12] > 0 and view[13] > 0:
-        n += view[11]
-    if view[11] > 0 and view[13] > 0:
-        n += view[12]
-    if view[11] > 0 and view[12] > 0:
-        n += view[13]
+        n += cards[13]
     return n
 
 
@@ -131,7 +117,7 @@ def move_features(piles, reserve, pos, moves, m, out):
                     u += 1
             else:
                 res += 1
-        playable = _playable_hidden(view, hidden)
+        playable = playable_with(view, hidden)
         classes = 0
         for r in range(1, 6):
             if view[r] > 0 and view[11 - r] > 0:
@@ -141,7 +127,7 @@ def move_features(piles, reserve, pos, moves, m, out):
         spare = 0
         for q in range(n):
             spare += view[rank[srcs[q]]]
-        matched = _matched_in_view(view)
+        matched = playable_with(view, view)  # the cards in view with a partner in view
         for q in range(n):
             view[rank[srcs[q]]] += 1
         pair = 1.0 if n == 2 else 0.0

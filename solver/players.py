@@ -73,7 +73,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .features import NFEATURES, TUNED_WEIGHTS, weighted_choice
+from .features import NFEATURES, TUNED_WEIGHTS, playable_with, weighted_choice
 from .generator import below
 from .kernels import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, delta_sources, pile_count,
                       reserve_full)
@@ -118,16 +118,7 @@ def _line_score(view, hidden, line_ranks, nlr, removed, total, uncovered, pairs,
     for k in range(nlr):
         view[line_ranks[k]] -= 1
     # cards not in view that would be playable at once with the cards left in view
-    receptive = 0
-    for r in range(1, 11):
-        if view[11 - r] > 0:
-            receptive += hidden[r]
-    if view[12] > 0 and view[13] > 0:
-        receptive += hidden[11]
-    if view[11] > 0 and view[13] > 0:
-        receptive += hidden[12]
-    if view[11] > 0 and view[12] > 0:
-        receptive += hidden[13]
+    receptive = playable_with(view, hidden)
     alive = 1
     if uncovered == 0:  # nothing new comes into view: a dead end unless a move is left
         alive = 1 if view[11] > 0 and view[12] > 0 and view[13] > 0 else 0

@@ -88,7 +88,7 @@ def test_unknown_strategy():
     with pytest.raises(HalfMoonError):
         play(0, "clever")
     with pytest.raises(HalfMoonError, match=r"unknown strategy 'lookahead4' \(expected one of random, greedy, "
-                                            r"lookahead, lookahead3\)"):
+                                            r"lookahead, lookahead3, tuned\)"):
         play(0, "lookahead4")
     with pytest.raises(HalfMoonError, match="unknown strategy 'clever'"):
         compare_players(pd.DataFrame(make_rows(["win", "loss"])), players=("greedy", "clever"))
