@@ -49,10 +49,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .features import NFEATURES, TUNED_WEIGHTS, weighted_choice
 from .generator import below
 from .kernels import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, all_moves, cards_left,
                       pile_count)
-from .features import NFEATURES, TUNED_WEIGHTS, weighted_choice
 from .players import GREEDY, LOOKAHEAD, TUNED, _lookahead_choice, greedy_choice, play_game
 
 NRANKS = 13

@@ -29,9 +29,9 @@ their number, and "in view" means the tops and the reserve left after the move:
 17    feature 3 × n_h / 96
 ====  ==========================================================================
 
-The *tuned* player (:func:`tuned_choice`) plays the move with the largest weighted sum
-of its features, ties to the first move in the engine's order.  Its weights
-(:data:`TUNED_WEIGHTS`) were fitted by the cross-entropy method
+The *tuned* player (:func:`weighted_choice` with :data:`TUNED_WEIGHTS`) plays the move
+with the largest weighted sum of its features, ties to the first move in the engine's
+order.  Its weights were fitted by the cross-entropy method
 (:mod:`halfmoon.research.tuning`) on deals drawn at random from the whole code space;
 greedy's key is one point of that space (weights 64, 32 on features 0 and 1, and 1 on
 feature 3 give greedy's moves).  Like the other kernels, this module imports nothing from
@@ -72,19 +72,19 @@ def playable_with(view, cards):
     return n
 
 
-@njit(cache=True)
-def move_features(piles, reserve, pos, moves, m, out):
-    """The features of each move ``moves[:m]`` of ``pos`` into ``out[:m]`` (see the module)."""
-    view = np.zeros(14, np.int64)
-    hidden = np.zeros(14, np.int64)
-    rank = np.zeros(NSOURCES, np.int64)
+@njit(cache=True, inline='always')
+def count_view(piles, reserve, pos, view, hidden, rank):
+    """What a fair player counts at ``pos`` into zeroed arrays: the ranks in view (the tops
+    and the reserve, ``view[r]``), the ranks hidden under the tops (``hidden[r]``: counted,
+    not placed) and the rank each source shows (``rank[s]``, 0 for an empty one).  Returns
+    (hidden cards, reserve cards)."""
     nh = 0
     for i in range(NPILES):
         c = pile_count(pos, i)
         if c > 0:
             rank[i] = piles[i, c - 1]
             view[rank[i]] += 1
-        for k in range(c - 1):  # counted, not placed: the ranks a player infers
+        for k in range(c - 1):
             hidden[piles[i, k]] += 1
             nh += 1
     nres = 0
@@ -93,6 +93,16 @@ def move_features(piles, reserve, pos, moves, m, out):
             rank[NPILES + r] = reserve[r]
             view[rank[NPILES + r]] += 1
             nres += 1
+    return nh, nres
+
+
+@njit(cache=True)
+def move_features(piles, reserve, pos, moves, m, out):
+    """The features of each move ``moves[:m]`` of ``pos`` into ``out[:m]`` (see the module)."""
+    view = np.zeros(14, np.int64)
+    hidden = np.zeros(14, np.int64)
+    rank = np.zeros(NSOURCES, np.int64)
+    nh, nres = count_view(piles, reserve, pos, view, hidden, rank)
     early = nh / 96.0
     srcs = np.empty(3, np.int64)
     for j in range(m):

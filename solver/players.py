@@ -73,10 +73,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .features import NFEATURES, TUNED_WEIGHTS, playable_with, weighted_choice
+from .features import NFEATURES, TUNED_WEIGHTS, count_view, playable_with, weighted_choice
 from .generator import below
-from .kernels import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, delta_sources, pile_count,
-                      reserve_full)
+from .kernels import MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, cards_left, delta_sources, pile_count
 
 RANDOM = 0
 GREEDY = 1
@@ -159,20 +158,8 @@ def _lookahead_choice(piles, reserve, pos, moves, m, depth):
     view = np.zeros(14, np.int64)
     hidden = np.zeros(14, np.int64)
     rank = np.zeros(NSOURCES, np.int64)
-    total = 0
-    for i in range(NPILES):
-        c = pile_count(pos, i)
-        total += c
-        if c > 0:
-            rank[i] = piles[i, c - 1]
-            view[rank[i]] += 1
-        for k in range(c - 1):  # what counting the cards seen tells: ranks, not places
-            hidden[piles[i, k]] += 1
-    for r in range(NRESERVE):
-        if reserve_full(pos, r):
-            rank[NPILES + r] = reserve[r]
-            view[rank[NPILES + r]] += 1
-            total += 1
+    count_view(piles, reserve, pos, view, hidden, rank)  # ranks, not places
+    total = cards_left(pos)
     # each move: the sources it uses (bits 0..19), its ranks and its share of the score
     used = np.zeros(m, np.int64)
     mranks = np.zeros((m, 3), np.int64)
