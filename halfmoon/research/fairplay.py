@@ -12,8 +12,8 @@ players, by name (:data:`PLAYERS`):
 - ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.fair.rollout_choice`),
   one move of each kind a fair player cannot tell apart weighed (:func:`solver.fair.move_signature`);
 - ``rollout-lookahead``: the same with lookahead as the base player;
-- ``tuned``: the tuned simple player (:mod:`solver.features`, weights fitted by
-  :mod:`.tuning`), and ``rollout-tuned``: rollouts with it as the base player;
+- ``rollout-tuned``: the same with the tuned player as the base player (its features in
+  :mod:`solver.features`, its weights fitted by :mod:`.tuning`);
 - ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.fair.mcts_choice`);
 - ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
   fair hint uses;

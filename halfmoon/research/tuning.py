@@ -22,6 +22,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -71,7 +72,7 @@ def wins(batch: tuple, weights: np.ndarray, threads: int = 0) -> np.ndarray:
 
 
 def fit(numbers, population: int = POPULATION, iterations: int = ITERATIONS, seed: int = FIT_SEED,
-        start: np.ndarray = None, report=None) -> Fit:
+        start: Optional[np.ndarray] = None, report=None) -> Fit:
     """Fit the weights on the deals ``numbers`` (see the module); ``report(i, fit)`` after
     each iteration if given."""
     from solver.features import GREEDY_WEIGHTS, NFEATURES
