@@ -241,10 +241,18 @@ def cmd_findings(args: argparse.Namespace) -> int:
             raise _UsageError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if not 0 < args.recheck <= 1:
         raise _UsageError(f"--recheck must be a share of the census in (0, 1], got {args.recheck}")
-    page = write_findings(args.census, args.out, seed=args.seed, workers=args.workers,
-                          players_deals=args.players_deals, forgiveness_deals=args.forgiveness_deals,
-                          recheck_share=args.recheck, recheck_limit=args.limit, progress=not args.quiet,
-                          work=args.work)
+    if args.fair_deals < 0:
+        raise _UsageError(f"--fair-deals must be at least 0, got {args.fair_deals}")
+    if args.fair_only:
+        from halfmoon.report.findings import write_fair
+
+        page = write_fair(args.census, args.out, workers=args.workers, fair_deals=args.fair_deals,
+                          progress=not args.quiet, work=args.work)
+    else:
+        page = write_findings(args.census, args.out, seed=args.seed, workers=args.workers,
+                              players_deals=args.players_deals, forgiveness_deals=args.forgiveness_deals,
+                              recheck_share=args.recheck, recheck_limit=args.limit, progress=not args.quiet,
+                              work=args.work, fair_deals=args.fair_deals)
     print(f"findings written to {page}")
     return 0
 
@@ -271,6 +279,11 @@ def _add_findings(p: argparse.ArgumentParser):
                    help="share of the census checked by independent means (default: 0.01)")
     p.add_argument("--limit", type=float, default=60.0, metavar="SECONDS",
                    help="the independent model's time limit per loss (default: 60)")
+    p.add_argument("--fair-deals", type=int, default=2_000, metavar="N",
+                   help="deals the fair-play ladder plays, the first of the players' sample (default: 2,000; 0: none)")
+    p.add_argument("--fair-only", action="store_true",
+                   help="only add the fair-play stage to the findings already in --out (made from this census, "
+                   "with their seed, samples and budget), and redraw the page")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return cmd_findings
 

@@ -1,11 +1,13 @@
 """Section 4b of the findings page: what a player who sees only the app's cards can win
-(the fair-play ladder and the fair player's win rate against its samples), and its charts."""
+(the fair-play ladder, the fair player's win rate against its samples, and where the fair
+players' games are lost), and its charts."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from .findings import BLUE, GREY
+from .findings import BLUE, GREY, ORANGE, PLAYER_COLOURS
 from .findings import _ci as ci
 from .findings import _pct as pct
 from .findings import _table as table
@@ -40,6 +42,58 @@ def plot_fair_curve(ax, curve: pd.DataFrame, ladder: pd.DataFrame) -> None:
     ax.grid(alpha=0.3)
 
 
+# the fatal move's timing: the last players of the ladder, random's games lost at once aside
+FATAL_SHOWN = ("greedy", "lookahead", "tuned", "fair")
+EARLY, LATE = 80, 31  # "early": 80 or more cards left before the fatal move; "late": 31 or fewer
+
+
+def _fatal_rows(fatal: pd.DataFrame, player: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """A player's fatal moves: cards left before each (as an array of values), their
+    counts, and its walked games."""
+    t = fatal[fatal["player"] == player]
+    f = t[t["outcome"] == "fatal"]
+    return f["cards_left"].astype(int).to_numpy(), f["games"].to_numpy(), int(t["games"].sum())
+
+
+def plot_fair_fatal(ax, fatal: pd.DataFrame) -> None:
+    """Where the fair-play players' games on winnable deals are lost: the share of their games
+    whose fatal move is made with so many cards left (bins of 8), one line a player."""
+    bins = np.arange(0, 112, 8)
+    colours = {**PLAYER_COLOURS, "tuned": "#7b1fa2", "fair": BLUE, "greedy": ORANGE}
+    for player in [p for p in FATAL_SHOWN if p in set(fatal["player"])]:
+        left, games, total = _fatal_rows(fatal, player)
+        if not total:
+            continue
+        h = np.histogram(left, bins=bins, weights=games)[0]
+        ax.step(bins[:-1], 100 * h / total, where="post", color=colours.get(player, GREY), lw=1.4,
+                label=f"{player} ({100 * games.sum() / total:.1f} % lost)")
+    ax.invert_xaxis()
+    ax.set_xlabel("cards left before the fatal move")
+    ax.set_ylabel("games on winnable deals (%)")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+
+
+def fatal_summary(fatal: pd.DataFrame) -> pd.DataFrame:
+    """One row per player: walked games (deals the solver wins), never lost, and the fatal
+    moves made early (80 or more cards left), in the middle and late (31 or fewer), as shares
+    of the walked games, with the median cards left before the fatal move."""
+    rows = []
+    for player in dict.fromkeys(fatal["player"]):
+        left, games, total = _fatal_rows(fatal, player)
+        t = fatal[fatal["player"] == player]
+        never = int(t[t["outcome"] == "never lost"]["games"].sum())
+        order = np.argsort(left)
+        cum = np.cumsum(games[order])
+        median = float(left[order][np.searchsorted(cum, cum[-1] / 2)]) if len(cum) and cum[-1] else float("nan")
+        rows.append({"player": player, "games": total, "never_lost": never / total if total else float("nan"),
+                     "early": games[left >= EARLY].sum() / total if total else float("nan"),
+                     "middle": games[(left < EARLY) & (left > LATE)].sum() / total if total else float("nan"),
+                     "late": games[left <= LATE].sum() / total if total else float("nan"),
+                     "median_cards_left": median})
+    return pd.DataFrame(rows)
+
 
 def fair_section(data: dict, img) -> list[str]:
     """Section 4b: the fair-play ladder, if these findings have it."""
@@ -69,4 +123,15 @@ def fair_section(data: dict, img) -> list[str]:
               "grows with them: " + ", ".join(f"{int(r.samples)}: {r.seconds_per_game:.2f} s"
                                                for r in c.itertuples()) + " on one core):", "",
               img("fair-curve.png", "win rate against samples"), ""]
+    if "fair-fatal" in data and len(data["fair-fatal"]):
+        f = fatal_summary(data["fair-fatal"])
+        L += ["Where their games are lost. On the deals the solver wins (it never loses one), each game's "
+              "fatal move is the first whose position the solver proves lost, found by bisection along "
+              "the game; the share of the games on winnable deals, by the cards left before it (section 3 "
+              "has the same for the random and the greedy player's games):", ""]
+        L += table(("player", "games on winnable deals", "never lost", f"fatal with {EARLY}+ cards left",
+                    f"{EARLY - 1}–{LATE + 1}", f"{LATE} or fewer", "median cards left at the fatal move"),
+                   [(r.player, f"{r.games:,}", pct(r.never_lost, 1), pct(r.early, 1), pct(r.middle, 1),
+                     pct(r.late, 1), f"{r.median_cards_left:.0f}") for r in f.itertuples()])
+        L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
     return L

@@ -184,11 +184,13 @@ def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
         "difficulty.png": (6.0, 3.0, lambda f: plot_difficulty(f.add_subplot(), data["difficulty"])),
     }
     if "fair-ladder" in data:
-        from .fairplay import plot_fair_curve, plot_fair_ladder
+        from .fairplay import plot_fair_curve, plot_fair_fatal, plot_fair_ladder
 
         jobs["fair-ladder.png"] = (6.0, 3.2, lambda f: plot_fair_ladder(f.add_subplot(), data["fair-ladder"]))
         jobs["fair-curve.png"] = (5.0, 3.0, lambda f: plot_fair_curve(f.add_subplot(), data["fair-curve"],
                                                                        data["fair-ladder"]))
+        if "fair-fatal" in data:
+            jobs["fair-fatal.png"] = (6.0, 3.0, lambda f: plot_fair_fatal(f.add_subplot(), data["fair-fatal"]))
     paths = {}
     for name, (w, h, draw) in jobs.items():
         fig = figure(w, h)
@@ -430,6 +432,16 @@ def write_findings(census: Union[str, Path], out: Union[str, Path] = "docs", **o
     from halfmoon.research.findings import derive, save_data
 
     data_dir = save_data(derive(census, **options), Path(out) / "findings")
+    return write_page(data_dir, Path(out) / "findings.md")
+
+
+def write_fair(census: Union[str, Path], out: Union[str, Path] = "docs", **options) -> Path:
+    """Add the fair-play stage to the findings in ``out/findings/`` (derived from ``census``)
+    and redraw ``out/findings.md``."""
+    from halfmoon.research.findings import derive_fair, save_fair
+
+    data_dir = Path(out) / "findings"
+    save_fair(derive_fair(census, data_dir, **options), data_dir)
     return write_page(data_dir, Path(out) / "findings.md")
 
 

@@ -140,10 +140,13 @@ def players(names: Iterable[str], samples: Optional[int] = None) -> list[Player]
 # --- playing ----------------------------------------------------------------------------
 GAME_COLUMNS = {"deal": "int64", "player": "object", "won": "bool", "moves_made": "int16",
                 "cards_left": "int16", "seconds": "float64", "evaluations": "int64"}
+# with a fatal-move budget (see fatal_move): the columns of forgiveness's games
+FATAL_COLUMNS = {"start": "object", "fatal_ply": "int16", "fatal_cards_left": "int16", "unresolved": "bool"}
 
 
-def _play_piece(numbers: list[int], player: Player, seed: int) -> pd.DataFrame:
-    """One game of ``player`` on each deal number (seconds: each game's own)."""
+def _play_piece(numbers: list[int], player: Player, seed: int, fatal_budget: int = 0) -> pd.DataFrame:
+    """One game of ``player`` on each deal number (seconds: each game's own; the fatal move
+    looked for after it, with ``fatal_budget`` positions a solve, if not 0)."""
     from solver.kernels import MAX_PLY, cards_left
 
     piles, reserve, roots = deal_batch(numbers)
@@ -153,9 +156,51 @@ def _play_piece(numbers: list[int], player: Player, seed: int) -> pd.DataFrame:
         s = game_seed(seed, int(n))
         t0 = time.perf_counter()
         moves, final, rollouts = _game(piles[k], reserve[k], roots[k], player, s, line)
-        rows.append((int(n), player.name, final == 0, moves, cards_left(np.uint64(final)),
-                     time.perf_counter() - t0, rollouts))
-    return pd.DataFrame(rows, columns=list(GAME_COLUMNS)).astype(GAME_COLUMNS)
+        row = (int(n), player.name, final == 0, moves, cards_left(np.uint64(final)),
+               time.perf_counter() - t0, rollouts)
+        if fatal_budget:
+            row += fatal_move(piles[k], reserve[k], int(roots[k]), line[:moves], fatal_budget)
+        rows.append(row)
+    columns = {**GAME_COLUMNS, **(FATAL_COLUMNS if fatal_budget else {})}
+    return pd.DataFrame(rows, columns=list(columns)).astype(columns)
+
+
+def fatal_move(piles, reserve, root: int, line: np.ndarray, budget: int) -> tuple[str, int, int, bool]:
+    """Where a game (its moves ``line`` from ``root``) was lost, as :mod:`.forgiveness` has it
+    for the simple players: the solver's verdict on the deal (``budget`` positions a solve),
+    the moves made and cards left before the first move whose child is lost (-1, -1 if the
+    game never left a winnable position, or the deal is not won), and whether a solve was
+    left unresolved (then no fatal move is named).  A position after a lost one is lost, so
+    the winnable positions of a game are a prefix of it and bisection finds its end in about
+    log2(moves) solves."""
+    from solver.dfs import LOSS, WIN
+    from solver.kernels import cards_left
+    from solver.search import VERDICTS, search_arrays
+
+    def status(pos: int) -> int:
+        if pos == 0:
+            return WIN
+        return int(search_arrays(*layout_at(piles, reserve, np.uint64(pos)), budget)[0])
+
+    start = status(root)
+    if start != WIN:
+        return VERDICTS[start], -1, -1, start != LOSS
+    steps = np.zeros(len(line) + 1, np.uint64)
+    steps[1:] = np.cumsum(line, dtype=np.uint64)
+    at = [int(np.uint64(root) - d) for d in steps]  # the position before each move, and the last
+    if at[-1] == 0:
+        return "win", -1, -1, False
+    lo, hi = 0, len(line)  # at[lo] winnable, at[hi] lost (a game ends with no move left)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        s = status(at[mid])
+        if s == WIN:
+            lo = mid
+        elif s == LOSS:
+            hi = mid
+        else:
+            return "win", -1, -1, True
+    return "win", lo, int(cards_left(np.uint64(at[lo]))), False
 
 
 def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, int, int]:
@@ -257,10 +302,11 @@ def layout_at(piles, reserve, pos) -> tuple[np.ndarray, np.ndarray]:
 
 def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
                  samples: Optional[int] = None, workers: Optional[int] = None,
-                 progress: Optional[Callable[[int], None]] = None) -> pd.DataFrame:
+                 progress: Optional[Callable[[int], None]] = None, fatal_budget: int = 0) -> pd.DataFrame:
     """One game of each player of ``names`` on each deal; :data:`GAME_COLUMNS`, rows by
-    player then deal.  ``workers`` processes (default: every core); ``progress(k)`` is
-    called as ``k`` more games finish."""
+    player then deal, and :data:`FATAL_COLUMNS` (:func:`fatal_move`) if ``fatal_budget`` is
+    not 0.  ``workers`` processes (default: every core); ``progress(k)`` is called as ``k``
+    more games finish."""
     nums = [int(n) for n in numbers]
     bad = [n for n in nums if not 0 <= n <= MAX_NUMBER]
     if bad:
@@ -279,13 +325,13 @@ def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
     parts = []
     if workers == 1:
         for piece, p in tasks:
-            parts.append(_play_piece(piece, p, seed))
+            parts.append(_play_piece(piece, p, seed, fatal_budget))
             if progress:
                 progress(len(piece))
     else:
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_play_piece, piece, p, seed) for piece, p in tasks]
+            futures = [pool.submit(_play_piece, piece, p, seed, fatal_budget) for piece, p in tasks]
             for f, (piece, _) in zip(futures, tasks):
                 parts.append(f.result())
                 if progress:

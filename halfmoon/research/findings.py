@@ -147,10 +147,12 @@ def _players_piece(rows: pd.DataFrame, players: tuple, seed: int) -> dict[str, p
     return {"players": out}
 
 
-def _fair_piece(rows: pd.DataFrame, names: tuple, seed: int, samples: Optional[int]) -> dict[str, pd.DataFrame]:
+def _fair_piece(rows: pd.DataFrame, names: tuple, seed: int, samples: Optional[int],
+                budget: int) -> dict[str, pd.DataFrame]:
     from .fairplay import play_players
 
-    return {"fair": play_players(rows["deal"].to_numpy(), names, seed=seed, samples=samples, workers=1)}
+    return {"fair": play_players(rows["deal"].to_numpy(), names, seed=seed, samples=samples, workers=1,
+                                 fatal_budget=budget)}
 
 
 def _forgiveness_piece(rows: pd.DataFrame, players: tuple, seed: int, budget: int) -> dict[str, pd.DataFrame]:
@@ -242,12 +244,7 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
                      {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
     pl = pl.merge(c.players, on="deal")
 
-    fair = None
-    if fair_deals > 0 and fair_players:
-        fsample = c.players.iloc[:fair_deals]
-        fair = _run_pieces(work, "fair", fsample[["deal"]], _fair_piece,
-                           {"names": tuple(fair_players), "seed": seed, "samples": fair_samples}, 25, workers,
-                           progress)["fair"].merge(fsample, on="deal")
+    fair = _fair_stage(work, c.players, fair_deals, fair_players, seed, fair_samples, budget, workers, progress)
 
     fg = _run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
                      {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50, workers, progress)
@@ -264,6 +261,67 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
             "difficulty": c.difficulty,
             "hardest": _run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget},
                                    20, 1, False)["hardest"]}
+
+
+def _fair_stage(work: Path, sample: pd.DataFrame, deals: int, names: tuple, seed: int, samples: Optional[int],
+                budget: int, workers: int, progress: bool) -> Optional[pd.DataFrame]:
+    """The fair players' games on the first ``deals`` of the players' sample (None for none),
+    with the census's verdicts and each game's fatal move."""
+    if deals <= 0 or not names:
+        return None
+    fsample = sample.iloc[:deals]
+    return _run_pieces(work, "fair", fsample[["deal"]], _fair_piece,
+                       {"names": tuple(names), "seed": seed, "samples": samples, "budget": budget}, 25, workers,
+                       progress)["fair"].merge(fsample, on="deal")
+
+
+def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers: int = 2, fair_deals: int = 2_000,
+                fair_samples: Optional[int] = None, fair_players: tuple = FAIR_LADDER + FAIR_CURVE,
+                progress: bool = True, work: Union[str, Path, None] = None) -> pd.DataFrame:
+    """The fair-play stage alone, for findings already derived from ``census`` (their data in
+    ``findings``: the same seed, samples and budget as they used); an error if they are of
+    another census or there are no fair-play deals."""
+    from halfmoon.batch.store import location
+
+    d = Path(findings)
+    if not (d / "summary.json").exists():
+        raise FindingsError(f"{findings}: no findings data to add the fair-play stage to; "
+                            "make them with 'halfmoon findings CENSUS'")
+    old = json.loads((d / "summary.json").read_text(encoding="utf-8"))
+    ds, manifest = open_census(census)
+    if census_command(manifest, str(census)).split(" --out ")[0] != str(old.get("command", "")).split(" --out ")[0]:
+        raise FindingsError(f"{findings}: these findings are of another census ({old.get('command')!r})")
+    if fair_deals < 1:
+        raise FindingsError(f"--fair-deals must be at least 1 for the fair-play stage alone, got {fair_deals}")
+    if work is None:
+        where = location(census)
+        if not where.is_local:
+            raise FindingsError(f"{census}: a census at a URL needs a local directory for the findings' "
+                                "pieces (--work DIR)")
+        work = where.path / WORK_DIR
+    c = count_census(census, seed=int(old["seed"]), players_deals=int(old["players_deals"]),
+                     forgiveness_deals=int(old["forgiveness_deals"]), dataset=ds, manifest=manifest)
+    if any(c.summary[k] != old.get(k) for k in ("deals", "wins", "losses")):
+        raise FindingsError(f"{findings}: these findings count other verdicts than the census {census}")
+    return _fair_stage(Path(work), c.players, fair_deals, fair_players, int(old["seed"]), fair_samples,
+                       int(old["budget"]), workers, progress)
+
+
+def save_fair(fair: pd.DataFrame, data_dir: Union[str, Path]) -> None:
+    """Write the fair-play stage's data (see :data:`FAIR_FILES`) into ``data_dir``, and its
+    deals into the summary."""
+    from .forgiveness import fatal_points
+
+    d = Path(data_dir)
+    fair_ladder(fair).to_parquet(d / "fair-ladder.parquet", index=False)
+    fair_curve(fair).to_parquet(d / "fair-curve.parquet", index=False)
+    if "fatal_ply" in fair:
+        fatal_points(fair, buckets=None).to_parquet(d / "fair-fatal.parquet", index=False)
+    path = d / "summary.json"
+    if path.exists():
+        s = json.loads(path.read_text(encoding="utf-8"))
+        s["fair_deals"] = int(fair["deal"].nunique())
+        path.write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
 
 
 # --- the data kept beside the page -----------------------------------------------------
@@ -298,6 +356,8 @@ FAIR_FILES = {
                            "differences with their intervals), seconds_per_game, evaluations_per_game",
     "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, won, win_rate, "
                           "ci_low, ci_high, vs_lookahead (with its interval), seconds_per_game",
+    "fair-fatal.parquet": "as fatal-moves.parquet, for each fair-play player's games on the deals the solver wins: "
+                          "by cards left before the fatal move, never lost, unresolved",
 }
 
 
@@ -334,11 +394,10 @@ def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     derived["difficulty"].to_parquet(d / "difficulty.parquet", index=False)
     derived["hardest"].to_parquet(d / "hardest.parquet", index=False)
     derived["recheck"].to_parquet(d / "recheck.parquet", index=False)
+    (d / "summary.json").write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
     fair = derived.get("fair")
     if fair is not None and len(fair):
-        fair_ladder(fair).to_parquet(d / "fair-ladder.parquet", index=False)
-        fair_curve(fair).to_parquet(d / "fair-curve.parquet", index=False)
-    (d / "summary.json").write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
+        save_fair(fair, d)
     return d
 
 

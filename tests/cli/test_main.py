@@ -296,6 +296,9 @@ def test_findings_bad_input_is_one_line(capsys, tmp_path):
     assert_one_line_error(capsys, ["findings", str(tmp_path), "--players-deals", "0"], "--players-deals")
     assert_one_line_error(capsys, ["findings", str(tmp_path)], "no _manifest.json")
     assert_one_line_error(capsys, ["findings", "memory://no-census"], "needs a local directory for the findings' pieces")
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--fair-deals", "-1"], "--fair-deals")
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--fair-only", "--out", str(tmp_path / "docs")],
+                          "no findings data to add the fair-play stage to")
 
 
 # --- players: fair players side by side ------------------------------------------------

@@ -27,3 +27,18 @@ def test_the_section_tables_every_player_and_links_its_charts():
 def test_without_fair_data_the_section_says_so():
     text = "\n".join(fair_section({}, lambda f, alt: f))
     assert "Not in these findings yet" in text
+
+
+def test_the_fatal_moves_summed_by_hand():
+    from halfmoon.report.fairplay import fatal_summary
+
+    # 10 games on winnable deals: 4 never lost, fatal moves at 100, 90 (early), 50 (middle), 20, 20, 10 (late)
+    rows = [("fatal", "100", 1), ("fatal", "90", 1), ("fatal", "50", 1), ("fatal", "20", 2), ("fatal", "10", 1),
+            ("never lost", "", 4), ("unresolved", "", 0)]
+    fatal = pd.DataFrame([{"player": "fair", "outcome": o, "cards_left": c, "games": g} for o, c, g in rows])
+    (r,) = fatal_summary(fatal).itertuples()
+    assert r.games == 10 and r.never_lost == 0.4
+    assert (r.early, r.middle, r.late) == (0.2, 0.1, 0.3)
+    assert r.median_cards_left == 20  # the lower median of 10, 20, 20, 50, 90, 100
+    text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-fatal": fatal}, lambda f, alt: f"![{alt}]({f})"))
+    assert "| fair | 10 | 40.0 % | 20.0 % | 10.0 % | 30.0 % | 20 |" in text and "(fair-fatal.png)" in text

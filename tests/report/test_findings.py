@@ -30,7 +30,7 @@ def test_the_page_has_every_finding_and_its_charts(page):
     assert "halfmoon batch --range 1000:1300 --out" in text
     assert "```\nP1:" in text  # the deadlock examples, as layouts
     links = re.findall(r"\]\((findings/[^)]+)\)", text)
-    assert len(links) == 9  # one chart per finding, the win rate, the fair ladder and its curve
+    assert len(links) == 10  # one chart per finding, the win rate, the fair ladder, its curve, its fatal moves
     for link in links:
         f = page.parent / link
         assert f.exists(), link
@@ -40,6 +40,7 @@ def test_the_page_has_every_finding_and_its_charts(page):
         assert f"| {player} |" in text
     for player in ("rollout", "rollout-lookahead", "uct", "fair", "every card shown (solver)"):
         assert f"| {player} | 10 |" in text, player
+    assert "median cards left at the fatal move" in text and "(findings/fair-fatal.png)" in text
 
 
 def test_findings_made_before_the_fair_stage_still_draw(page, tmp_path):
@@ -47,7 +48,7 @@ def test_findings_made_before_the_fair_stage_still_draw(page, tmp_path):
 
     data = tmp_path / "findings"
     shutil.copytree(page.parent / "findings", data)
-    for name in ("fair-ladder.parquet", "fair-curve.parquet"):
+    for name in ("fair-ladder.parquet", "fair-curve.parquet", "fair-fatal.parquet"):
         (data / name).unlink()
     text = write_page(data, tmp_path / "findings.md").read_text(encoding="utf-8")
     assert "Not in these findings yet" in text and "fair-ladder.png" not in text

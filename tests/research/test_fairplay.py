@@ -42,6 +42,36 @@ def test_simple_players_play_as_in_strategies_and_fair_ones_replay():
     pd.testing.assert_frame_equal(again.drop(columns="seconds"), first.drop(columns="seconds"))
 
 
+def test_the_fatal_move_is_where_the_forgiveness_walk_finds_it():
+    """Bisection along a game against the walk that settles every child of every position."""
+    from halfmoon.research.forgiveness import forgiveness
+
+    nums = random_numbers(24, seed=43)
+    mine = play_players(nums, ["random", "greedy"], seed=4, workers=1, fatal_budget=1_000_000)
+    assert list(mine.columns)[-4:] == ["start", "fatal_ply", "fatal_cards_left", "unresolved"]
+    _, walks = forgiveness(nums, strategies=("random", "greedy"), seed=4)
+    both = mine.merge(walks, on=["deal", "player"], suffixes=("", "_walk"))
+    assert len(both) == 48 and (both["start"] == both["start_walk"]).all()
+    assert (both["fatal_ply"] >= 0).sum() > 10  # enough fatal moves to compare
+    walked = both[~both["unresolved_walk"]]
+    assert (walked["fatal_ply"] == walked["fatal_ply_walk"]).all()
+    assert (walked["fatal_cards_left"] == walked["fatal_cards_left_walk"]).all()
+    assert (both.loc[both["won"], "fatal_ply"] == -1).all()
+
+
+def test_no_fatal_move_on_a_lost_deal():
+    from halfmoon.research.fairplay import fatal_move
+    from halfmoon.research.strategies import deal_batch
+    from solver.kernels import MAX_PLY
+    from solver.players import GREEDY, play_game
+
+    piles, reserve, roots = deal_batch([55])  # a deal the solver proves lost (tests/solver/test_search.py)
+    line = np.zeros(MAX_PLY, np.uint64)
+    n, final = play_game(piles[0], reserve[0], roots[0], GREEDY, np.array([1], np.uint64), line, 2)
+    assert final != 0
+    assert fatal_move(piles[0], reserve[0], int(roots[0]), line[:n], 1_000_000) == ("loss", -1, -1, False)
+
+
 def test_a_fair_game_is_legal_all_the_way():
     from halfmoon.research.fairplay import _game
     from halfmoon.research.strategies import deal_batch

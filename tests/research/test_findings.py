@@ -90,6 +90,35 @@ def test_derive_and_save(derived, census, tmp_path):
     assert (ladder.set_index("player").loc["lookahead", "vs_lookahead"]) == 0
     curve = pd.read_parquet(d / "fair-curve.parquet")
     assert curve["player"].tolist() == ["fair@16", "fair@64", "fair"] or curve["samples"].is_monotonic_increasing
+    # where the fair players' games are lost: every game on a deal the solver wins, once
+    fatal = pd.read_parquet(d / "fair-fatal.parquet")
+    assert list(dict.fromkeys(fatal["player"])) == [*findings.FAIR_LADDER, *findings.FAIR_CURVE]
+    per_player = fatal.groupby("player")["games"].sum()
+    assert (per_player == solver_wins).all()
+    won = fair[fair["verdict"] == "win"].groupby("player")["won"].sum()
+    never = fatal[fatal["outcome"] == "never lost"].set_index("player")["games"]
+    assert (never.loc[won.index] == won).all()
+    assert (fair.loc[fair["verdict"] != "win", "fatal_ply"] == -1).all()
+    assert (fair.loc[(fair["verdict"] == "win") & ~fair["won"] & ~fair["unresolved"], "fatal_ply"] >= 0).all()
+
+
+def test_the_fair_stage_alone_adds_to_findings_made_without_it(census, derived, tmp_path):
+    without = dict(derived, fair=None)
+    d = save_data(without, tmp_path / "data")
+    assert not (d / "fair-ladder.parquet").exists()
+    fair = findings.derive_fair(census, d, workers=1, fair_deals=12, fair_samples=2, progress=False,
+                                work=tmp_path / "work")
+    findings.save_fair(fair, d)
+    cols = ["deal", "player", "won", "moves_made", "cards_left", "fatal_ply", "fatal_cards_left"]
+    pd.testing.assert_frame_equal(fair[cols].reset_index(drop=True), derived["fair"][cols].reset_index(drop=True))
+    assert json.loads((d / "summary.json").read_text())["fair_deals"] == 12
+    assert (d / "fair-fatal.parquet").exists()
+    with pytest.raises(FindingsError, match="no findings data"):
+        findings.derive_fair(census, tmp_path / "nothing", progress=False)
+    other = tmp_path / "other"
+    make_sample(other, range(400, 410), budget=5_000_000)
+    with pytest.raises(FindingsError, match="another census"):
+        findings.derive_fair(other, d, workers=1, fair_deals=2, progress=False, work=tmp_path / "w2")
 
 
 def test_derive_refuses_bad_workers_and_a_url_without_work(census):
