@@ -1,17 +1,19 @@
-"""The grouping search by counts and by pairs, side by side in one process.
+"""The grouping search in its views (by counts through the propagator, by counts as totalizer
+clauses, by pairs), side by side in one process.
 
-    python benchmarks/bench_grouping.py [DEALS] [--budget 400000] [--solve] [--only counts|pairs]
+    python benchmarks/bench_grouping.py [DEALS] [--budget 400000] [--solve] [--only counts|counters|pairs]
                                         [--json PATH]
 
 DEALS is a list of deal numbers and ranges (``1413,2502,0:100``); by default the hard deals
 the view by counts was judged on (four losses of the whole code space, the costliest
-losses of 0-9,999 and a hard win).  For each deal, the two views take turns, the first
-alternating from deal to deal, so that both see the machine in the same phases:
+losses of 0-9,999 and a hard win).  For each deal, the views take turns, their order
+reversed from deal to deal, so that all see the machine in the same phases:
 
 - the grouping search alone (:func:`solver.grouping.grouping_model` and one run of
   :func:`solver.cdcl.grouping_run` of at most ``--budget`` conflicts): verdict, conflicts
   and seconds (the model's writing included), every win's line checked by ``line_wins``;
-- with ``--solve``, :func:`solver.solve` with every rule and with ``COUNTING`` off:
+- with ``--solve``, :func:`solver.solve` with every rule (the grouping search in that view)
+  and with ``COUNTING`` off (by pairs):
   verdict, nodes, seconds and the search that settled it, every win replayed through the
   reference engine.
 
@@ -37,13 +39,15 @@ sys.path.insert(0, str(ROOT))
 from halfmoon import Game  # noqa: E402
 from halfmoon.game.deal import Deal  # noqa: E402
 from solver.bounds import partner_table  # noqa: E402
-from solver.grouping import G_LOSS, G_WIN, grouping_model, grouping_run, line_wins  # noqa: E402
+import solver.search as search  # noqa: E402
+from solver.grouping import (G_LOSS, G_WIN, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model,  # noqa: E402
+                             grouping_run, line_wins)
 from solver.kernels import MAX_PLY, initial_position  # noqa: E402
 from solver.pruning import ALL_RULES, COUNTING  # noqa: E402
 from solver.search import deal_arrays, solve, warm_up  # noqa: E402
 
 HARD = "1413,5282,2502,6218469143,6382767906,4469536381,8776,1033553841"
-VIEWS = {"counts": True, "pairs": False}
+VIEWS = {"counts": VIEW_COUNTS, "counters": VIEW_COUNTERS, "pairs": VIEW_PAIRS}
 STATUS = {G_WIN: "win", G_LOSS: "loss"}
 
 
@@ -58,14 +62,14 @@ def deal_list(text: str) -> list[int]:
     return out
 
 
-def grouping_alone(number: int, counting: bool, budget: int) -> dict:
+def grouping_alone(number: int, view: int, budget: int) -> dict:
     piles, reserve = deal_arrays(Deal.from_number(number))
     part, npart = partner_table(piles, reserve)
     root = initial_position(piles, reserve)
     line = np.zeros(MAX_PLY, np.uint64)
     info = np.zeros(2, np.int64)
     t0 = time.perf_counter()
-    status, model = grouping_model(piles, reserve, part, npart, root, counting)
+    status, model = grouping_model(piles, reserve, part, npart, root, view)
     status, model = grouping_run(model, budget, line, info)
     seconds = time.perf_counter() - t0
     if status == G_WIN and not line_wins(piles, reserve, root, line, int(info[1])):
@@ -74,9 +78,14 @@ def grouping_alone(number: int, counting: bool, budget: int) -> dict:
             "seconds": seconds}
 
 
-def solved(number: int, counting: bool) -> dict:
-    rules = ALL_RULES if counting else ALL_RULES & ~COUNTING
-    r = solve(number, rules=rules)
+def solved(number: int, view: int) -> dict:
+    rules = ALL_RULES if view != VIEW_PAIRS else ALL_RULES & ~COUNTING
+    default = search.VIEW_COUNTS
+    search.VIEW_COUNTS = view if view != VIEW_PAIRS else default  # the view solve() writes by counts
+    try:
+        r = solve(number, rules=rules)
+    finally:
+        search.VIEW_COUNTS = default
     if r.verdict == "win":
         game = Game(number)
         for move in r.moves:

@@ -10,10 +10,15 @@ written) make it a complete search: the answer is a solution (which sorts into a
 winning line) or a proof that there is none.  Given a budget of conflicts it stops
 without an answer; :func:`grouping_run` goes on where it stopped.
 
+In the view by counts through the propagator (``VIEW_COUNTS``, the default) the per-step
+counts are not clauses: :func:`solver.count_propagator.count_propagate` checks them at each
+fixpoint of unit propagation and writes the clause that explains each literal it sets or
+each conflict it finds, which learning then uses like any other.
+
 The search state lives in the model tuple: its counters in the ``ctl`` array (the
 ``C_*`` indices below), the activity increment in ``fctl``, then the clause, watch,
-assignment, heap and trail arrays and the cards' ranks (for the line by counts), in
-the order :func:`grouping_run` unpacks them.
+assignment, heap and trail arrays, the cards' ranks (for the line by counts) and the
+propagator's state, in the order :func:`grouping_run` unpacks them.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .count_propagator import REASON_ROOM, ROOM_CLAUSES, count_propagate, count_undo, no_count_state
 from .counting import line_by_steps
 from .kernels import source_delta
 from .propagation import _propagate
@@ -28,6 +34,11 @@ from .propagation import _propagate
 G_WIN = 1
 G_LOSS = 0
 G_UNKNOWN = -1
+# the views a model is written in (solver.grouping): by pairs; by counts, as totalizer
+# clauses (solver.counting) or through the propagator of solver.count_propagator
+VIEW_PAIRS = 0
+VIEW_COUNTERS = 1
+VIEW_COUNTS = 2
 
 RESTART_BASE = 64
 # the search's counters, kept between runs in the model's ctl array
@@ -189,7 +200,15 @@ def _empty_model(status):
     # (built in two parts: a tuple display of more than 30 items is a list to Python,
     # which numba cannot type)
     return (ctl, np.ones(1, np.float64), i, i, i, i, i, i, i, i, i, i, i,
-            i, b, i) + (i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i, i, i)
+            i, b, i) + (i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i, i, i, no_count_state())
+
+
+@njit(cache=True)
+def _grown(a, used, size, fill):
+    """``a``'s first ``used`` entries in a new array of ``size`` (the rest ``fill``)."""
+    out = np.full(size, fill, a.dtype)
+    out[:used] = a[:used]
+    return out
 
 
 @njit(cache=True)
@@ -205,7 +224,7 @@ def grouping_run(model, budget, line, info):
     """
     (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead, assign,
      level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear, bstart, bimp,
-     bcl, cl_lbd, rank) = model
+     bcl, cl_lbd, rank, counts) = model
     info[0] = 0
     info[1] = 0
     n = ctl[C_N]
@@ -228,6 +247,7 @@ def grouping_run(model, budget, line, info):
     if ctl[C_STATUS] != G_UNKNOWN:
         return ctl[C_STATUS], model
     norig = ctl[C_NORIG]
+    by_propagator = ctl[C_COUNTING] == VIEW_COUNTS
     stamp = np.zeros(nvars + 2, np.int64)  # per decision level: last clause counted
     conflicts = 0
     result = G_UNKNOWN
@@ -235,6 +255,22 @@ def grouping_run(model, budget, line, info):
         # ---- propagate
         confl, tlen, qhead = _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext,
                                         cl_lits, cl_start, cl_len, dl, bstart, bimp, bcl)
+        if confl < 0 and by_propagator:  # the per-step counts, at the clauses' fixpoint
+            room = ROOM_CLAUSES * (REASON_ROOM + 2)
+            if nlit + room > cap_lits:
+                cl_lits = _grown(cl_lits, nlit, 2 * cap_lits + room, 0)
+                cap_lits = len(cl_lits)
+            if ncl + ROOM_CLAUSES > cap_cl:
+                cap_cl = 2 * cap_cl + ROOM_CLAUSES
+                cl_start = _grown(cl_start, ncl, cap_cl, 0)
+                cl_len = _grown(cl_len, ncl, cap_cl, 0)
+                cl_lbd = _grown(cl_lbd, ncl, cap_cl, 0)
+                wnext = _grown(wnext, 2 * ncl, 2 * cap_cl, -1)
+            code, tlen, ncl, nlit = count_propagate(counts, trail, tlen, assign, level, reason, dl, lo, hi, base,
+                                                    rank, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit)
+            if code == -2:
+                continue  # literals set: propagate them
+            confl = code
         if confl >= 0:
             conflicts += 1
             since_restart += 1
@@ -309,29 +345,21 @@ def grouping_run(model, budget, line, info):
                 learnt[best] = tmp
                 back = level[learnt[1] >> 1]
             # undo to level back
+            if by_propagator:
+                count_undo(counts, lim[back + 1], trail, assign, rank)
             tlen, hsize = _undo(lim[back + 1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
             dl = back
             qhead = tlen
             # store the clause (grow the arrays when full)
             if nlit + k > cap_lits:
-                new_l = np.empty(2 * cap_lits + k, np.int64)
-                new_l[:nlit] = cl_lits[:nlit]
-                cl_lits = new_l
-                cap_lits = 2 * cap_lits + k
+                cl_lits = _grown(cl_lits, nlit, 2 * cap_lits + k, 0)
+                cap_lits = len(cl_lits)
             if ncl + 1 > cap_cl:
-                new_s = np.empty(2 * cap_cl, np.int64)
-                new_s[:ncl] = cl_start[:ncl]
-                cl_start = new_s
-                new_n = np.empty(2 * cap_cl, np.int64)
-                new_n[:ncl] = cl_len[:ncl]
-                cl_len = new_n
-                new_b = np.empty(2 * cap_cl, np.int64)
-                new_b[:ncl] = cl_lbd[:ncl]
-                cl_lbd = new_b
-                new_w = np.full(4 * cap_cl, -1, np.int64)
-                new_w[: 2 * ncl] = wnext[: 2 * ncl]
-                wnext = new_w
                 cap_cl *= 2
+                cl_start = _grown(cl_start, ncl, cap_cl, 0)
+                cl_len = _grown(cl_len, ncl, cap_cl, 0)
+                cl_lbd = _grown(cl_lbd, ncl, cap_cl, 0)
+                wnext = _grown(wnext, 2 * ncl, 2 * cap_cl, -1)
             cl = ncl
             cl_start[cl] = nlit
             cl_len[cl] = k
@@ -366,6 +394,8 @@ def grouping_run(model, budget, line, info):
             since_restart = 0
             restarts += 1
             next_restart = RESTART_BASE * luby(restarts)
+            if by_propagator:
+                count_undo(counts, lim[1], trail, assign, rank)
             tlen, hsize = _undo(lim[1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
             dl = 0
             qhead = tlen
@@ -413,7 +443,7 @@ def grouping_run(model, budget, line, info):
     fctl[0] = var_inc
     model = (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead,
              assign, level) + (reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
-                               toclear, bstart, bimp, bcl, cl_lbd, rank)
+                               toclear, bstart, bimp, bcl, cl_lbd, rank, counts)
     if result != G_WIN:
         return result, model
     # ---- a solution: steps of the cards, groups sorted by step

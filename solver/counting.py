@@ -11,7 +11,9 @@ construction, and E[v, k] is also "at least k moves of the class by step v"; a t
 over the classes' counts then makes the moves by step v exactly v + 1 (summed as moves made
 or, past half-way, as moves not made, each node cut just above the total it must reach).
 Unit propagation on a totalizer keeps its count exact both ways, as a linear equality's
-would.
+would.  The solver's grouping search keeps these counts with the propagator of
+:mod:`solver.count_propagator` instead (the same equalities, some 80,000 fewer clauses a
+hard deal); the clauses stay as the view ``VIEW_COUNTERS``, the check of that propagator.
 
 It also holds the small helpers that write clauses into the model's arrays
 (constants folded as the clauses are added), which :mod:`solver.grouping` uses too.

@@ -11,8 +11,10 @@ the cards gone by each step v are balanced in each class and make v + 1 moves
   [cards above c, M-1 - cards below c] (the order encoding: ``[t_c <= v]`` implies
   ``[t_c <= v+1]``);
 - a card lying on card b: ``[t_b <= v]`` implies ``[t_above <= v-1]``;
-- by counts (``counting``, the solver's default): the counters of :mod:`solver.counting`;
-- by pairs: one Boolean per pair of cards that may share a move (complementary ranks,
+- by counts (``view`` VIEW_COUNTS, the solver's default): the per-step balance kept by the
+  propagator of :mod:`solver.count_propagator` (or, VIEW_COUNTERS, written as the totalizer
+  clauses of :mod:`solver.counting`: the same search, with some 80,000 more clauses);
+- by pairs (VIEW_PAIRS): one Boolean per pair of cards that may share a move (complementary ranks,
   different piles, intervals that meet); for faces, a J-Q and a J-K matching, as in the
   CP-SAT model of :mod:`solver.cpsat`; each card is in exactly one chosen pair of each
   kind it needs, and a chosen pair has equal steps (``x and [t_a <= v]`` implies
@@ -41,10 +43,11 @@ import numpy as np
 from numba import njit
 
 from .bounds import NCARDS, partner_table
-from .cdcl import (C_COUNTING, C_HSIZE, C_N, C_NCL, C_NEXT_REDUCE, C_NEXT_RESTART, C_NLIT,
+from .cdcl import (VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, C_COUNTING, C_HSIZE, C_N, C_NCL, C_NEXT_REDUCE, C_NEXT_RESTART, C_NLIT,
                    C_NMOVES, C_NORIG, C_NVARS, C_NX, C_QHEAD, C_RESTARTS, C_STATUS, C_TLEN,
                    C_XVAR0, G_LOSS, G_UNKNOWN, G_WIN, NCTL, REDUCE_FIRST, RESTART_BASE,
                    _empty_model, _heap_up, grouping_run, luby)
+from .count_propagator import count_state, no_count_state
 from .counting import FALSE, TRUE, _add, _le, _neg, counting_clauses, counting_room
 from .kernels import DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count, reserve_full
 from .propagation import _probe
@@ -113,16 +116,18 @@ def _partners(part, npart, gid, local, lo, hi, c, g, out):
 
 
 @njit(cache=True)
-def grouping_model(piles, reserve, part, npart, pos, counting=True):
+def grouping_model(piles, reserve, part, npart, pos, view=VIEW_COUNTS):
     """The clauses of ``pos`` and a fresh search state, ready for :func:`grouping_run`
-    (``part``, ``npart``: the deal's :func:`solver.bounds.partner_table`), in the view by
-    counts or, with ``counting`` false, by pairs.
+    (``part``, ``npart``: the deal's :func:`solver.bounds.partner_table`), in ``view``:
+    by counts (VIEW_COUNTS through the propagator, VIEW_COUNTERS as clauses) or by pairs
+    (VIEW_PAIRS).
 
     Returns (status, model): G_LOSS when writing the clauses or propagating them at the
     root (by pairs with failed-literal probing of the pair Booleans) already shows there
     is no solution, G_WIN for the empty position, else G_UNKNOWN.  A model settled here
     gives the same status at once from :func:`grouping_run` (with an empty line).
     """
+    counting = view != VIEW_PAIRS
     n, src, rank, pile, above, below, gid, local = _model_cards(piles, reserve, pos)
     if n == 0:
         return G_WIN, _empty_model(G_WIN)
@@ -185,7 +190,7 @@ def grouping_model(piles, reserve, part, npart, pos, counting=True):
     # supports (up to 1 + 8) and at-least-one clauses (up to 8): n x 1,920 more covers them.
     cap_cl = n * 8 * 49 + nx * 2 * (nmoves + 1) + n * 60 + 64
     cap_lits = 3 * cap_cl + n * 4 * 48 * 10
-    if counting:
+    if view == VIEW_COUNTERS:
         room_cl, room_lits = counting_room(count, nmoves)
         cap_cl += room_cl
         cap_lits += room_lits
@@ -294,7 +299,7 @@ def grouping_model(piles, reserve, part, npart, pos, counting=True):
                         ncl, nlit, code = _add(cl_lits, cl_start, cl_len, ncl, nlit, buf, k)
                         if code == 2:
                             empty = True
-    if counting:
+    if view == VIEW_COUNTERS:
         ncl, nlit, nvars, e = counting_clauses(cl_lits, cl_start, cl_len, ncl, nlit, nvars,
                                                       n, rank, lo, hi, base, nmoves)
         empty |= e
@@ -399,13 +404,14 @@ def grouping_model(piles, reserve, part, npart, pos, counting=True):
     ctl[C_STATUS] = G_UNKNOWN
     ctl[C_NORIG] = ncl
     ctl[C_NEXT_REDUCE] = REDUCE_FIRST
-    ctl[C_COUNTING] = counting
+    ctl[C_COUNTING] = view
     fctl = np.ones(1, np.float64)
+    counts = count_state(n, nvars, nmoves, rank, lo, hi, base) if view == VIEW_COUNTS else no_count_state()
     return G_UNKNOWN, (ctl, fctl, src[:n].copy(), lo, hi, base, xa[:nx].copy(), xb[:nx].copy(),
                        xk[:nx].copy(), cl_lits, cl_start, cl_len, wnext, whead, assign,
                        level) + (reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
                                  toclear, bstart, bimp, bcl, np.zeros(len(cl_start), np.int64),
-                                 rank[:n].copy())
+                                 rank[:n].copy(), counts)
 
 
 # ---------------------------------------------------------------------------
@@ -413,12 +419,11 @@ def grouping_model(piles, reserve, part, npart, pos, counting=True):
 
 
 @njit(cache=True)
-def grouping_search(piles, reserve, pos, budget, line, info, counting=True):
-    """Decide ``pos`` in the grouping view (by counts, or by pairs) with at most ``budget``
-    conflicts: the model and one run (see :func:`grouping_run` for the result and
-    ``line``/``info``)."""
+def grouping_search(piles, reserve, pos, budget, line, info, view=VIEW_COUNTS):
+    """Decide ``pos`` in the grouping ``view`` with at most ``budget`` conflicts: the
+    model and one run (see :func:`grouping_run` for the result and ``line``/``info``)."""
     part, npart = partner_table(piles, reserve)
-    status, model = grouping_run(grouping_model(piles, reserve, part, npart, pos, counting)[1],
+    status, model = grouping_run(grouping_model(piles, reserve, part, npart, pos, view)[1],
                                  budget, line, info)
     return status
 

@@ -17,7 +17,7 @@ from halfmoon.game.moves import Move
 
 from .bounds import partner_table
 from .dfs import LOSS, UNRESOLVED, WIN, new_stack, search_kernel
-from .grouping import G_LOSS, G_WIN, grouping_model, grouping_run, line_wins, luby
+from .grouping import G_LOSS, G_WIN, VIEW_COUNTS, VIEW_PAIRS, grouping_model, grouping_run, line_wins, luby
 from .kernels import DEPTH, MAX_PLY, NPILES, delta_sources, initial_position
 from .projections import PROJECTION_MASKS, projection_arrays
 from .pruning import ALL_RULES, BOUNDS, COUNTING, GROUPING, ORDERING, PROJECTIONS, top_table
@@ -229,7 +229,8 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     while status == UNRESOLVED and nodes < budget:
         if nodes >= grouping_at and rules & GROUPING:
             if model is None:
-                model = grouping_model(piles, reserve, part, npart, root, bool(rules & COUNTING))[1]
+                model = grouping_model(piles, reserve, part, npart, root,
+                                       VIEW_COUNTS if rules & COUNTING else VIEW_PAIRS)[1]
             g, model = grouping_run(model, min(GROUPING_SLICE, budget - nodes), line, info)
             nodes += int(info[0])
             if g == G_LOSS:

@@ -93,14 +93,14 @@ def _grouping() -> None:
     # the grouping search: its model, the clause-learning engine, the line check
     import numpy as np
 
-    from .grouping import grouping_model, grouping_run, line_wins
+    from .grouping import VIEW_COUNTS, grouping_model, grouping_run, line_wins
     from .kernels import MAX_PLY
     from .search import kernel_arrays, sample_arrays
 
     piles, reserve = sample_arrays()
     root, _, part, npart, _ = kernel_arrays(piles, reserve)
     line = np.zeros(MAX_PLY, np.uint64)
-    grouping_run(grouping_model(piles, reserve, part, npart, root, True)[1], 1, line,
+    grouping_run(grouping_model(piles, reserve, part, npart, root, VIEW_COUNTS)[1], 1, line,
                  np.zeros(2, np.int64))
     line_wins(piles, reserve, root, line, 0)
 

@@ -160,19 +160,21 @@ class Grouping:
         self.piles, self.reserve = deal_arrays(deal)
         self.root = int(initial_position(self.piles, self.reserve))
 
-    def __call__(self, pos=None, budget=100_000, counting=True):
+    def __call__(self, pos=None, budget=100_000, view=None):
         """(status, conflicts, line) of the grouping search from ``pos`` (the deal's start
-        by default), in the view by counts or, with ``counting=False``, by pairs."""
+        by default), in ``view`` (solver.grouping's VIEW_*; by counts through the
+        propagator by default)."""
         import numpy as np
 
-        from solver.grouping import grouping_search
+        from solver.grouping import VIEW_COUNTS, grouping_search
         from solver.kernels import MAX_PLY
+
+        view = VIEW_COUNTS if view is None else view
 
         pos = self.root if pos is None else pos
         line = np.zeros(MAX_PLY, np.uint64)
         info = np.zeros(2, np.int64)
-        status = grouping_search(self.piles, self.reserve, np.uint64(pos), budget, line, info,
-                                 counting)
+        status = grouping_search(self.piles, self.reserve, np.uint64(pos), budget, line, info, view)
         return status, int(info[0]), [int(line[k]) for k in range(int(info[1]))]
 
     def replays(self, pos, line) -> bool:

@@ -26,7 +26,7 @@ from solver.cdcl import (
     grouping_run,
     luby,
 )
-from solver.grouping import grouping_model
+from solver.grouping import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model
 from solver.kernels import MAX_PLY
 
 
@@ -35,12 +35,12 @@ def test_the_budget_stops_it():
     assert status == G_UNKNOWN and conflicts == 10 and line == []
 
 
-@pytest.mark.parametrize("counting", [True, False])
+@pytest.mark.parametrize("view", [VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS])
 @pytest.mark.parametrize("number, verdict", [(3, G_WIN), (5879, G_LOSS)])
-def test_a_search_run_in_slices_keeps_its_work(number, verdict, counting):
+def test_a_search_run_in_slices_keeps_its_work(number, verdict, view):
     g = Grouping(Deal.from_number(number))
     status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
-                                   np.uint64(g.root), counting)
+                                   np.uint64(g.root), view)
     assert status == G_UNKNOWN
     line = np.zeros(MAX_PLY, np.uint64)
     info = np.zeros(2, np.int64)
@@ -53,7 +53,7 @@ def test_a_search_run_in_slices_keeps_its_work(number, verdict, counting):
     assert status == verdict and turns > 1
     assert model[0][C_CONFLICTS] == total  # the conflicts of every turn, counted once
     # a turn pauses the search where it is: in slices it is the same search as in one run
-    assert Grouping(Deal.from_number(number))(budget=10**6, counting=counting)[1] == total
+    assert Grouping(Deal.from_number(number))(budget=10**6, view=view)[1] == total
     if verdict == G_WIN:
         assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
     # a settled search answers again at once
@@ -67,10 +67,9 @@ def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
     length made negative); the search still ends with the right verdict, and a win
     still replays.  (In the view by pairs: these deals need fewer conflicts than that
     in the view by counts.)"""
-    counting = False
     g = Grouping(Deal.from_number(number))
     status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
-                                   np.uint64(g.root), counting)
+                                   np.uint64(g.root), VIEW_PAIRS)
     line = np.zeros(MAX_PLY, np.uint64)
     info = np.zeros(2, np.int64)
     while status == G_UNKNOWN:

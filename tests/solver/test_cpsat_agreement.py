@@ -20,6 +20,7 @@ from halfmoon import Game
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import Deal
 from solver.cpsat import solve_cpsat
+from solver.grouping import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS
 from solver.search import solve, solve_cpsat_deal
 
 SEED = 7
@@ -98,27 +99,28 @@ def test_every_win_replays(results):
     assert wins >= 2 * 280
 
 
-def grouping_alone(number, counting, budget):
+def grouping_alone(number, view, budget):
     """The grouping search alone from the start of a deal: (verdict, line)."""
     from conftest import Grouping
 
     g = Grouping(Deal.from_number(number))
-    status, _, line = g(budget=budget, counting=counting)
+    status, _, line = g(budget=budget, view=view)
     if status == 1:
-        assert g.replays(g.root, line), (number, counting)
+        assert g.replays(g.root, line), (number, view)
     return {1: "win", 0: "loss"}.get(status, "unresolved"), line
 
 
 def test_the_grouping_search_by_counts_and_by_pairs_agree_with_cpsat(results):
-    """The grouping search alone, in the view by counts and in the view by pairs (rule
-    COUNTING on and off), on every deal of the comparison: the same verdicts as each
-    other and as CP-SAT, every win replayed through the engine."""
+    """The grouping search alone, in the view by counts (through the propagator and as
+    totalizer clauses) and in the view by pairs (rule COUNTING on and off), on every deal of
+    the comparison: the same verdicts as each other and as CP-SAT, every win replayed
+    through the engine."""
     compared = 0
     for n, (_, theirs) in results.items():
-        verdicts = {counting: grouping_alone(n, counting, 100_000)[0] for counting in (True, False)}
-        assert verdicts[True] == verdicts[False] != "unresolved", (n, verdicts)
+        verdicts = {view: grouping_alone(n, view, 100_000)[0] for view in (VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS)}
+        assert len(set(verdicts.values())) == 1 and verdicts[VIEW_COUNTS] != "unresolved", (n, verdicts)
         if theirs.solved:
-            assert verdicts[True] == theirs.verdict, (n, verdicts, theirs.verdict)
+            assert verdicts[VIEW_COUNTS] == theirs.verdict, (n, verdicts, theirs.verdict)
             compared += 1
     assert compared >= 300
 
@@ -129,10 +131,10 @@ def test_the_grouping_search_by_counts_and_by_pairs_agree_with_cpsat(results):
 @pytest.mark.parametrize("number, both", [(1413, True), (2502, True), (8776, True),
                                           (6218469143, False)])
 def test_hard_losses_agree_with_the_counting_model_of_cpsat(number, both):
-    ours = grouping_alone(number, True, 100_000)[0]
-    assert ours == "loss"
+    assert grouping_alone(number, VIEW_COUNTS, 100_000)[0] == "loss"
+    assert grouping_alone(number, VIEW_COUNTERS, 100_000)[0] == "loss"
     if both:
-        assert grouping_alone(number, False, 100_000)[0] == "loss"
+        assert grouping_alone(number, VIEW_PAIRS, 100_000)[0] == "loss"
     deal = Deal.from_number(number)
     theirs = solve_cpsat([[c.rank for c in pile] for pile in deal.piles],
                          [None if c is None else c.rank for c in deal.reserve], counting=True,

@@ -1,7 +1,8 @@
 """The grouping view (solver/grouping.py): the clauses of a position and the search on them.
 
 - On every position reachable from small positions its verdict is the exhaustive
-  search's, both ways (it is complete, not only a dead-end test), by counts and by pairs,
+  search's, both ways (it is complete, not only a dead-end test), by counts (through the
+  propagator and as clauses) and by pairs,
   and every line it gives for a win replays through the reference engine.
 - It proves lost deals the depth-first search could not settle in millions of
   positions, finds wins of full deals, and decides hand-made small positions;
@@ -16,16 +17,18 @@ import pytest
 
 from conftest import Grouping, brute_force, games_near_the_end, make_game
 from halfmoon.game.deal import Deal
-from solver.grouping import G_LOSS, G_WIN, line_wins
+from solver.grouping import G_LOSS, G_WIN, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, line_wins
+
+VIEWS = pytest.mark.parametrize("view", [VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS], ids=["counts", "counters", "pairs"])
 
 
-@pytest.mark.parametrize("counting", [True, False], ids=["counts", "pairs"])
-def test_verdicts_match_exhaustive_search_everywhere(counting):
+@VIEWS
+def test_verdicts_match_exhaustive_search_everywhere(view):
     positions = wins = losses = 0
     for game in games_near_the_end(12, 38, 2):
         g = Grouping(game.deal)
         for pos, winnable in brute_force(game).items():
-            status, _, line = g(pos, counting=counting)
+            status, _, line = g(pos, view=view)
             assert status == (G_WIN if winnable else G_LOSS), f"{game.deal.code}: {pos:#x}"
             if status == G_WIN:
                 assert line_wins(g.piles, g.reserve, np.uint64(pos), np.array(line, np.uint64), len(line))
@@ -48,10 +51,10 @@ def test_wins_of_full_deals_replay(number):
 # Losses: 495 and 599 among deals 0-999; 1570, 2502, 4088, 5408 and 8776 were left
 # unresolved by the depth-first searches at 5,000,000 positions (1570 also at
 # 20,000,000), while CP-SAT proves them lost.
-@pytest.mark.parametrize("counting", [True, False], ids=["counts", "pairs"])
+@VIEWS
 @pytest.mark.parametrize("number", [495, 599, 1570, 2502, 4088, 5408, 8776])
-def test_proves_losses_the_positions_search_cannot(number, counting):
-    status, conflicts, _ = Grouping(Deal.from_number(number))(budget=200_000, counting=counting)
+def test_proves_losses_the_positions_search_cannot(number, view):
+    status, conflicts, _ = Grouping(Deal.from_number(number))(budget=200_000, view=view)
     assert status == G_LOSS
     assert conflicts < 100_000
 
@@ -61,9 +64,10 @@ def test_proves_losses_the_positions_search_cannot(number, counting):
 @pytest.mark.parametrize("number", [1413, 2502, 8776])
 def test_the_counts_prove_hard_losses_with_far_fewer_conflicts(number):
     g = Grouping(Deal.from_number(number))
-    counts, pairs = g(budget=200_000, counting=True), g(budget=200_000, counting=False)
-    assert counts[0] == pairs[0] == G_LOSS
-    assert counts[1] * 10 < pairs[1]
+    for view in (VIEW_COUNTS, VIEW_COUNTERS):
+        counts, pairs = g(budget=200_000, view=view), g(budget=200_000, view=VIEW_PAIRS)
+        assert counts[0] == pairs[0] == G_LOSS
+        assert counts[1] * 10 < pairs[1]
 
 
 

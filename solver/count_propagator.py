@@ -1,0 +1,259 @@
+"""The grouping view's per-step counts as a propagator of the clause-learning search.
+
+The view by counts (docs/solver.md, rule ``GROUPING``) asks, for every step v, that the
+cards gone by step v be balanced in each class (as many of rank r as of rank 11 - r, as
+many J as Q as K) and make exactly v + 1 moves.  :mod:`solver.counting` writes this as
+totalizer clauses (some 80,000 a hard deal, four fifths of the model and of its
+propagation); this module enforces the same equalities directly on the order literals
+``[t_c <= v]``, as a lazy-clause-generation solver does with a linear constraint:
+
+- for each rank r and step v it keeps ``L[r, v]``, the cards of rank r known gone by v
+  (their literal true, or their interval ending before v), and ``U[r, v]``, those that may
+  be (literal not false), counted from the trail as it grows and shrinks;
+- a class's count at v lies in [max L, min U] over its ranks; the classes' counts sum to
+  v + 1, so each also lies in [v + 1 - (the others' upper bounds), v + 1 - (their lower
+  bounds)];
+- when a rank's upper bound meets the class's lower bound, every open literal of that
+  rank at v is made true, and when its lower bound meets the class's upper bound, false;
+  when the bounds cross, it is a conflict.
+
+Each literal it sets, and each conflict, comes with its explanation written as a clause
+(the literal, and the negations of the assigned literals whose counts gave the bounds):
+the clause follows from the equalities, so the learning of :mod:`solver.cdcl` works on
+it as on any other; it is stored with the learnt clauses but never watched.  The bounds
+are those unit propagation derives on the totalizer clauses (a count fixed both ways),
+so the search is the same search over the same solutions, with far fewer clauses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+NRANKS = 14  # ranks 1..13 (index 0 unused)
+NCLASSES = 6  # the pair classes A+10 .. 5+6, then J Q K
+REASON_ROOM = 64  # an explanation: the literal and at most 6 ranks x 8 cards
+ROOM_CLAUSES = 256  # explanations one call may write (the caller makes room for them)
+
+
+@njit(cache=True)
+def count_state(n, nvars, nmoves, rank, lo, hi, base):
+    """The propagator's state for a model of ``n`` cards (its ranks, intervals and order
+    literals' first variables): (ctl, var_card, var_step, L, U, rstart, rcards, touched,
+    tlist, buf); ``ctl`` = (trail entries counted, steps, 0 until every step was checked)."""
+    var_card = np.full(nvars + 1, -1, np.int64)
+    var_step = np.full(nvars + 1, -1, np.int64)
+    low = np.zeros((NRANKS, max(nmoves, 1)), np.int64)
+    up = np.zeros((NRANKS, max(nmoves, 1)), np.int64)
+    rstart = np.zeros(NRANKS + 1, np.int64)
+    for c in range(n):
+        rstart[rank[c] + 1] += 1
+    for r in range(NRANKS):
+        rstart[r + 1] += rstart[r]
+    fill = rstart[:NRANKS].copy()
+    rcards = np.empty(max(n, 1), np.int64)
+    for c in range(n):
+        rcards[fill[rank[c]]] = c
+        fill[rank[c]] += 1
+        for v in range(nmoves):
+            if v >= hi[c]:
+                low[rank[c], v] += 1
+                up[rank[c], v] += 1
+            elif v >= lo[c]:
+                up[rank[c], v] += 1
+                x = base[c] + v - lo[c]
+                var_card[x] = c
+                var_step[x] = v
+    ctl = np.zeros(3, np.int64)
+    ctl[1] = nmoves
+    return (ctl, var_card, var_step, low, up, rstart, rcards, np.zeros(nmoves + 1, np.int8),
+            np.empty(nmoves + 1, np.int64), np.empty(REASON_ROOM + 2, np.int64))
+
+
+@njit(cache=True)
+def no_count_state():
+    """A state of the same types for a model without the propagator."""
+    return count_state(0, 0, 0, np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+                       np.zeros(1, np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def count_undo(state, target, trail, assign, rank):
+    """Take back the counts of the trail entries from ``target`` on (call before they are
+    unassigned)."""
+    ctl, var_card, var_step, low, up = state[0], state[1], state[2], state[3], state[4]
+    j = ctl[0] - 1
+    while j >= target:
+        x = trail[j] >> 1
+        c = var_card[x]
+        if c >= 0:
+            if assign[x] == 1:
+                low[rank[c], var_step[x]] -= 1
+            else:
+                up[rank[c], var_step[x]] += 1
+        j -= 1
+    if ctl[0] > target:
+        ctl[0] = target
+
+
+@njit(cache=True, _nrt=False)
+def _reasons(r, v, want, rstart, rcards, lo, hi, base, assign, buf, k):
+    """Append to ``buf[k:]`` rank r's order literals at step v assigned ``want`` (1: true,
+    written negated; 0: false, written as they are): literals false in the clause."""
+    for j in range(rstart[r], rstart[r + 1]):
+        c = rcards[j]
+        if lo[c] <= v < hi[c]:
+            x = base[c] + v - lo[c]
+            if assign[x] == want:
+                buf[k] = 2 * x + want
+                k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _store(buf, k, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit):
+    cl_start[ncl] = nlit
+    cl_len[ncl] = k
+    cl_lbd[ncl] = 1 << 30  # the first to go when learnt clauses are thinned
+    for j in range(k):
+        cl_lits[nlit + j] = buf[j]
+    return ncl + 1, nlit + k
+
+
+@njit(cache=True, _nrt=False)
+def _class_ranks(q):
+    """The first and last rank of class q, and the step between its ranks."""
+    if q < 5:
+        return q + 1, 10 - q, 9 - 2 * q
+    return 11, 13, 1
+
+
+@njit(cache=True)
+def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base, rank, cl_lits, cl_start,
+                    cl_len, cl_lbd, ncl, nlit):
+    """At a fixpoint of unit propagation: count the new trail entries and check the steps
+    they touch.  Returns (code, trail length, clauses, literals): code -1 nothing new, -2
+    literals set (propagate them), else the conflicting clause.  The caller leaves room
+    for ROOM_CLAUSES explanations."""
+    ctl, var_card, var_step, low, up, rstart, rcards, touched, tlist, buf = state
+    nmoves = ctl[1]
+    nt = 0
+    for j in range(ctl[0], tlen):
+        x = trail[j] >> 1
+        c = var_card[x]
+        if c >= 0:
+            v = var_step[x]
+            if assign[x] == 1:
+                low[rank[c], v] += 1
+            else:
+                up[rank[c], v] -= 1
+            if touched[v] == 0:
+                touched[v] = 1
+                tlist[nt] = v
+                nt += 1
+    ctl[0] = tlen
+    if ctl[2] == 0:  # the first call (or one after an interrupted call): every step
+        ctl[2] = 1
+        nt = 0
+        for v in range(nmoves):
+            touched[v] = 1
+            tlist[nt] = v
+            nt += 1
+    code = -1
+    made = 0
+    c_low = np.empty(NCLASSES, np.int64)
+    c_up = np.empty(NCLASSES, np.int64)
+    r_low = np.empty(NCLASSES, np.int64)  # the rank giving the class's lower bound
+    r_up = np.empty(NCLASSES, np.int64)
+    for t in range(nt):
+        v = tlist[t]
+        touched[v] = 0
+        if code >= 0 or made >= ROOM_CLAUSES - 8:
+            continue
+        total = v + 1
+        sum_low = 0
+        sum_up = 0
+        bad = -1
+        for q in range(NCLASSES):
+            first, last, stride = _class_ranks(q)
+            r_low[q] = first
+            r_up[q] = first
+            for r in range(first + stride, last + 1, stride):
+                if low[r, v] > low[r_low[q], v]:
+                    r_low[q] = r
+                if up[r, v] < up[r_up[q], v]:
+                    r_up[q] = r
+            c_low[q] = low[r_low[q], v]
+            c_up[q] = up[r_up[q], v]
+            if c_low[q] > c_up[q]:
+                bad = q
+            sum_low += c_low[q]
+            sum_up += c_up[q]
+        if bad >= 0 or sum_low > total or sum_up < total:
+            k = 0
+            if bad >= 0:  # a rank of the class is past another's bound
+                k = _reasons(r_low[bad], v, 1, rstart, rcards, lo, hi, base, assign, buf, k)
+                k = _reasons(r_up[bad], v, 0, rstart, rcards, lo, hi, base, assign, buf, k)
+            else:  # more moves than v + 1 made, or fewer than v + 1 possible
+                for q in range(NCLASSES):
+                    if sum_low > total:
+                        k = _reasons(r_low[q], v, 1, rstart, rcards, lo, hi, base, assign, buf, k)
+                    else:
+                        k = _reasons(r_up[q], v, 0, rstart, rcards, lo, hi, base, assign, buf, k)
+            ncl, nlit = _store(buf, k, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit)
+            code = ncl - 1
+            continue
+        done = False
+        for q in range(NCLASSES):
+            need_low = c_low[q]
+            low_from_total = total - (sum_up - c_up[q]) > need_low
+            if low_from_total:
+                need_low = total - (sum_up - c_up[q])
+            need_up = c_up[q]
+            up_from_total = total - (sum_low - c_low[q]) < need_up
+            if up_from_total:
+                need_up = total - (sum_low - c_low[q])
+            first, last, stride = _class_ranks(q)
+            for r in range(first, last + 1, stride):
+                if up[r, v] == low[r, v]:
+                    continue
+                if up[r, v] <= need_low:
+                    want = 1
+                elif low[r, v] >= need_up:
+                    want = 0
+                else:
+                    continue
+                # the explanation: rank r's literals of the other value, and those of the bound
+                k = _reasons(r, v, 1 - want, rstart, rcards, lo, hi, base, assign, buf, 1)
+                if want == 1 and not low_from_total:
+                    k = _reasons(r_low[q], v, 1, rstart, rcards, lo, hi, base, assign, buf, k)
+                elif want == 0 and not up_from_total:
+                    k = _reasons(r_up[q], v, 0, rstart, rcards, lo, hi, base, assign, buf, k)
+                else:
+                    for q2 in range(NCLASSES):
+                        if q2 != q:
+                            k = _reasons(r_up[q2] if want == 1 else r_low[q2], v, 1 - want, rstart, rcards,
+                                         lo, hi, base, assign, buf, k)
+                for j in range(rstart[r], rstart[r + 1]):
+                    c = rcards[j]
+                    if lo[c] <= v < hi[c]:
+                        x = base[c] + v - lo[c]
+                        if assign[x] < 0:
+                            lit = 2 * x + 1 - want
+                            buf[0] = lit
+                            ncl, nlit = _store(buf, k, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit)
+                            assign[x] = want
+                            level[x] = dl
+                            reason[x] = ncl - 1
+                            trail[tlen] = lit
+                            tlen += 1
+                            made += 1
+                done = True  # the counts of step v change: it is checked again next call
+                break
+            if done:
+                break
+        if done and code < 0:
+            code = -2
+    if made >= ROOM_CLAUSES - 8:
+        ctl[2] = 0  # steps were passed over: check them all next time
+    return code, tlen, ncl, nlit
