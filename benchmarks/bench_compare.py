@@ -20,7 +20,8 @@ package in the same process, and the two are timed in alternating rounds:
   ``--budget N``, at most N positions each: 100,000 times the depth-first searches alone,
   before the grouping search joins), in blocks of 250 deals that each version takes in
   turn, first one then the other: time and positions in all, how many deals took over
-  0.5 s, the 8 slowest, and any deal whose verdict differs; with ``--pieces``, through
+  0.5 s, the ``--slowest`` K slowest (8), any deal whose verdict differs, and the time of the
+  deals the base settles in over 100,000 positions (wins, losses) and of the rest; with ``--pieces``, through
   :func:`solver.pieces.solve_numbers` in pieces of 16 (the batch's path, its first turn in
   compiled code) instead.
 
@@ -59,7 +60,7 @@ PIECE = 16  # deals per call of solve_numbers with --pieces, as a batch's local 
 # the core game's modules, once at the top of halfmoon/, now in halfmoon.game
 _OLD_CORE = re.compile(r"\bhalfmoon\.(cards|codes|deal|engine|errors|generator|inputs|layouts|moves|taps)\b")
 SLOW = 0.5
-SLOWEST = 8
+HARD = 100_000  # the table by the base's positions: the deals past this many, and the rest
 
 
 def extract(rev: str) -> tuple[str, Path]:
@@ -146,11 +147,12 @@ def compare_kernel(versions: list[Version], deals: list[int], positions: int, ro
 
 
 def compare_solve(versions: list[Version], numbers: list[int], label: str, budget: int | None,
-                  pieces: bool = False) -> None:
+                  pieces: bool = False, slowest_n: int = 8) -> None:
     total = {v.name: 0.0 for v in versions}
     nodes = {v.name: 0 for v in versions}
     times: dict[str, dict[int, float]] = {v.name: {} for v in versions}
     verdicts: dict[str, dict[int, str]] = {v.name: {} for v in versions}
+    positions: dict[int, int] = {}  # the base's, per deal
     for k, start in enumerate(range(0, len(numbers), BLOCK)):
         order = versions if k % 2 == 0 else versions[::-1]
         for v in order:
@@ -162,8 +164,10 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
                     total[v.name] += time.perf_counter() - t
                     nodes[v.name] += int(r.nodes.sum())
                     for j, number in enumerate(part):
-                        verdicts[v.name][number] = int(r.verdicts[j])
+                        verdicts[v.name][number] = v.search.VERDICTS.get(int(r.verdicts[j]), "unresolved")
                         times[v.name][number] = float(r.seconds[j])
+                        if v is versions[0]:
+                            positions[number] = int(r.nodes[j])
                 continue
             for number in numbers[start:start + BLOCK]:
                 t = time.perf_counter()
@@ -173,18 +177,29 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
                 nodes[v.name] += r.nodes
                 verdicts[v.name][number] = r.verdict
                 times[v.name][number] = el
+                if v is versions[0]:
+                    positions[number] = r.nodes
     limit = "" if budget is None else f", budget {budget:,}"
     how = f" in pieces of {PIECE} (solve_numbers)" if pieces else ""
     print(f"solve{how}, {label}{limit}, blocks of {BLOCK} in turn:")
     for v in versions:
         t = times[v.name]
-        slowest = sorted(t, key=t.get, reverse=True)[:SLOWEST]
+        slowest = sorted(t, key=t.get, reverse=True)[:slowest_n]
         print(f"  {v.name:12s} {total[v.name]:7.1f} s  {nodes[v.name]:,} positions"
               f"  {sum(x > SLOW for x in t.values())} deals over {SLOW} s;"
               f" slowest: {', '.join(f'{n} ({t[n]:.2f} s)' for n in slowest)}")
     base, work = (verdicts[v.name] for v in versions)
     differ = [n for n in base if base[n] != work[n]]
     print(f"  verdicts differ on {len(differ)} deals{': ' + ', '.join(map(str, differ[:20])) if differ else ''}")
+    # by the base's positions: the deals past HARD of them (wins, losses), and the rest
+    groups = {f"wins past {HARD:,} positions": [n for n in base if positions[n] >= HARD and base[n] == "win"],
+              f"losses past {HARD:,}": [n for n in base if positions[n] >= HARD and base[n] == "loss"],
+              "the rest": [n for n in base if positions[n] < HARD or base[n] not in ("win", "loss")]}
+    print(f"  by the base's positions (seconds, deals a second in one process):")
+    for group, members in groups.items():
+        cells = [f"{v.name} {sum(times[v.name][n] for n in members):7.1f} s "
+                 f"{len(members) / max(sum(times[v.name][n] for n in members), 1e-9):8.1f}/s" for v in versions]
+        print(f"    {group:28s} {len(members):6,} deals  " + "  ".join(cells))
 
 
 def deal_list(text: str) -> list[int]:
@@ -221,6 +236,7 @@ def main(argv=None) -> int:
                    help="also solve the deal numbers in FILE (whitespace-separated)")
     p.add_argument("--budget", type=int, help="the solver's budget when solving (default: its own)")
     p.add_argument("--no-kernel", action="store_true", help="skip the kernel timing")
+    p.add_argument("--slowest", type=int, default=8, metavar="K", help="list the K slowest deals of each (default 8)")
     p.add_argument("--pieces", action="store_true",
                    help="solve through pieces.solve_numbers (the batch's compiled path) instead of solve()")
     args = p.parse_args(argv)
@@ -248,7 +264,7 @@ def main(argv=None) -> int:
     if not args.no_kernel:
         compare_kernel(versions, deals, args.positions, args.rounds)
     for numbers, label in jobs:
-        compare_solve(versions, numbers, label, args.budget, args.pieces)
+        compare_solve(versions, numbers, label, args.budget, args.pieces, args.slowest)
     return 0
 
 

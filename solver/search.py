@@ -23,7 +23,7 @@ from .projections import PROJECTION_MASKS, projection_arrays
 from .pruning import ALL_RULES, BOUNDS, COUNTING, GROUPING, ORDERING, PROJECTIONS, top_table
 from .table import Table
 
-SOLVER_VERSION = "12"
+SOLVER_VERSION = "13"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
@@ -59,10 +59,13 @@ URGENCY_DEPTH = 12
 # conflict of its last turn, and keeps its learnt clauses between turns.  The share
 # falls once a deal has cost GROUPING_LATE nodes: the hard wins the depth-first searches
 # find come before that, the deals still open after it are the grouping search's.
-# Figures: docs/tuning-log.md (2026-11-30 for the join, 2026-12-01 for the shares).
+# Its conflicts cost a third of what they did with the counts as clauses, so it gets a
+# third of the positions per conflict it had (360); an earlier join taxed the deals
+# settled between it and 100,000 positions.
+# Figures: docs/tuning-log.md (2026-11-30 for the join, 2026-12-01 and 2026-12-03 for the shares).
 GROUPING_AFTER = 100_000
 GROUPING_SLICE = 256
-GROUPING_SHARE = 360
+GROUPING_SHARE = 120
 GROUPING_LATE = 1_000_000
 GROUPING_SHARE_LATE = 15
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
