@@ -217,17 +217,9 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
     ``_findings``; a census at a URL needs a local one).  The fair-play stage plays
     ``fair_players`` on the first ``fair_deals`` deals of the players' sample (0: none), the
     sampling ones at ``fair_samples`` samples if given, else each at its own."""
-    from halfmoon.batch.store import location
-
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    if work is None:
-        where = location(census)
-        if not where.is_local:
-            raise FindingsError(f"{census}: a census at a URL needs a local directory for the findings' "
-                                "pieces (--work DIR)")
-        work = where.path / WORK_DIR
-    work = Path(work)
+    work = _work_dir(census, work)
     ds, manifest = open_census(census)
     c = count_census(census, seed=seed, players_deals=players_deals, forgiveness_deals=forgiveness_deals,
                      recheck_share=recheck_share, dataset=ds, manifest=manifest)
@@ -263,6 +255,19 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
                                    20, 1, False)["hardest"]}
 
 
+def _work_dir(census: Union[str, Path], work: Union[str, Path, None]) -> Path:
+    """Where the stages keep their pieces: ``work``, or the census's own ``_findings``."""
+    from halfmoon.batch.store import location
+
+    if work is not None:
+        return Path(work)
+    where = location(census)
+    if not where.is_local:
+        raise FindingsError(f"{census}: a census at a URL needs a local directory for the findings' "
+                            "pieces (--work DIR)")
+    return where.path / WORK_DIR
+
+
 def _fair_stage(work: Path, sample: pd.DataFrame, deals: int, names: tuple, seed: int, samples: Optional[int],
                 budget: int, workers: int, progress: bool) -> Optional[pd.DataFrame]:
     """The fair players' games on the first ``deals`` of the players' sample (None for none),
@@ -281,8 +286,6 @@ def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers
     """The fair-play stage alone, for findings already derived from ``census`` (their data in
     ``findings``: the same seed, samples and budget as they used); an error if they are of
     another census or there are no fair-play deals."""
-    from halfmoon.batch.store import location
-
     d = Path(findings)
     if not (d / "summary.json").exists():
         raise FindingsError(f"{findings}: no findings data to add the fair-play stage to; "
@@ -293,17 +296,12 @@ def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers
         raise FindingsError(f"{findings}: these findings are of another census ({old.get('command')!r})")
     if fair_deals < 1:
         raise FindingsError(f"--fair-deals must be at least 1 for the fair-play stage alone, got {fair_deals}")
-    if work is None:
-        where = location(census)
-        if not where.is_local:
-            raise FindingsError(f"{census}: a census at a URL needs a local directory for the findings' "
-                                "pieces (--work DIR)")
-        work = where.path / WORK_DIR
+    work = _work_dir(census, work)
     c = count_census(census, seed=int(old["seed"]), players_deals=int(old["players_deals"]),
                      forgiveness_deals=int(old["forgiveness_deals"]), dataset=ds, manifest=manifest)
     if any(c.summary[k] != old.get(k) for k in ("deals", "wins", "losses")):
         raise FindingsError(f"{findings}: these findings count other verdicts than the census {census}")
-    return _fair_stage(Path(work), c.players, fair_deals, fair_players, int(old["seed"]), fair_samples,
+    return _fair_stage(work, c.players, fair_deals, fair_players, int(old["seed"]), fair_samples,
                        int(old["budget"]), workers, progress)
 
 
