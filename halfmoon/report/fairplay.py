@@ -65,7 +65,7 @@ def plot_fair_fatal(ax, fatal: pd.DataFrame) -> None:
         if not total:
             continue
         h = np.histogram(left, bins=bins, weights=games)[0]
-        ax.step(bins[:-1], 100 * h / total, where="post", color=colours.get(player, GREY), lw=1.4,
+        ax.step(bins, 100 * np.append(h, h[-1]) / total, where="post", color=colours.get(player, GREY), lw=1.4,
                 label=f"{player} ({100 * games.sum() / total:.1f} % lost)")
     ax.invert_xaxis()
     ax.set_xlabel("cards left before the fatal move")
@@ -117,6 +117,15 @@ def fair_section(data: dict, img) -> list[str]:
     L += table(("player", "deals", "won", "win rate", "95 % interval", "against lookahead (points)",
                  "seconds a game"), rows)
     L += ["", img("fair-ladder.png", "the fair-play ladder"), ""]
+    players_ = t[~t["player"].isin(["solver", "lookahead"])]
+    look, solver = t[t["player"] == "lookahead"], t[t["player"] == "solver"]
+    if len(players_) and len(look) and len(solver):
+        best = players_.loc[players_["win_rate"].idxmax()]
+        gap = float(solver["win_rate"].iloc[0] - look["win_rate"].iloc[0])
+        L += [f"Of the {100 * gap:.1f} points between lookahead and every card shown, the best fair player here "
+              f"(`{best.player}`, {pct(best.win_rate)}) wins back {100 * best.vs_lookahead:+.2f} "
+              f"({100 * best.vs_lookahead_low:+.2f} to {100 * best.vs_lookahead_high:+.2f}): "
+              f"{100 * best.vs_lookahead / gap:.0f} % of what seeing the hidden cards is worth.", ""]
     if "fair-curve" in data and len(data["fair-curve"]):
         c = data["fair-curve"]
         L += ["The fair player's win rate against the layouts it samples a decision (the cost of a game "
@@ -134,4 +143,10 @@ def fair_section(data: dict, img) -> list[str]:
                    [(r.player, f"{r.games:,}", pct(r.never_lost, 1), pct(r.early, 1), pct(r.middle, 1),
                      pct(r.late, 1), f"{r.median_cards_left:.0f}") for r in f.itertuples()])
         L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
+        top = f[f["player"] == "fair"] if (f["player"] == "fair").any() else f.iloc[-1:]
+        r = top.iloc[0]
+        L += [f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable deals: "
+              f"{pct(r.early, 1)} of them all by a move made with {EARLY} or more cards left, only "
+              f"{pct(r.late, 1)} with {LATE} or fewer. The game is lost early, while most cards are hidden, "
+              "which is where a player who cannot see them has least to go on.", ""]
     return L

@@ -22,6 +22,9 @@ def test_the_section_tables_every_player_and_links_its_charts():
     assert "| every card shown (solver) | 10 | 9 | 90.00 % |" in text
     assert "| fair | 10 | 4 | 40.00 % | 0.00 % – 100.00 % | +10.00 (-50.00 to +50.00) | 0.250 |" in text
     assert "(fair-ladder.png)" in text and "(fair-curve.png)" in text and "16: 0.05 s, 256: 0.50 s" in text
+    # solver 90 %, lookahead 30 %: of 60 points, the best (fair, 40 %) wins back 10
+    assert "Of the 60.0 points between lookahead and every card shown" in text
+    assert "(`fair`, 40.00 %) wins back +10.00 (-50.00 to +50.00): 17 %" in text
 
 
 def test_without_fair_data_the_section_says_so():
@@ -42,3 +45,4 @@ def test_the_fatal_moves_summed_by_hand():
     assert r.median_cards_left == 20  # the lower median of 10, 20, 20, 50, 90, 100
     text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-fatal": fatal}, lambda f, alt: f"![{alt}]({f})"))
     assert "| fair | 10 | 40.0 % | 20.0 % | 10.0 % | 30.0 % | 20 |" in text and "(fair-fatal.png)" in text
+    assert "loses 60.0 % of its games on winnable deals: 20.0 % of them all by a move made with 80" in text
