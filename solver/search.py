@@ -23,7 +23,7 @@ from .projections import PROJECTION_MASKS, projection_arrays
 from .pruning import ALL_RULES, BOUNDS, COUNTING, GROUPING, ORDERING, PROJECTIONS, top_table
 from .table import Table
 
-SOLVER_VERSION = "13"
+SOLVER_VERSION = "14"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
@@ -54,20 +54,23 @@ BOUNDS_DEPTH = 8
 URGENCY_DEPTH = 12
 # The grouping search (clause learning in the grouping view, solver/grouping.py) joins
 # once the searches have spent GROUPING_AFTER positions (most deals are settled before,
-# and its model would be half their cost); it then takes turns of GROUPING_SLICE
+# and its model would cost more than they do); it then takes turns of GROUPING_SLICE
 # conflicts, each after the searches have spent grouping_share(nodes) positions per
 # conflict of its last turn, and keeps its learnt clauses between turns.  The share
 # falls once a deal has cost GROUPING_LATE nodes: the hard wins the depth-first searches
-# find come before that, the deals still open after it are the grouping search's.
-# Its conflicts cost a third of what they did with the counts as clauses, so it gets a
-# third of the positions per conflict it had (360); an earlier join taxed the deals
-# settled between it and 100,000 positions.
-# Figures: docs/tuning-log.md (2026-11-30 for the join, 2026-12-01 and 2026-12-03 for the shares).
-GROUPING_AFTER = 100_000
+# find come before that, the deals still open after it are the grouping search's (60
+# positions a conflict leave the searches about a quarter of the time: some of those
+# deals are losses only they prove).
+# The join is a trade: an earlier one saves more on the deals past 100,000 positions
+# than it adds to those settled between the join and 100,000 (at 30,000 rather than
+# 100,000 the first save a fifth and the second pay a third, about 7 % less in all).
+# Figures: docs/tuning-log.md (2026-12-04 for the join and the late share, 2026-12-01 and
+# 2026-12-03 for the shares).
+GROUPING_AFTER = 30_000
 GROUPING_SLICE = 256
 GROUPING_SHARE = 120
 GROUPING_LATE = 1_000_000
-GROUPING_SHARE_LATE = 15
+GROUPING_SHARE_LATE = 60
 VERDICTS = {WIN: "win", LOSS: "loss", UNRESOLVED: "unresolved"}
 
 

@@ -309,16 +309,70 @@ def test_the_grouping_share_falls_once_a_deal_is_hard():
 
 def test_the_late_share_gives_the_grouping_search_its_conflicts_sooner(monkeypatch):
     """Deal 6218469143, a loss only the grouping search proves (about 1,500 conflicts,
-    several turns): with the late share from the start, its conflicts come after far
-    fewer positions of the depth-first searches (125,628 against 293,628 positions in
-    version 13, whose default share is 120 positions a conflict, 15 the late one)."""
+    several turns): with the late share from the start, its conflicts come after fewer
+    positions of the depth-first searches (127,628 against 223,628 in version 14, whose
+    default share is 120 positions a conflict, 60 the late one)."""
     import solver.search as search
 
     default = solve(6218469143)
     monkeypatch.setattr(search, "GROUPING_LATE", 0)
     late = solve(6218469143)
     assert default.verdict == late.verdict == "loss"
-    assert late.nodes < default.nodes / 2
+    assert late.nodes < 0.65 * default.nodes
+
+# 200 deals of random_numbers(100_000, 31337) still open after 30,000 positions of the
+# depth-first searches: the 50 cheapest wins and 50 cheapest losses of those past 100,000
+# positions, and the 100 cheapest settled between 30,000 and 100,000 (all wins)
+JOIN_DEALS = (
+    136673795, 142660483, 158042052, 170925231, 171623771, 176847368, 193532881,
+    222636282, 234362162, 260856533, 379501300, 407060564, 502175333, 590732855,
+    627366276, 634268137, 646189649, 724665152, 780791800, 789551590, 791104618,
+    793748353, 819830225, 870579926, 875646098, 880574203, 923256471, 938844178,
+    942199829, 975935965, 988917160, 1023932843, 1042075130, 1108706867, 1159068549,
+    1164874901, 1211434529, 1220848771, 1233298316, 1245630837, 1250771589, 1272443440,
+    1326135064, 1336190269, 1374181498, 1383984578, 1386909890, 1391297359, 1393954619,
+    1399982928, 1401658688, 1411434850, 1478334383, 1497988175, 1514777422, 1515660037,
+    1570810457, 1571665094, 1575084364, 1584581126, 1592883022, 1593278030, 1598860713,
+    1600557647, 1652499434, 1676245876, 1719526921, 1743077689, 1754453274, 1765540931,
+    1770122652, 1771827617, 1789921097, 1796673039, 1804716014, 1809247841, 1867325674,
+    1881970634, 1882982517, 1896847660, 1904457570, 1925292373, 1932114415, 1971347328,
+    1981053007, 2002632313, 2033665691, 2044827327, 2089139240, 2110676578, 2114035925,
+    2121553354, 2138323853, 2139418958, 2153297972, 2153953502, 2161214942, 2237229447,
+    2289070682, 2296801268, 2310921362, 2342063569, 2469644837, 2472128204, 2494034850,
+    2542658346, 2642661159, 2669573213, 2682441413, 2727948285, 2748942408, 2811373554,
+    2817903126, 2887553163, 2894755503, 3007020583, 3076427128, 3127664033, 3198842938,
+    3222164028, 3222664712, 3226736306, 3237185685, 3265195902, 3268877651, 3274598407,
+    3279211569, 3311960738, 3321642201, 3335855985, 3337050829, 3399660332, 3480819474,
+    3561119768, 3605383171, 3617817449, 3702841096, 3703774908, 3724542206, 3743771817,
+    3774477817, 3829179941, 3891549783, 3912327329, 3913810695, 3976346571, 3998583061,
+    4012610644, 4317802660, 4333416859, 4418738025, 4484933599, 4662014096, 4665191000,
+    4751979922, 4907009747, 5049412638, 5076476600, 5117093270, 5348538192, 5365581990,
+    5381702871, 5416842446, 5523642550, 5532807860, 5549759444, 5580422999, 5826935320,
+    5853087523, 6021286957, 6200590709, 6212739148, 6246368887, 6316016594, 6412174808,
+    6428793554, 6439125255, 6459710679, 6661158184, 6696191356, 6748265819, 6762890184,
+    6891612864, 6984727991, 7028370240, 7168282738, 7375563488, 7387959501, 7423265645,
+    7432639092, 7460032306, 7554380798, 7579303054, 7589954796, 7617836296, 7671057135,
+    7679068537, 7751011375, 7759352621, 7872839771,
+)
+
+
+def test_the_same_verdicts_whenever_the_grouping_search_joins(monkeypatch):
+    """When the grouping search joins is a trade of time, not a rule: joining at 30,000
+    positions (the default) or at 100,000 (version 13) gives the same verdicts on deals
+    it reaches both ways, and the earlier join settles many of them before 100,000."""
+    import solver.search as search
+
+    assert search.GROUPING_AFTER == 30_000
+    early = [solve(n) for n in JOIN_DEALS]
+    monkeypatch.setattr(search, "GROUPING_AFTER", 100_000)
+    late = [solve(n) for n in JOIN_DEALS]
+    assert [r.verdict for r in early] == [r.verdict for r in late]
+    assert {r.verdict for r in early} == {"win", "loss"}
+    before = [r for r in early if r.settled_by == "grouping" and r.nodes < 100_000]
+    assert len(before) >= 100 and not any(r.settled_by == "grouping" for r in late if r.nodes < 100_000)
+    for r, n in zip(early, JOIN_DEALS):
+        if r.verdict == "win":
+            assert replay(Deal.from_number(n), r.moves).is_won
 
 
 def test_a_restarting_portfolio_finds_wins_the_fixed_orders_miss():
