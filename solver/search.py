@@ -59,8 +59,8 @@ URGENCY_DEPTH = 12
 # conflict of its last turn, and keeps its learnt clauses between turns.  The share
 # falls once a deal has cost GROUPING_LATE nodes: the hard wins the depth-first searches
 # find come before that, the deals still open after it are the grouping search's (60
-# positions a conflict leave the searches about a quarter of the time: some of those
-# deals are losses only they prove).
+# positions a conflict leave the searches a quarter of the time or less, conflicts costing
+# more in long runs: some of those deals are losses only they prove).
 # The join is a trade: an earlier one saves more on the deals past 100,000 positions
 # than it adds to those settled between the join and 100,000 (at 30,000 rather than
 # 100,000 the first save a fifth and the second pay a third, about 7 % less in all).
