@@ -320,6 +320,7 @@ def test_the_late_share_gives_the_grouping_search_its_conflicts_sooner(monkeypat
     assert default.verdict == late.verdict == "loss"
     assert late.nodes < 0.65 * default.nodes
 
+
 # 200 deals of random_numbers(100_000, 31337) still open after 30,000 positions of the
 # depth-first searches: the 50 cheapest wins and 50 cheapest losses of those past 100,000
 # positions, and the 100 cheapest settled between 30,000 and 100,000 (all wins)
