@@ -81,7 +81,7 @@ def _collect_one(args: tuple[int, int, int]) -> dict:
     return rec
 
 
-def _warm(_: int = 0) -> None:
+def _warm() -> None:
     from solver.search import warm_up
 
     warm_up()
@@ -94,7 +94,6 @@ def collect(numbers: list[int], out: Path, workers: int, after: int, conflicts: 
             done = {json.loads(line)["n"] for line in f if line.strip()}
     todo = [n for n in numbers if n not in done]
     print(f"{len(done):,} deals already in {out.name}, {len(todo):,} to go", file=sys.stderr)
-    _warm()
     with Pool(workers, initializer=_warm) as pool, out.open("a") as f:
         for rec in pool.imap_unordered(_collect_one, [(n, after, conflicts) for n in todo], chunksize=64):
             f.write(json.dumps(rec) + "\n")
