@@ -22,7 +22,7 @@ package in the same process, and the two are timed in alternating rounds:
   turn, first one then the other: time and positions in all, how many deals took over
   0.5 s, the ``--slowest`` K slowest (8), any deal whose verdict differs, and the time of the
   deals the base settles in over 100,000 positions (wins, losses) and of the rest; with ``--pieces``, through
-  :func:`solver.pieces.solve_numbers` in pieces of 16 (the batch's path, its first turn in
+  :func:`solver.portfolio.deal_numbers.solve_numbers` in pieces of 16 (the batch's path, its first turn in
   compiled code) instead.
 
 Against itself the median ratio stays within a few per cent of 1 over 7 rounds (figures
@@ -46,6 +46,7 @@ import sys
 import tarfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -94,10 +95,21 @@ class Version:
 
     def __init__(self, name: str, package: str) -> None:
         self.name = name
-        self.search = importlib.import_module(f"{package}.search")
-        self.dfs = importlib.import_module(f"{package}.dfs")
-        self.pruning = importlib.import_module(f"{package}.pruning")
-        self.pieces = importlib.import_module(f"{package}.pieces")
+        top = importlib.import_module(package)
+        if hasattr(top, "solve_numbers"):  # the solver in subpackages, behind its front door
+            search = importlib.import_module(f"{package}.portfolio.search")
+            convert = importlib.import_module(f"{package}.mirror.convert")
+            verdicts = importlib.import_module(f"{package}.verdicts")
+            self.search = SimpleNamespace(**vars(search), deal_arrays=convert.deal_arrays,
+                                          warm_up=top.warm_up, VERDICTS=verdicts.NAMES)
+            self.dfs = importlib.import_module(f"{package}.depth_first.dfs")
+            self.pruning = importlib.import_module(f"{package}.depth_first.pruning")
+            self.pieces = importlib.import_module(f"{package}.portfolio.deal_numbers")
+        else:  # before: every module at the top of solver/
+            self.search = importlib.import_module(f"{package}.search")
+            self.dfs = importlib.import_module(f"{package}.dfs")
+            self.pruning = importlib.import_module(f"{package}.pruning")
+            self.pieces = importlib.import_module(f"{package}.pieces")
         self.search.warm_up()
 
     def kernel(self, number: int, flags: int, depth: int, positions: int) -> tuple[int, float]:

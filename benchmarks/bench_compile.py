@@ -9,11 +9,11 @@ signature: its module and name, the seconds spent compiling it alone (its callee
 compilations subtracted) and with them, and the kernels it compiled as callees.  Then the
 process's totals: import, compiling, loading from the cache, and the rest.
 
-- ``warm-up``: :func:`solver.search.warm_up`, everything a batch worker or the board loads
-  (the groups of :data:`solver.warmup.SOLVER`);
-- ``batch``: :func:`solver.pieces.solve_numbers` on the deals of ``--range`` only (what a run
+- ``warm-up``: :func:`solver.warm_up`, everything a batch worker or the board loads
+  (the groups of :data:`solver.build.warmup.SOLVER`);
+- ``batch``: :func:`solver.portfolio.deal_numbers.solve_numbers` on the deals of ``--range`` only (what a run
   of those deals really needs, with nothing warmed up);
-- ``all``: every group of :data:`solver.warmup.GROUPS` (the players too).
+- ``all``: every group of :data:`solver.build.warmup.GROUPS` (the players too).
 
 numba reports each compilation as a ``numba:compile`` event (start and end, nested for
 callees compiled on the way); loading from the cache raises no event and is counted from
@@ -62,18 +62,17 @@ def _child(run: str, lo: int, hi: int) -> dict:
 
     event.register("numba:compile", Listener())
     import solver  # noqa: F401  (drops stale caches, imports the kernels)
-    from solver import search
 
     t_import = time.perf_counter() - t0
     t1 = time.perf_counter()
     if run == "warm-up":
-        search.warm_up(out=None)
+        solver.warm_up(out=None)
     elif run == "batch":
-        from solver.pieces import solve_numbers
+        from solver.portfolio.deal_numbers import solve_numbers
 
-        solve_numbers(list(range(lo, hi)), search.DEFAULT_BUDGET)
+        solve_numbers(list(range(lo, hi)), solver.DEFAULT_BUDGET)
     else:
-        from solver.warmup import compile_all
+        from solver.build.warmup import compile_all
 
         compile_all(out=None)
     t_work = time.perf_counter() - t1

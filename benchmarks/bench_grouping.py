@@ -9,8 +9,8 @@ the view by counts was judged on (four losses of the whole code space, the costl
 losses of 0-9,999 and a hard win).  For each deal, the views take turns, their order
 reversed from deal to deal, so that all see the machine in the same phases:
 
-- the grouping search alone (:func:`solver.grouping.grouping_model` and one run of
-  :func:`solver.cdcl.grouping_run` of at most ``--budget`` conflicts): verdict, conflicts
+- the grouping search alone (:func:`solver.grouping.model.grouping_model` and one run of
+  :func:`solver.grouping.clause_learning.grouping_run` of at most ``--budget`` conflicts): verdict, conflicts
   and seconds (the model's writing included), every win's line checked by ``line_wins``;
 - with ``--solve``, :func:`solver.solve` with every rule (the grouping search in that view)
   and with ``COUNTING`` off (by pairs):
@@ -38,17 +38,19 @@ sys.path.insert(0, str(ROOT))
 
 from halfmoon import Game  # noqa: E402
 from halfmoon.game.deal import Deal  # noqa: E402
-from solver.bounds import partner_table  # noqa: E402
-import solver.search as search  # noqa: E402
-from solver.grouping import (G_LOSS, G_WIN, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model,  # noqa: E402
+from solver.depth_first.bounds import partner_table  # noqa: E402
+import solver.portfolio.search as search  # noqa: E402
+from solver.grouping.model import (LOSS, WIN, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model,  # noqa: E402
                              grouping_run, line_wins)
-from solver.kernels import MAX_PLY, initial_position  # noqa: E402
-from solver.pruning import ALL_RULES, COUNTING  # noqa: E402
-from solver.search import deal_arrays, solve, warm_up  # noqa: E402
+from solver.mirror.position import MAX_PLY, initial_position  # noqa: E402
+from solver.depth_first.pruning import ALL_RULES, COUNTING  # noqa: E402
+from solver.portfolio.search import solve  # noqa: E402
+from solver.mirror.convert import deal_arrays
+from solver import warm_up
 
 HARD = "1413,5282,2502,6218469143,6382767906,4469536381,8776,1033553841"
 VIEWS = {"counts": VIEW_COUNTS, "counters": VIEW_COUNTERS, "pairs": VIEW_PAIRS}
-STATUS = {G_WIN: "win", G_LOSS: "loss"}
+STATUS = {WIN: "win", LOSS: "loss"}
 
 
 def deal_list(text: str) -> list[int]:
@@ -72,7 +74,7 @@ def grouping_alone(number: int, view: int, budget: int) -> dict:
     status, model = grouping_model(piles, reserve, part, npart, root, view)
     status, model = grouping_run(model, budget, line, info)
     seconds = time.perf_counter() - t0
-    if status == G_WIN and not line_wins(piles, reserve, root, line, int(info[1])):
+    if status == WIN and not line_wins(piles, reserve, root, line, int(info[1])):
         raise RuntimeError(f"deal {number}: the grouping search's line does not win")
     return {"verdict": STATUS.get(status, "unresolved"), "conflicts": int(info[0]),
             "seconds": seconds}

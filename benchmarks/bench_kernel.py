@@ -3,7 +3,7 @@
     python benchmarks/bench_kernel.py [--deals 129,1570,38,390,876] [--positions 200000]
                                       [--repeats 5]
 
-Runs the search kernel (``solver.dfs.search_kernel``: the plain search has a compiled
+Runs the search kernel (``solver.depth_first.dfs.search_kernel``: the plain search has a compiled
 version of its own) from the start of each deal, with no portfolio around it, for a fixed
 number of positions (none of these deals is settled sooner), in four set-ups:
 
@@ -49,11 +49,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from halfmoon.game.deal import Deal  # noqa: E402
-from solver.dfs import new_stack, search_kernel  # noqa: E402
-from solver.kernels import MAX_PLY  # noqa: E402
-from solver.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS  # noqa: E402
-from solver.search import (BOUNDS_DEPTH, URGENCY_DEPTH, deal_arrays, default_tables,  # noqa: E402
-                           kernel_arrays, warm_up)
+from solver.depth_first.dfs import new_stack, search_kernel  # noqa: E402
+from solver.mirror.position import MAX_PLY  # noqa: E402
+from solver.depth_first.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS  # noqa: E402
+from solver import warm_up  # noqa: E402
+from solver.mirror.convert import deal_arrays  # noqa: E402
+from solver.portfolio.search import BOUNDS_DEPTH, URGENCY_DEPTH, default_tables, kernel_arrays  # noqa: E402
 
 from reference import Reference  # noqa: E402
 

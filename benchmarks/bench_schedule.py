@@ -13,7 +13,7 @@ not depend on theirs.  So what a schedule costs a deal follows from two runs of 
   ``--conflicts``, 8,192): the model's seconds and the conflicts and seconds after each turn.
   One line of JSON a deal, appended to ``--out``; a run that is stopped goes on where it
   stopped.
-- ``simulate``: the schedule of :func:`solver.search.search_arrays` replayed on those figures
+- ``simulate``: the schedule of :func:`solver.portfolio.search.search_arrays` replayed on those figures
   (the depth-first searches' positions at their measured rate, the grouping search's turns
   at their measured seconds) for every join and share given, the current one first: seconds
   of the deals past 100,000 positions ("hard"), of those settled by the depth-first searches
@@ -51,12 +51,13 @@ HARD, MID, LOW = 100_000, 10_000, 5_000
 
 def _collect_one(args: tuple[int, int, int]) -> dict:
     number, after, conflicts = args
-    import solver.search as search
-    from solver.grouping import G_LOSS, G_WIN, VIEW_COUNTS, grouping_model, grouping_run
-    from solver.kernels import MAX_PLY
+    import solver.portfolio.search as search
+    from solver.grouping.model import LOSS, WIN, VIEW_COUNTS, grouping_model, grouping_run
+    from solver.mirror.convert import deal_arrays
+    from solver.mirror.position import MAX_PLY
 
     search.GROUPING_AFTER = 10**15  # the depth-first searches alone
-    piles, reserve = search.deal_arrays(Deal.from_number(number))
+    piles, reserve = deal_arrays(Deal.from_number(number))
     t = time.perf_counter()
     status, nodes, _, _, _ = search.search_arrays(piles, reserve, DFS_CAP)
     rec = {"n": number, "v": int(status), "dn": int(nodes), "ds": time.perf_counter() - t}
@@ -74,15 +75,15 @@ def _collect_one(args: tuple[int, int, int]) -> dict:
             spent += time.perf_counter() - t
             done += int(info[0])
             curve.append((done, round(spent, 6)))
-            if g in (G_WIN, G_LOSS):
-                verdict = 1 if g == G_WIN else 0
+            if g in (WIN, LOSS):
+                verdict = 1 if g == WIN else 0
                 break
         rec.update(g=verdict, gc=done, curve=curve)
     return rec
 
 
 def _warm() -> None:
-    from solver.search import warm_up
+    from solver import warm_up
 
     warm_up()
 
@@ -143,7 +144,7 @@ def simulate_deal(rec: dict, join: int, share: int, share_late: int, late: int =
 
 
 def simulate(path: Path, joins: list[int], shares: list[int], share_late: int) -> None:
-    import solver.search as search
+    import solver.portfolio.search as search
 
     with path.open() as f:
         recs = [json.loads(line) for line in f if line.strip()]

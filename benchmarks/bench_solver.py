@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from halfmoon.game.deal import Deal  # noqa: E402
-from solver.pruning import FREE_CARDS  # noqa: E402
-from solver.search import DEFAULT_BUDGET, SOLVER_VERSION, solve, solve_cpsat_deal, warm_up  # noqa: E402
+from solver.depth_first.pruning import FREE_CARDS  # noqa: E402
+from solver.portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, solve  # noqa: E402
+from solver import solve_cpsat, warm_up
 
 from reference import Reference  # noqa: E402
 
@@ -49,7 +50,7 @@ def run_engine(name: str, numbers: list[int], args, reference: Reference) -> dic
     elif name == "plain":
         fn = lambda d: solve(d, budget=args.plain_budget, rules=FREE_CARDS)  # noqa: E731
     else:
-        fn = lambda d: solve_cpsat_deal(d, time_limit=args.cpsat_limit)  # noqa: E731
+        fn = lambda d: solve_cpsat(d, time_limit=args.cpsat_limit)  # noqa: E731
     if name != "cpsat":
         warm_up()  # load every compiled kernel once: a per-process cost, not a per-deal one
     fn(Deal.from_number(numbers[0]))  # load compiled kernels / the model once

@@ -8,7 +8,7 @@ space (or a range), one process per core, every deal timed.
 The deals are those of ``halfmoon batch --random N --seed S`` (or ``--range A:B``).  Each
 of ``--workers`` processes takes every W-th deal and does what a batch worker does with
 them: pieces of ``--piece`` deals (16 by default, as a local batch run) solved by
-:func:`solver.pieces.solve_numbers` and turned into result rows.  Per deal it records the
+:func:`solver.portfolio.deal_numbers.solve_numbers` and turned into result rows.  Per deal it records the
 verdict, positions, which search settled it, the time the compiled code and the solver
 spent on it, and its whole time: that plus its share of the piece's remaining cost (calls,
 rows).
@@ -65,8 +65,8 @@ def deal_numbers(args) -> tuple[str, list[int]]:
 def work(k: int, numbers: list[int], budget: int, piece: int, path: Path) -> None:
     """Worker ``k``: solve its deals not yet in its file, appending one line per deal."""
     from halfmoon.batch.results import piece_rows
-    from solver.pieces import solve_numbers
-    from solver.search import warm_up
+    from solver.portfolio.deal_numbers import solve_numbers
+    from solver import warm_up
 
     done = set()
     if path.exists():

@@ -39,7 +39,7 @@ def replays(number: int, budget: int) -> tuple[bool, float]:
 
 
 def cpsat(number: int, limit: float, counting: bool) -> tuple[str, float]:
-    from solver.cpsat import solve_cpsat
+    from solver.check.cpsat import solve_cpsat
 
     deal = Deal.from_number(number)
     kwargs = {"counting": True} if counting else {}

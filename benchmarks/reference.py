@@ -5,7 +5,7 @@ it runs, slows every instruction, not only memory access.  A benchmark figure al
 cannot tell a slower program from a slower machine, so the benchmarks time this workload
 beside their own runs and report it with their figures.
 
-The workload is the solver's move generation (``solver.pruning.search_moves`` with the
+The workload is the solver's move generation (``solver.depth_first.pruning.search_moves`` with the
 free-card rule) on 2,048 positions of five deals, reached by random play from their
 starts: about 30 KiB of data, which stays in a core's first-level cache, so it measures
 the processor, not memory.  ``Reference.time()`` returns nanoseconds per generation, the
@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from halfmoon.game.deal import Deal  # noqa: E402
-from solver.kernels import MAX_MOVES, all_moves, initial_position  # noqa: E402
-from solver.pruning import FREE_CARDS, new_workspace, search_moves, top_table  # noqa: E402
-from solver.search import deal_arrays  # noqa: E402
+from solver.mirror.position import MAX_MOVES, all_moves, initial_position  # noqa: E402
+from solver.depth_first.pruning import FREE_CARDS, new_workspace, search_moves, top_table  # noqa: E402
+from solver.mirror.convert import deal_arrays  # noqa: E402
 
 DEALS = (129, 1570, 38, 390, 876)
 POSITIONS = 2048

@@ -88,7 +88,7 @@ def games_near_the_end(seed, off_line_moves, off_line_random):
     then ``off_line_random`` random moves (some of those are lost)."""
     import random
 
-    from solver.search import solve
+    from solver.portfolio.search import solve
 
     rng = random.Random(seed)
     for number in range(10):
@@ -113,7 +113,7 @@ def games_near_the_end(seed, off_line_moves, off_line_random):
 def near_end(number: int, cards: int) -> Game:
     """The game on deal ``number`` after its winning line, stopped with at most
     ``cards`` cards left."""
-    from solver.search import solve
+    from solver.portfolio.search import solve
 
     result = solve(number, budget=200_000)
     assert result.verdict == "win", number
@@ -153,8 +153,8 @@ class Grouping:
     """grouping_search on one deal's arrays."""
 
     def __init__(self, deal: Deal) -> None:
-        from solver.kernels import initial_position
-        from solver.search import deal_arrays
+        from solver.mirror.position import initial_position
+        from solver.mirror.convert import deal_arrays
 
         self.deal = deal
         self.piles, self.reserve = deal_arrays(deal)
@@ -162,12 +162,12 @@ class Grouping:
 
     def __call__(self, pos=None, budget=100_000, view=None):
         """(status, conflicts, line) of the grouping search from ``pos`` (the deal's start
-        by default), in ``view`` (solver.grouping's VIEW_*; by counts through the
+        by default), in ``view`` (solver.grouping.model's VIEW_*; by counts through the
         propagator by default)."""
         import numpy as np
 
-        from solver.grouping import VIEW_COUNTS, grouping_search
-        from solver.kernels import MAX_PLY
+        from solver.grouping.model import VIEW_COUNTS, grouping_search
+        from solver.mirror.position import MAX_PLY
 
         view = VIEW_COUNTS if view is None else view
 
@@ -179,7 +179,7 @@ class Grouping:
 
     def replays(self, pos, line) -> bool:
         """The line, played through the engine from ``pos``, wins the game."""
-        from solver.search import delta_to_move
+        from solver.mirror.convert import delta_to_move
 
         game = Game(self.deal)
         for k in range(12):
@@ -241,14 +241,14 @@ class Clauses:
         self.tlen += 1
 
     def propagate(self, qhead=0):
-        from solver.propagation import _propagate
+        from solver.grouping.unit_propagation import _propagate
 
         return _propagate(self.trail, self.tlen, qhead, self.assign, self.level, self.reason,
                           self.whead, self.wnext, self.cl_lits, self.cl_start, self.cl_len, 0,
                           self.bstart, self.bimp, self.bcl)
 
     def probe(self, first, last):
-        from solver.propagation import _probe
+        from solver.grouping.unit_propagation import _probe
 
         return _probe(first, last, self.trail, self.tlen, 0, self.assign, self.level,
                       self.reason, self.whead, self.wnext, self.cl_lits, self.cl_start,
@@ -258,6 +258,6 @@ class Clauses:
 def pytest_sessionstart(session):
     """Compile the solver's kernels, on a cold cache, in two helper processes at once
     before any test runs (each test would otherwise compile them in this one process)."""
-    from solver.warmup import SOLVER, compile_in_parallel
+    from solver.build.warmup import SOLVER, compile_in_parallel
 
     compile_in_parallel(SOLVER + ("players",), processes=2)

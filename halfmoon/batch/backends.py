@@ -23,7 +23,7 @@ _warm = False
 def warm_up() -> None:
     """Load the compiled solver (compiling it on a cold cache, once for every process that
     shares the cache) and fault its tables in, so that no deal's time includes them."""
-    from solver.search import warm_up as load
+    from solver import warm_up as load
 
     global _warm
     with _solve_lock:
@@ -34,8 +34,8 @@ def warm_up() -> None:
 
 def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
     """Solve deals (by number) and return their result rows; runs in a worker.  The
-    whole piece goes to compiled code (:func:`solver.pieces.solve_numbers`)."""
-    from solver.pieces import solve_numbers
+    whole piece goes to compiled code (:func:`solver.portfolio.deal_numbers.solve_numbers`)."""
+    from solver.portfolio.deal_numbers import solve_numbers
 
     warm_up()
     with _solve_lock:

@@ -68,9 +68,9 @@ def warm_up_worker(groups=None) -> dict:
     """On a worker: load the compiled solver, or compile it if nobody has; with a
     ``NUMBA_CACHE_DIR`` shared by the workers (a node's disk, or a filesystem every node
     mounts at the same path with the same install), one worker compiles each group of
-    kernels and the others load it (:func:`solver.warmup.prepare`).  Returns what happened
+    kernels and the others load it (:func:`solver.build.warmup.prepare`).  Returns what happened
     to each group and the seconds this worker spent compiling."""
-    from solver.warmup import compile_seconds
+    from solver.build.warmup import compile_seconds
 
     from . import backends
 
@@ -79,7 +79,7 @@ def warm_up_worker(groups=None) -> dict:
         backends.warm_up()
         done = {"solver": "ready"}
     else:
-        from solver.warmup import prepare
+        from solver.build.warmup import prepare
 
         done = prepare(groups, out=None)
     return {"groups": done, "compile_seconds": compile_seconds() - before,

@@ -77,7 +77,7 @@ SCHEMA = pa.schema(
     ],
     metadata={"halfmoon.results": str(FORMAT_VERSION)},
 )
-FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")  # solver.pieces.NFEATURES's order
+FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")  # solver.portfolio.deal_numbers.NFEATURES's order
 # The stored columns each row column is made from, in format 2: the code and the start's
 # features are the deal number's (computed when read), the seconds are whole microseconds.
 _SOURCES_V2 = {"code": ("deal",), "seconds": ("microseconds",), **{f: ("deal",) for f in FEATURES}}
@@ -144,10 +144,10 @@ def check_rows(rows: list[dict], numbers, solver_version: str) -> None:
 
 def piece_rows(piece, budget: int) -> list[dict]:
     """The rows (as :func:`result_row` makes them) of a piece of deals solved by
-    :func:`solver.pieces.solve_numbers`: the same rows as :func:`result_row` gives for
+    :func:`solver.portfolio.deal_numbers.solve_numbers`: the same rows as :func:`result_row` gives for
     each deal, with no work of the reference engine."""
     from solver import SOLVER_VERSION
-    from solver.pieces import OUTCOMES
+    from solver.portfolio.deal_numbers import OUTCOMES
 
     text = _MOVE_TEXT.__getitem__
     rows = []
@@ -185,7 +185,7 @@ class _MoveTexts(dict):
     made on first use: at most 1,330 moves."""
 
     def __missing__(self, delta: int) -> str:
-        from solver.search import delta_to_move
+        from solver.mirror.convert import delta_to_move
 
         text = self[delta] = str(delta_to_move(delta))
         return text
@@ -311,8 +311,8 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
 def start_features(numbers) -> np.ndarray:
     """The features of :func:`deal_features` of many deal numbers, from compiled code: an
     int64 array with a column per name of :data:`FEATURES`."""
-    from solver.pieces import NFEATURES, start_features as kernel
-    from solver.warmup import prepare
+    from solver.portfolio.deal_numbers import NFEATURES, start_features as kernel
+    from solver.build.warmup import prepare
 
     prepare(["features"])
     nums = np.ascontiguousarray(numbers, dtype=np.int64)

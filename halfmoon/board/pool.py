@@ -252,7 +252,7 @@ class _Closed(Exception):
 def _solver_ready() -> bool:
     """Whether the solver's kernels are compiled in the cache (loading, not compiling)."""
     try:
-        from solver.warmup import SOLVER, is_ready
+        from solver.build.warmup import SOLVER, is_ready
 
         return all(is_ready(g) for g in SOLVER)
     except Exception:  # pragma: no cover - a broken install: the process will say so

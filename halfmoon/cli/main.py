@@ -379,7 +379,8 @@ def solution_lines(deal, moves) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from solver.search import solve, solve_cpsat_deal
+    from solver.portfolio.search import solve
+    from solver import solve_cpsat as solve_cpsat_deal
 
     from halfmoon.game.inputs import deal_label
 

@@ -156,7 +156,7 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
                  points: int = 60, dataset=None, manifest: Optional[dict] = None) -> Census:
     """One pass over the census at ``path``: its counts and its samples."""
     from halfmoon.batch.results import FEATURES as START, stored_columns, to_rows
-    from solver.generator import LAYOUT_FEATURES
+    from solver.mirror.generator import LAYOUT_FEATURES
 
     from .scan import _keys, _quantile, _Selector
 
@@ -272,11 +272,11 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
 
 def deal_features(deals: np.ndarray) -> np.ndarray:
     """The start's and the layout's features of deal numbers (int64, a column per name of
-    :data:`halfmoon.batch.results.FEATURES` then :data:`solver.generator.LAYOUT_FEATURES`),
+    :data:`halfmoon.batch.results.FEATURES` then :data:`solver.mirror.generator.LAYOUT_FEATURES`),
     computed in compiled code on every core."""
-    from solver.generator import LAYOUT_FEATURES
-    from solver.pieces import NFEATURES, census_features
-    from solver.warmup import prepare
+    from solver.mirror.generator import LAYOUT_FEATURES
+    from solver.portfolio.deal_numbers import NFEATURES, census_features
+    from solver.build.warmup import prepare
 
     prepare(["features"])
     nums = np.ascontiguousarray(deals, np.int64)

@@ -34,7 +34,7 @@ import pandas as pd
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 
-# the classes in the solver's order (solver.kernels.rank_class: 0..4 pairs, 5 faces)
+# the classes in the solver's order (solver.mirror.position.rank_class: 0..4 pairs, 5 faces)
 CLASSES = ("A+10", "2+9", "3+8", "4+7", "5+6", "J+Q+K")
 FACES = 5
 DEFAULT_BUDGET = 5_000_000
@@ -54,7 +54,7 @@ class Deadlock:
 
 
 def class_of(rank: int) -> int:
-    """The class 0..5 of a rank 1..13 (as solver.kernels.rank_class)."""
+    """The class 0..5 of a rank 1..13 (as solver.mirror.position.rank_class)."""
     if rank >= 11:
         return FACES
     return rank - 1 if rank <= 5 else 10 - rank
@@ -100,8 +100,8 @@ def _sets_of_size(k: int) -> list[tuple[int, ...]]:
 def deadlock_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int = DEFAULT_BUDGET,
                     deal: Optional[int] = None) -> Deadlock:
     """The deadlock of a deal given as the kernel's arrays (see :func:`deadlock`)."""
-    from solver.dfs import LOSS, UNRESOLVED
-    from solver.search import search_arrays
+    from solver.verdicts import LOSS, UNRESOLVED
+    from solver.portfolio.search import search_arrays
 
     if budget < 1:
         raise ValueError(f"budget must be at least 1 position, got {budget}")
@@ -142,7 +142,7 @@ def deadlock(deal: Union[Deal, str, int], budget: int = DEFAULT_BUDGET) -> Deadl
     positions before a lost one was found.
     """
     from halfmoon.game.inputs import load_deal
-    from solver.search import deal_arrays
+    from solver.mirror.convert import deal_arrays
 
     d = deal if isinstance(deal, Deal) else Deal.from_number(deal) if isinstance(deal, int) else load_deal(deal)
     piles, reserve = deal_arrays(d)
@@ -159,8 +159,8 @@ def deadlocks(numbers: Iterable[int], budget: int = DEFAULT_BUDGET) -> pd.DataFr
     ``"J+Q+K 4+7"``), ``kind``, ``size`` (classes in the set), ``minimal_sets``,
     ``unresolved``, ``solves`` (projections solved), ``nodes`` (their positions).
     """
-    from solver.generator import DECK_SIZE, deal_ranks
-    from solver.kernels import DEPTH, NPILES, NRESERVE
+    from solver.mirror.generator import DECK_SIZE, deal_ranks
+    from solver.mirror.position import DEPTH, NPILES, NRESERVE
 
     rows = []
     deck = np.empty(DECK_SIZE, np.int64)

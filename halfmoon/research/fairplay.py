@@ -1,7 +1,7 @@
 """Fair players: what a player who sees only the app's cards can win.
 
 A fair player sees the pile tops, the reserve, the piles' sizes and the cards removed,
-and so knows the multiset of the hidden cards but not their places (:mod:`solver.fair`:
+and so knows the multiset of the hidden cards but not their places (:mod:`solver.players.fair`:
 the view, the layouts consistent with it, and the kernels that decide from it alone).  The
 players, by name (:data:`PLAYERS`):
 
@@ -9,12 +9,12 @@ players, by name (:data:`PLAYERS`):
 - ``pimc``: perfect-information sampling (hindsight optimisation), the baseline of the
   literature: in each of K sampled layouts the solver settles every move's child; the move
   that wins in most samples is played (ties to the lookahead player's move);
-- ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.fair.rollout_choice`),
-  one move of each kind a fair player cannot tell apart weighed (:func:`solver.fair.move_signature`);
+- ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.players.fair.rollout_choice`),
+  one move of each kind a fair player cannot tell apart weighed (:func:`solver.players.fair.move_signature`);
 - ``rollout-lookahead``: the same with lookahead as the base player;
 - ``rollout-tuned``: the same with the tuned player as the base player (its features in
-  :mod:`solver.features`, its weights fitted by :mod:`.tuning`);
-- ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.fair.mcts_choice`);
+  :mod:`solver.players.features`, its weights fitted by :mod:`.tuning`);
+- ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.players.fair.mcts_choice`);
 - ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
   fair hint uses;
 - ``NAME@K``: a sampling player with K samples (layouts or iterations) a decision.
@@ -49,11 +49,11 @@ TABLE_BITS = 20  # UCT's table: 2**20 slots, shared by a game's decisions
 @dataclass(frozen=True)
 class Player:
     """A player's settings: ``kind`` is ``simple`` (a player of :mod:`.strategies`),
-    ``kernel`` (:func:`solver.fair.fair_game`) or ``pimc``."""
+    ``kernel`` (:func:`solver.players.fair.fair_game`) or ``pimc``."""
 
     name: str
     kind: str
-    code: int = 0  # solver.players / solver.fair player code
+    code: int = 0  # solver.players.simple / solver.players.fair player code
     base: int = 0  # the base player of the sampling players
     samples: int = 0  # layouts (rollout, pimc) or iterations (uct) a decision
     rounds: int = 1
@@ -69,8 +69,8 @@ class Player:
         return self if samples is None or not self.samples else replace(self, samples=int(samples))
 
     def params(self) -> np.ndarray:
-        """The settings as :func:`solver.fair.decide` takes them."""
-        from solver.fair import NPARAMS, P_BUDGET, P_C, P_DEDUPE, P_DEFAULT, P_PARTIAL, P_ROUNDS, P_Z
+        """The settings as :func:`solver.players.fair.decide` takes them."""
+        from solver.players.fair import NPARAMS, P_BUDGET, P_C, P_DEDUPE, P_DEFAULT, P_PARTIAL, P_ROUNDS, P_Z
 
         out = np.zeros(NPARAMS, np.float64)
         out[[P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL, P_DEFAULT, P_DEDUPE]] = (
@@ -87,8 +87,8 @@ class Player:
 
 
 def _players() -> dict[str, Player]:
-    from solver.fair import MCTS, ROLLOUT
-    from solver.players import GREEDY, LOOKAHEAD, RANDOM, TUNED
+    from solver.players.fair import MCTS, ROLLOUT
+    from solver.players.simple import GREEDY, LOOKAHEAD, RANDOM, TUNED
 
     return {
         "random": Player("random", "simple", RANDOM, about="a uniformly random legal move"),
@@ -147,7 +147,7 @@ FATAL_COLUMNS = {"start": "object", "fatal_ply": "int16", "fatal_cards_left": "i
 def _play_piece(numbers: list[int], player: Player, seed: int, fatal_budget: int = 0) -> pd.DataFrame:
     """One game of ``player`` on each deal number (seconds: each game's own; the fatal move
     looked for after it, with ``fatal_budget`` positions a solve, if not 0)."""
-    from solver.kernels import MAX_PLY, cards_left
+    from solver.mirror.position import MAX_PLY, cards_left
 
     piles, reserve, roots = deal_batch(numbers)
     rows = []
@@ -173,9 +173,10 @@ def fatal_move(piles, reserve, root: int, line: np.ndarray, budget: int) -> tupl
     left unresolved (then no fatal move is named).  A position after a lost one is lost, so
     the winnable positions of a game are a prefix of it and bisection finds its end in about
     log2(moves) solves."""
-    from solver.dfs import LOSS, WIN
-    from solver.kernels import cards_left
-    from solver.search import VERDICTS, search_arrays
+    from solver.verdicts import LOSS, WIN
+    from solver.mirror.position import cards_left
+    from solver.portfolio.search import search_arrays
+    from solver.verdicts import NAMES as VERDICTS
 
     def status(pos: int) -> int:
         if pos == 0:
@@ -205,8 +206,8 @@ def fatal_move(piles, reserve, root: int, line: np.ndarray, budget: int) -> tupl
 
 def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, int, int]:
     """(moves made, final position, roll-outs) of one game."""
-    from solver.fair import fair_game
-    from solver.players import play_game
+    from solver.players.fair import fair_game
+    from solver.players.simple import play_game
 
     if player.kind == "simple":
         n, final = play_game(piles, reserve, root, player.code, np.array([seed], np.uint64), line, 2)
@@ -221,8 +222,8 @@ def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, i
 
 def pimc_game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, int, int]:
     """A game of the PIMC player: (moves made, final position, solves)."""
-    from solver.fair import view_layout
-    from solver.kernels import DEPTH, MAX_MOVES, NPILES, all_moves
+    from solver.players.fair import view_layout
+    from solver.mirror.position import DEPTH, MAX_MOVES, NPILES, all_moves
 
     moves = np.empty(MAX_MOVES, np.uint64)
     view = np.zeros((NPILES, DEPTH), np.int8)
@@ -246,7 +247,7 @@ def pimc_choice(view, reserve, pos, moves, m, player: Player, state) -> tuple[in
     """The PIMC player's move index on the view ``view`` and the solves it took: the move
     whose child the solver wins in most of ``player.samples`` sampled layouts (the same
     layouts for every move), ties to the base player's move."""
-    from solver.fair import base_choice
+    from solver.players.fair import base_choice
 
     b = int(base_choice(view, reserve, pos, moves, m, player.base))
     if m == 1:
@@ -263,9 +264,9 @@ def child_solves(view, reserve, pos, moves, m, samples, state, budget) -> tuple[
     """In ``samples`` layouts drawn from the view ``view`` (the same for every move), how
     often the solver (``budget`` positions a solve) wins each move's child, how often it
     cannot settle it, and the solves made."""
-    from solver.dfs import LOSS, WIN
-    from solver.fair import sample_layout
-    from solver.search import search_arrays
+    from solver.verdicts import LOSS, WIN
+    from solver.players.fair import sample_layout
+    from solver.portfolio.search import search_arrays
 
     wins = np.zeros(m, np.int64)
     unknown = np.zeros(m, np.int64)
@@ -288,7 +289,7 @@ def child_solves(view, reserve, pos, moves, m, samples, state, budget) -> tuple[
 def layout_at(piles, reserve, pos) -> tuple[np.ndarray, np.ndarray]:
     """The arrays of layout ``piles``/``reserve`` at position ``pos`` (removed cards 0), as
     the solver takes a position."""
-    from solver.kernels import NPILES, NRESERVE, pile_count, reserve_full
+    from solver.mirror.position import NPILES, NRESERVE, pile_count, reserve_full
 
     p = piles.copy()
     r = reserve.copy()
@@ -317,7 +318,7 @@ def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
     workers = (os.cpu_count() or 1) if workers is None else workers
     if workers < 1:
         raise HalfMoonError(f"--workers must be at least 1, got {workers}")
-    from solver.warmup import prepare
+    from solver.build.warmup import prepare
 
     prepare(["players", "fair"])
     size = max(1, min(200, len(nums) // (4 * workers) or 1))
@@ -383,9 +384,9 @@ def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
     nothing here looks under the tops): the move of ``player`` and, for each legal move,
     in how many of ``samples`` layouts drawn uniformly among those consistent with the view
     the solver (``budget`` positions a solve) finds the position after it winnable."""
-    from solver.fair import decide, new_tree, view_layout
-    from solver.kernels import MAX_MOVES, all_moves, initial_position
-    from solver.search import deal_arrays, delta_to_move
+    from solver.players.fair import decide, new_tree, view_layout
+    from solver.mirror.position import MAX_MOVES, all_moves, initial_position
+    from solver.mirror.convert import deal_arrays, delta_to_move
 
     (p,) = players([player])
     piles, reserve = deal_arrays(position)
@@ -401,7 +402,7 @@ def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
         k = int(decide(piles, reserve, pos, moves, m, p.code, p.base, p.params(), state, *new_tree(TABLE_BITS),
                        np.zeros(1, np.int64), np.zeros_like(piles)))
     else:
-        from solver.fair import base_choice
+        from solver.players.fair import base_choice
 
         k = int(base_choice(view, reserve, pos, moves, m, p.code))
     keeps, unknown, _ = child_solves(view, reserve, pos, moves, m, samples, state, budget)

@@ -60,10 +60,12 @@ from typing import Iterable, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from solver.dfs import LOSS, UNRESOLVED, WIN
-from solver.kernels import MAX_MOVES, all_moves, initial_position
-from solver.search import VERDICTS, deal_arrays, search_arrays
-from solver.table import Table
+from solver.verdicts import LOSS, UNRESOLVED, WIN
+from solver.mirror.position import MAX_MOVES, all_moves, initial_position
+from solver.portfolio.search import search_arrays
+from solver.verdicts import NAMES as VERDICTS
+from solver.mirror.convert import deal_arrays
+from solver.mirror.table import Table
 
 from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import SOURCES, Deal

@@ -3,7 +3,7 @@
 A win is checked by replaying its recorded winning line, move by move, through the
 reference engine (:meth:`halfmoon.Game.play` refuses any move the rules do not allow),
 which must end with every card removed.  A loss is checked by the CP-SAT model of
-:mod:`solver.cpsat`, which shares no code with the search: it must find the deal
+:mod:`solver.check.cpsat`, which shares no code with the search: it must find the deal
 infeasible within its time limit, or the loss is counted as *not confirmed* (never as
 confirmed).  A deal the two disagree on is a *disagreement*, the one result that would
 be a bug.
@@ -49,7 +49,7 @@ def replays(number: int, line: Optional[str]) -> bool:
 
 def model_verdict(number: int, limit: float, counting: bool = True) -> tuple[str, float]:
     """The CP-SAT model's verdict on deal ``number`` within ``limit`` seconds, and its time."""
-    from solver.cpsat import solve_cpsat
+    from solver.check.cpsat import solve_cpsat
 
     deal = Deal.from_number(number)
     kwargs = {"counting": True} if counting else {}

@@ -1,6 +1,6 @@
 """Simple players: how often a game is won by a player who sees only what the app shows.
 
-The players, all run by numba kernels (:mod:`solver.players`) over the packed mirror
+The players, all run by numba kernels (:mod:`solver.players.simple`) over the packed mirror
 of the game, so that thousands of deals take a second or two:
 
 - ``"random"``: a uniformly random legal move each turn, reproducible from a seed;
@@ -16,7 +16,7 @@ of the game, so that thousands of deals take a second or two:
   move whose best line scores highest; ties go to the larger greedy key, then to the
   first move in the engine's order.
 
-The rules, and how they were chosen, are documented in :mod:`solver.players`.  Measured
+The rules, and how they were chosen, are documented in :mod:`solver.players.simple`.  Measured
 on deals 0–1,999 (one game each, random with seed 0), and the time of a game in
 ``play_many`` on the 10,000 deals 100,000–109,999 (both cores busy)::
 
@@ -43,9 +43,9 @@ from typing import Iterable, Union
 import numpy as np
 import pandas as pd
 
-from solver.kernels import DEPTH, MAX_PLY, NPILES, NRESERVE, cards_left, initial_position
-from solver.players import GREEDY, LOOKAHEAD, RANDOM, TUNED, play_batch
-from solver.search import deal_arrays, delta_to_move
+from solver.mirror.position import DEPTH, MAX_PLY, NPILES, NRESERVE, cards_left, initial_position
+from solver.players.simple import GREEDY, LOOKAHEAD, RANDOM, TUNED, play_batch
+from solver.mirror.convert import deal_arrays, delta_to_move
 
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError

@@ -1,6 +1,6 @@
 """Fitting the tuned player's weights: the cross-entropy method over a fair player's features.
 
-The tuned player (:mod:`solver.features`) plays the move with the largest weighted sum of
+The tuned player (:mod:`solver.players.features`) plays the move with the largest weighted sum of
 18 features a fair player can compute.  Its weights are fitted here on training deals
 drawn at random from the whole code space, by the cross-entropy method (Rubinstein; as
 Szita and Lőrincz used it for Tetris): each iteration draws ``population`` weight vectors
@@ -11,7 +11,7 @@ weights (scaled) are the start.  The spreads start at ``0.4 / scale`` per featur
 (``scale``: the feature's usual size) and never fall under ``0.01 / scale``.
 
 ``python -m halfmoon.research.tuning`` runs the fit with the defaults that gave
-:data:`solver.features.TUNED_WEIGHTS` and prints each iteration and the weights;
+:data:`solver.players.features.TUNED_WEIGHTS` and prints each iteration and the weights;
 the player is judged on other deals (``halfmoon players``), never on its training set.
 """
 
@@ -35,7 +35,7 @@ TRAIN_DEALS = 20_000
 POPULATION = 40
 ITERATIONS = 40
 FIT_SEED = 5
-# the usual size of each feature of solver.features (what one unit of weight is worth)
+# the usual size of each feature of solver.players.features (what one unit of weight is worth)
 SCALE = np.array([1, 1, 1, 8, 40, 1, 3, 1, 4, 3, 8, 1, 8, 60, 8, 4, 1, 6], np.float64)
 
 
@@ -54,7 +54,7 @@ class Fit:
 def wins(batch: tuple, weights: np.ndarray, threads: int = 0) -> np.ndarray:
     """Whether the weighted player with ``weights`` wins each deal of ``batch``
     (:func:`halfmoon.research.strategies.deal_batch`), on ``threads`` threads (0: all cores)."""
-    from solver.features import weighted_wins
+    from solver.players.features import weighted_wins
 
     piles, reserve, roots = batch
     w = np.ascontiguousarray(weights, np.float64)
@@ -75,7 +75,7 @@ def fit(numbers, population: int = POPULATION, iterations: int = ITERATIONS, see
         start: Optional[np.ndarray] = None, report=None) -> Fit:
     """Fit the weights on the deals ``numbers`` (see the module); ``report(i, fit)`` after
     each iteration if given."""
-    from solver.features import GREEDY_WEIGHTS, NFEATURES
+    from solver.players.features import GREEDY_WEIGHTS, NFEATURES
 
     if population < 2 or iterations < 1:
         raise ValueError("the fit needs a population of at least 2 and at least one iteration")

@@ -157,12 +157,12 @@ def test_missing_results_and_bad_manifest(tmp_path):
 
 
 def test_rows_of_a_compiled_piece_are_those_of_result_row():
-    """The batch's hot path (solver.pieces) writes the same rows as the engine's path,
+    """The batch's hot path (solver.portfolio.deal_numbers) writes the same rows as the engine's path,
     but for the timings."""
     from halfmoon.batch.results import piece_rows
     from halfmoon.game.codes import random_numbers
     from solver import solve
-    from solver.pieces import solve_numbers
+    from solver.portfolio.deal_numbers import solve_numbers
 
     numbers = random_numbers(60, seed=21) + [38]
     budget = 200_000

@@ -16,7 +16,7 @@ from halfmoon.batch.results import load_results
 from halfmoon.research.census import (
     FEATURES, NODE_BINS, FindingsError, count_census, open_census, running_thresholds, sample_keys)
 from halfmoon.research.stats import wilson_interval
-from solver.generator import LAYOUT_FEATURES, layout_features
+from solver.mirror.generator import LAYOUT_FEATURES, layout_features
 
 
 def _census(path, n=3000, fmt=2, chunk=700, seed=1, status="complete", start=10_000):

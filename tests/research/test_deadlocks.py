@@ -13,8 +13,9 @@ from halfmoon import Deal, Game
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.research.deadlocks import (
     CLASSES, FACES, class_table, deadlock, deadlock_arrays, deadlocks, kind_of, kind_table, project)
-from solver.dfs import LOSS, WIN
-from solver.search import deal_arrays, search_arrays, solve
+from solver.verdicts import LOSS, WIN
+from solver.portfolio.search import search_arrays, solve
+from solver.mirror.convert import deal_arrays
 
 
 def engine_class(card) -> int:

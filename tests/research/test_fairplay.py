@@ -62,8 +62,8 @@ def test_the_fatal_move_is_where_the_forgiveness_walk_finds_it():
 def test_no_fatal_move_on_a_lost_deal():
     from halfmoon.research.fairplay import fatal_move
     from halfmoon.research.strategies import deal_batch
-    from solver.kernels import MAX_PLY
-    from solver.players import GREEDY, play_game
+    from solver.mirror.position import MAX_PLY
+    from solver.players.simple import GREEDY, play_game
 
     piles, reserve, roots = deal_batch([55])  # a deal the solver proves lost (tests/solver/test_search.py)
     line = np.zeros(MAX_PLY, np.uint64)
@@ -75,8 +75,8 @@ def test_no_fatal_move_on_a_lost_deal():
 def test_a_fair_game_is_legal_all_the_way():
     from halfmoon.research.fairplay import _game
     from halfmoon.research.strategies import deal_batch
-    from solver.kernels import MAX_PLY
-    from solver.search import delta_to_move
+    from solver.mirror.position import MAX_PLY
+    from solver.mirror.convert import delta_to_move
 
     (p,) = players(["pimc"], samples=2)
     piles, reserve, roots = deal_batch([12345])

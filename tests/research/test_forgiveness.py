@@ -26,8 +26,9 @@ from halfmoon.research.forgiveness import (
     walk,
 )
 from halfmoon.research.stats import wilson_interval
-from solver.kernels import initial_position
-from solver.search import deal_arrays, solve
+from solver.mirror.position import initial_position
+from solver.portfolio.search import solve
+from solver.mirror.convert import deal_arrays
 
 BUDGET = 200_000
 
@@ -257,9 +258,9 @@ def test_bad_input_is_a_one_line_error(call, error, text):
 
 def _fresh_counts(number, player):
     """(ply, keep, lose) along the player's game, every child solved afresh by the kernels."""
-    from solver.dfs import LOSS, WIN
-    from solver.kernels import MAX_MOVES, all_moves
-    from solver.search import search_arrays
+    from solver.verdicts import LOSS, WIN
+    from solver.mirror.position import MAX_MOVES, all_moves
+    from solver.portfolio.search import search_arrays
 
     piles, reserve = deal_arrays(Deal.from_number(number))
     pos = int(initial_position(piles, reserve))

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from halfmoon.research.recheck import recheck, recheck_counts, replays
-from solver.search import solve
+from solver.portfolio.search import solve
 
 
 def line_of(number: int) -> str:

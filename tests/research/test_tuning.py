@@ -8,7 +8,7 @@ import pytest
 from halfmoon.game.codes import random_numbers
 from halfmoon.research.strategies import deal_batch, play_many
 from halfmoon.research.tuning import fit, main, wins
-from solver.features import GREEDY_WEIGHTS
+from solver.players.features import GREEDY_WEIGHTS
 
 
 def test_wins_on_threads_are_the_games_one_by_one():

@@ -1,0 +1,195 @@
+"""The solver's front door: what the applications call, each entry checking its input.
+
+Everything else in :mod:`solver` (the kernels, the packed positions, the searches' knobs) is
+private to its subpackage and free to change; the applications (``halfmoon.batch``,
+``halfmoon.research``, the board, the CLI, the notebooks) import from :mod:`solver` alone.
+
+- One deal: :func:`solve` (a :class:`Result`), :func:`solve_cpsat` (the independent check).
+- Many deals by number: :func:`solve_numbers` (columns, one row a deal), :func:`line_moves`,
+  :func:`deal_features`, :func:`census_features`.
+- The build: :func:`warm_up`, :func:`compile_in_parallel`, :func:`compile_seconds`,
+  :func:`is_ready` over the kernel groups of :data:`KERNEL_GROUPS`.
+"""
+
+from __future__ import annotations
+
+import sys
+from numbers import Integral
+from typing import Iterable, Optional, Sequence, TextIO, Union
+
+import numpy as np
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.game.moves import Move
+
+from .build import warmup as _warmup
+from .mirror.convert import delta_to_move as _delta_to_move
+from .mirror.generator import LAYOUT_FEATURES
+from .portfolio import deal_numbers as _numbers
+from .portfolio.deal_numbers import DEAL_FEATURES, Piece
+from .portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, Result
+from .portfolio.search import _as_deal
+from .portfolio.search import solve as _solve
+from .verdicts import NAMES as _NAMES
+from .verdicts import VERDICTS
+
+DealLike = Union[Deal, str, int]
+
+# the kernel groups (name -> what it compiles) and the ones solving any deal may call
+KERNEL_GROUPS: dict[str, str] = {name: what for name, (_, _, what) in _warmup.GROUPS.items()}
+SOLVING: tuple[str, ...] = tuple(_warmup.SOLVER)
+
+
+def _check_budget(budget) -> int:
+    if isinstance(budget, bool) or not isinstance(budget, Integral):
+        raise HalfMoonError(f"budget must be a whole number of positions, got {budget!r}")
+    if budget < 1:
+        raise HalfMoonError(f"budget must be at least 1 position, got {budget}")
+    return int(budget)
+
+
+def _check_deal(deal) -> Deal:
+    if isinstance(deal, bool) or not isinstance(deal, (Deal, str, Integral)):
+        raise HalfMoonError(f"expected a Deal, a deal code, a deal number or a layout file, got {deal!r}")
+    return _as_deal(int(deal) if isinstance(deal, Integral) else deal)
+
+
+# --- one deal ------------------------------------------------------------------------------
+
+def solve(deal: DealLike, budget: int = DEFAULT_BUDGET) -> Result:
+    """Settle ``deal`` (a :class:`~halfmoon.game.deal.Deal`, a deal code, a deal number or a
+    layout file's path) with at most ``budget`` positions (and conflicts) of search.
+
+    Returns a :class:`Result`: ``verdict`` ("win", "loss" or "unresolved"), ``moves`` (the
+    winning line, which replays through the reference engine), ``nodes``, ``seconds``,
+    ``code`` and ``settled_by`` (the search that settled it).  Raises
+    :class:`~halfmoon.game.errors.HalfMoonError` (a ``ValueError``) on a bad deal or budget."""
+    budget = _check_budget(budget)
+    return _solve(_check_deal(deal), budget)
+
+
+def solve_cpsat(deal: DealLike, time_limit: Optional[float] = None) -> Result:
+    """The verdict of the independent constraint model (OR-tools CP-SAT; needs
+    ``halfmoon[check]``), as a :class:`Result` whose ``nodes`` are the model's branches and
+    ``settled_by`` is ``"cpsat"``; ``time_limit`` in seconds (None: no limit)."""
+    if time_limit is not None and not time_limit > 0:
+        raise HalfMoonError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+    d = _check_deal(deal)
+    try:
+        from .check.cpsat import solve_cpsat as _cpsat
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise HalfMoonError("the cpsat engine needs OR-tools: pip install 'halfmoon[check]'") from exc
+    r = _cpsat([[c.rank for c in pile] for pile in d.piles],
+               [None if c is None else c.rank for c in d.reserve], time_limit=time_limit)
+    moves = None if r.moves is None else tuple(Move(m) for m in r.moves)
+    settled_by = None if r.verdict == "unresolved" else "cpsat"
+    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code, settled_by)
+
+
+# --- many deals by number ------------------------------------------------------------------
+
+def _check_numbers(numbers) -> np.ndarray:
+    from halfmoon.game.codes import MAX_NUMBER
+
+    nums = np.asarray(numbers)
+    if nums.ndim != 1 or (nums.size and nums.dtype.kind not in "iu"):
+        raise HalfMoonError("deal numbers must be a flat sequence of whole numbers")
+    nums = np.ascontiguousarray(nums, dtype=np.int64)
+    bad = nums[(nums < 0) | (nums > MAX_NUMBER)]
+    if bad.size:
+        raise HalfMoonError(f"deal number {int(bad[0])} is outside 0..{MAX_NUMBER}")
+    return nums
+
+
+def solve_numbers(numbers: Sequence[int], budget: int = DEFAULT_BUDGET) -> Piece:
+    """Settle many deals by number, the first turn of each in one call of compiled code:
+    the same verdicts, positions, lines and settling searches as :func:`solve` on each.
+
+    Returns a :class:`Piece` of columns, one row a deal: ``numbers``, ``verdicts`` (codes:
+    :data:`VERDICT_NAMES` names them), ``nodes``, ``seconds``, ``lines`` with ``nline`` moves
+    of each row (the solver's move numbers: :func:`line_moves` reads them), ``features``
+    (:data:`DEAL_FEATURES`) and ``settled_by``."""
+    return _numbers.solve_numbers(_check_numbers(numbers), _check_budget(budget))
+
+
+VERDICT_NAMES: dict[int, str] = dict(_NAMES)  # the verdict codes of solve_numbers, named
+
+
+def line_moves(line: Iterable[int]) -> tuple[Move, ...]:
+    """The game's moves of a line of the solver's move numbers (a row of
+    :attr:`Piece.lines`, its first ``nline`` entries)."""
+    return tuple(_delta_to_move(int(m)) for m in line)
+
+
+def move_of(number: int) -> Move:
+    """The game's move of one of the solver's move numbers (as :func:`line_moves`)."""
+    return _delta_to_move(int(number))
+
+
+def deal_features(numbers: Sequence[int]) -> np.ndarray:
+    """The features of each deal's start (:data:`DEAL_FEATURES`: legal moves, faces in the
+    reserve, faces on the pile tops, classes with a move), from the deal numbers alone: an
+    int64 array, a row a deal, a column a feature."""
+    nums = _check_numbers(numbers)
+    _warmup.prepare(["features"], out=None)
+    out = np.zeros((nums.size, len(DEAL_FEATURES)), np.int64)
+    _numbers.start_features(nums, out)
+    return out
+
+
+def census_features(numbers: Sequence[int]) -> np.ndarray:
+    """:func:`deal_features` followed by the layout's (:data:`LAYOUT_FEATURES`), each deal
+    generated once; the compiled code releases the GIL, so threads may share the work."""
+    nums = _check_numbers(numbers)
+    out = np.zeros((nums.size, len(DEAL_FEATURES) + len(LAYOUT_FEATURES)), np.int64)
+    _numbers.census_features(nums, out)
+    return out
+
+
+# --- the build -----------------------------------------------------------------------------
+
+def _check_groups(groups) -> list[str]:
+    names = [groups] if isinstance(groups, str) else list(groups)
+    for g in names:
+        if g not in KERNEL_GROUPS:
+            raise HalfMoonError(f"no kernel group {g!r}: expected one of {', '.join(KERNEL_GROUPS)}")
+    return names
+
+
+def warm_up(groups: Iterable[str] = SOLVING, out: Optional[TextIO] = sys.stderr) -> dict[str, str]:
+    """Make the kernels of ``groups`` (names of :data:`KERNEL_GROUPS`; by default what
+    solving a deal may call) ready in this process, so that no deal's time includes
+    loading them: loaded from numba's cache, or compiled there once for every process
+    sharing it, saying so on ``out`` (None: silent).  Returns what happened to each group:
+    ``"loaded"``, ``"compiled"`` or ``"waited"``."""
+    return _warmup.prepare(_check_groups(groups), out)
+
+
+def compile_in_parallel(groups: Iterable[str] = SOLVING, processes: int = 2,
+                        out: Optional[TextIO] = sys.stderr) -> float:
+    """Compile the groups not yet in the cache in up to ``processes`` helper processes,
+    without loading them here (a run does this before its workers start); the seconds it
+    took, 0.0 when all were ready."""
+    if isinstance(processes, bool) or not isinstance(processes, Integral) or processes < 1:
+        raise HalfMoonError(f"processes must be at least 1, got {processes!r}")
+    return _warmup.compile_in_parallel(_check_groups(groups), int(processes), out)
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling kernels so far (so rates can count solving
+    alone)."""
+    return _warmup.compile_seconds()
+
+
+def is_ready(group: str) -> bool:
+    """Whether kernel group ``group`` is compiled in the cache for the current sources."""
+    return _warmup.is_ready(_check_groups([group])[0])
+
+
+__all__ = [
+    "DEFAULT_BUDGET", "SOLVER_VERSION", "VERDICTS", "VERDICT_NAMES", "Result", "Piece",
+    "DEAL_FEATURES", "LAYOUT_FEATURES", "KERNEL_GROUPS", "SOLVING",
+    "solve", "solve_cpsat", "solve_numbers", "line_moves", "move_of", "deal_features",
+    "census_features", "warm_up", "compile_in_parallel", "compile_seconds", "is_ready",
+]

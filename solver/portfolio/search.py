@@ -1,0 +1,263 @@
+"""The portfolio: the searches that take turns on one deal, and when the grouping search joins.
+
+:func:`solve` settles a Deal with every knob of the search open (rules, tables, the first
+turn), for tests and benchmarks; the applications call :func:`solver.solve`, its checked
+front door."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional, Union
+
+import numpy as np
+
+from halfmoon.game.deal import Deal
+from halfmoon.game.inputs import load_deal
+from halfmoon.game.moves import Move
+
+from ..depth_first.bounds import partner_table
+from ..depth_first.dfs import new_stack, search_kernel
+from ..depth_first.projections import PROJECTION_MASKS, projection_arrays
+from ..depth_first.pruning import ALL_RULES, BOUNDS, COUNTING, GROUPING, ORDERING, PROJECTIONS, top_table
+from ..grouping.model import VIEW_COUNTS, VIEW_PAIRS, grouping_model, grouping_run, line_wins, luby
+from ..mirror.convert import deal_arrays, delta_to_move
+from ..mirror.position import MAX_PLY, initial_position
+from ..mirror.table import Table
+from ..verdicts import LOSS, NAMES, UNRESOLVED, WIN
+
+SOLVER_VERSION = "14"
+DEFAULT_BUDGET = 5_000_000
+# Hard wins are heavy-tailed: one move order finds them at once while another wanders
+# in a lost subtree for millions of positions.  So a deal is searched by a portfolio
+# of searches that take turns on one table of lost positions, SLICE positions at a
+# time: the cheap search (the bounds test at the root only; its first turn is
+# QUICK_PHASE positions, which settles most wins), the search with every rule in the
+# urgency order, a search in the engine's order with the free-card and class rules
+# only, one with the urgency order jittered among near-ties, and one in a shuffled
+# order that restarts with new orders (seeded, so a deal always gives the same
+# result).  Only that one is ever restarted; the others keep their stacks between
+# turns.  A position proved lost by one search is skipped by all, so no proof is lost.
+QUICK_PHASE = 2_000
+SLICE = 2_000
+# The noise the jittered searches add to the urgency keys: NEAR_TIES keeps the urgency
+# order and shuffles near-ties; SHUFFLE shuffles nearly everything, and that search is
+# restarted with a new seed after RESTART_UNIT times the terms of the Luby sequence
+# (short random runs sample many different openings).
+NEAR_TIES = 64
+SHUFFLE = 4096
+RESTART_UNIT = 4_000
+# Positions fewer than this many plies from the root get the bounds test (and the
+# urgency order it gives); deeper, the plain search is cheaper than the test
+# (depths measured: docs/tuning-log.md, 2026-11-30).
+BOUNDS_DEPTH = 8
+# The search in the urgency order takes the test deeper: its hard wins leave the urgency
+# order a few plies below 8, where the test cuts the lost siblings; only that search pays
+# for it (measured: docs/tuning-log.md, 2026-12-01, version 10).
+URGENCY_DEPTH = 12
+# The grouping search (clause learning in the grouping view, solver/grouping.py) joins
+# once the searches have spent GROUPING_AFTER positions (most deals are settled before,
+# and its model would cost more than they do); it then takes turns of GROUPING_SLICE
+# conflicts, each after the searches have spent grouping_share(nodes) positions per
+# conflict of its last turn, and keeps its learnt clauses between turns.  The share
+# falls once a deal has cost GROUPING_LATE nodes: the hard wins the depth-first searches
+# find come before that, the deals still open after it are the grouping search's (60
+# positions a conflict leave the searches a quarter of the time or less, conflicts costing
+# more in long runs: some of those deals are losses only they prove).
+# The join is a trade: an earlier one saves more on the deals past 100,000 positions
+# than it adds to those settled between the join and 100,000 (at 30,000 rather than
+# 100,000 the first save a fifth and the second pay a third, about 7 % less in all).
+# Figures: docs/tuning-log.md (2026-12-04 for the join and the late share, 2026-12-01 and
+# 2026-12-03 for the shares).
+GROUPING_AFTER = 30_000
+GROUPING_SLICE = 256
+GROUPING_SHARE = 120
+GROUPING_LATE = 1_000_000
+GROUPING_SHARE_LATE = 60
+
+
+def kernel_arrays(piles: np.ndarray, reserve: np.ndarray) -> tuple:
+    """What the search kernels take of a deal besides its ranks: (start position, table
+    of what each source shows, partner table, partner counts, the projections' arrays)."""
+    part, npart = partner_table(piles, reserve)
+    return (initial_position(piles, reserve), top_table(piles, reserve), part, npart,
+            projection_arrays(piles, reserve, PROJECTION_MASKS))
+
+
+@dataclass(frozen=True)
+class Result:
+    """The verdict on a deal or position."""
+
+    verdict: str  # "win" | "loss" | "unresolved"
+    moves: Optional[tuple[Move, ...]]
+    nodes: int  # positions expanded, plus conflicts of the grouping search (one each)
+    seconds: float
+    code: Optional[str] = None
+    # which search settled it: a member of the portfolio (see member_name), "grouping",
+    # "cpsat" for the constraint model, None if unresolved
+    settled_by: Optional[str] = None
+
+    @property
+    def solved(self) -> bool:
+        return self.verdict != "unresolved"
+
+
+_default_tables: Optional[tuple[Table, Table]] = None
+PROJECTION_TABLE_MIB = 48
+
+
+def default_tables() -> tuple[Table, Table]:
+    """The module-wide tables (main search, projected games), made on first use."""
+    global _default_tables
+    if _default_tables is None:
+        _default_tables = (Table(), Table(PROJECTION_TABLE_MIB))
+    return _default_tables
+
+
+def _as_deal(deal: Union[Deal, str, int]) -> Deal:
+    if isinstance(deal, Deal):
+        return deal
+    if isinstance(deal, int):
+        return Deal.from_number(deal)
+    return load_deal(deal)
+
+
+def solve(
+    deal: Union[Deal, str, int],
+    budget: int = DEFAULT_BUDGET,
+    *,
+    rules: int = ALL_RULES,
+    table: Optional[Table] = None,
+    projection_table: Optional[Table] = None,
+    quick_phase: int = QUICK_PHASE,
+) -> Result:
+    """Settle a deal (a Deal, a code, a deal number or a layout file).
+
+    ``budget`` bounds the positions expanded; ``rules`` selects the pruning rules of
+    :mod:`solver.pruning` (all by default); ``table`` is the transposition table to
+    reuse (a module-wide one by default).
+    """
+    if budget < 1:
+        raise ValueError(f"budget must be at least 1 position, got {budget}")
+    d = _as_deal(deal)
+    t0 = time.perf_counter()
+    piles, reserve = deal_arrays(d)
+    status, nodes, line, nline, settled_by = search_arrays(
+        piles, reserve, budget, rules=rules, table=table, projection_table=projection_table,
+        quick_phase=quick_phase)
+    moves = None
+    if status == WIN:
+        moves = tuple(delta_to_move(int(line[k])) for k in range(nline))
+    return Result(NAMES[status], moves, nodes, time.perf_counter() - t0, d.code, settled_by)
+
+
+def _next_seed(seed: int) -> int:
+    return (seed * 6364136223846793005 + 1442695040888963407) & (2**64 - 1) or 1
+
+
+def grouping_share(nodes: int) -> int:
+    """Positions the depth-first searches spend per conflict of the grouping search's
+    last turn, once a deal has cost ``nodes``."""
+    return GROUPING_SHARE if nodes < GROUPING_LATE else GROUPING_SHARE_LATE
+
+
+def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int, int, bool]]:
+    """(flags, jitter seed, jitter size, bounds depth, restarts) of the searches that
+    take turns on a deal."""
+    members = []
+    if rules & (BOUNDS | PROJECTIONS) and quick_phase:
+        members.append((rules & ~PROJECTIONS, 0, 0, 1, False))  # bounds test at the root only
+    members.append((rules, 0, 0, URGENCY_DEPTH, False))
+    if rules & (ORDERING | BOUNDS | PROJECTIONS):
+        members.append((rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
+    if rules & BOUNDS:
+        seed = _next_seed(0)
+        members.append((rules, seed, NEAR_TIES, BOUNDS_DEPTH, False))
+        members.append((rules, _next_seed(seed), SHUFFLE, BOUNDS_DEPTH, True))
+    return members
+
+
+def member_name(member: tuple[int, int, int, int, bool]) -> str:
+    """A portfolio member's name, as results and benchmarks report it."""
+    flags, _, noise, depth, restarts = member
+    if restarts:
+        return "shuffled"
+    if noise:
+        return "near-ties"
+    if depth == 1:
+        return "quick"
+    if not flags & (ORDERING | BOUNDS | PROJECTIONS):
+        return "engine order"
+    return "urgency"
+
+
+def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules: int = ALL_RULES,
+                  table: Optional[Table] = None, projection_table: Optional[Table] = None,
+                  quick_phase: int = QUICK_PHASE) -> tuple[int, int, np.ndarray, int, Optional[str]]:
+    """The portfolio on a deal given as the kernel's arrays (see :func:`solve`): its status
+    (WIN, LOSS, UNRESOLVED), positions, winning line (deltas, the first ``nline`` of
+    ``line``) and the search that settled it."""
+    root, tops, part, npart, proj = kernel_arrays(piles, reserve)
+    tab = table if table is not None else default_tables()[0]
+    ptab = projection_table if projection_table is not None else default_tables()[1]
+    pgen = ptab.next_generation()
+    ptab_args = (ptab.slots, np.uint32(pgen), ptab.bits)
+    line = np.zeros(MAX_PLY, np.uint64)
+    stats = np.zeros(4, np.int64)
+    gen = tab.next_generation()
+    members = _portfolio(rules, quick_phase)
+    stacks = [None] * len(members)  # made at a search's first turn: most deals need one
+    seeds = [seed for _, seed, _, _, _ in members]
+    runs = [1] * len(members)  # Luby term of the current run of a restarting search
+    left = [RESTART_UNIT * luby(1)] * len(members)
+    nodes = 0
+    status = UNRESOLVED
+    grouping_at = GROUPING_AFTER
+    model = None
+    info = np.zeros(2, np.int64)
+    turn = 0
+    settled_by = None
+    while status == UNRESOLVED and nodes < budget:
+        if nodes >= grouping_at and rules & GROUPING:
+            if model is None:
+                model = grouping_model(piles, reserve, part, npart, root,
+                                       VIEW_COUNTS if rules & COUNTING else VIEW_PAIRS)[1]
+            g, model = grouping_run(model, min(GROUPING_SLICE, budget - nodes), line, info)
+            nodes += int(info[0])
+            if g == LOSS:
+                status, settled_by = LOSS, "grouping"
+                break
+            if g == WIN:
+                if not line_wins(piles, reserve, root, line, int(info[1])):
+                    raise RuntimeError("the grouping search's line does not replay (a bug)")
+                status, settled_by = WIN, "grouping"
+                stats[1] = info[1]
+                break
+            grouping_at = nodes + grouping_share(nodes) * max(int(info[0]), 1)
+            continue
+        k = turn % len(members)
+        flags, _, noise, depth, restarts = members[k]
+        allowance = quick_phase if turn == 0 and len(members) > 1 and quick_phase else SLICE
+        if restarts:
+            allowance = min(allowance, left[k])
+        if stacks[k] is None:
+            stacks[k] = new_stack(np.uint64(seeds[k]))
+        status = search_kernel(flags)(piles, reserve, tops, part, npart, root,
+                                      min(allowance, budget - nodes), flags, tab.slots,
+                                      np.uint32(gen), tab.bits, line, stats, stacks[k], noise,
+                                      proj, ptab_args, depth)
+        used = int(stats[0])
+        nodes += used
+        turn += 1
+        if status != UNRESOLVED:
+            settled_by = member_name(members[k])
+        if restarts and status == UNRESOLVED:
+            left[k] -= used
+            if left[k] <= 0:  # start again from the root with a new order
+                runs[k] += 1
+                left[k] = RESTART_UNIT * luby(runs[k])
+                seeds[k] = _next_seed(seeds[k])
+                stacks[k] = new_stack(np.uint64(seeds[k]))
+    return status, nodes, line, int(stats[1]) if status == WIN else 0, settled_by
+
+

@@ -1,0 +1,84 @@
+"""Compiling once per installation: processes sharing a numba cache split the kernel groups
+by lock files, the others load; stamps follow the sources; the message on a cold cache.
+
+Each case runs fresh processes on an empty ``NUMBA_CACHE_DIR`` and the small "generator"
+group (the deal generator's twin, a couple of seconds to compile), so nothing here costs the
+solver's full compilation."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver.build import warmup
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = """
+import json, sys
+from solver.build.warmup import compile_seconds, prepare
+done = prepare(sys.argv[1:], out=sys.stderr)
+print(json.dumps({"done": done, "compile_seconds": compile_seconds()}))
+"""
+
+
+def _start(cache: Path, *groups: str) -> subprocess.Popen:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    return subprocess.Popen([sys.executable, "-c", SCRIPT, *groups], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _report(p: subprocess.Popen) -> tuple[dict, str]:
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1]), err
+
+
+def test_two_processes_on_one_cold_cache_compile_a_group_once(tmp_path):
+    procs = [_start(tmp_path, "generator") for _ in range(2)]
+    reports = [_report(p) for p in procs]
+    states = sorted(r["done"]["generator"] for r, _ in reports)
+    assert states == ["compiled", "loaded"]
+    compiled = next(r for r, _ in reports if r["done"]["generator"] == "compiled")
+    loaded = next(r for r, _ in reports if r["done"]["generator"] == "loaded")
+    assert compiled["compile_seconds"] > 0
+    assert loaded["compile_seconds"] == 0.0  # loaded from the other's cache, nothing compiled
+    # the one that compiled said so, once, with what and that it happens once
+    err = next(e for r, e in reports if r["done"]["generator"] == "compiled")
+    assert "compiling the deal generator (first run only" in err
+    # a third process later loads without a word
+    third, err3 = _report(_start(tmp_path, "generator"))
+    assert third == {"done": {"generator": "loaded"}, "compile_seconds": 0.0} and err3 == ""
+
+
+def test_a_stamp_of_other_sources_is_not_ready(tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "numba_cache_dir", lambda package: tmp_path)
+    assert not warmup.is_ready("generator")
+    (tmp_path / "halfmoon-generator-0000000000000000.ready").write_text("old\n")
+    assert not warmup.is_ready("generator")
+    warmup._stamp(tmp_path, "generator").write_text("now\n")
+    assert warmup.is_ready("generator")
+
+
+def test_compiling_in_parallel_leaves_ready_groups_that_load(tmp_path):
+    env_cache = tmp_path / "cache"
+    script = ("import sys; from solver.build.warmup import compile_in_parallel, is_ready;"
+              " s = compile_in_parallel(['generator'], processes=2);"
+              " print(s > 0, is_ready('generator'), compile_in_parallel(['generator']))")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                         env=dict(os.environ, NUMBA_CACHE_DIR=str(env_cache)), timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "0.0"]
+    assert "compiling the solver's kernels in 1 process" in out.stderr
+    loaded, _ = _report(_start(env_cache, "generator"))
+    assert loaded == {"done": {"generator": "loaded"}, "compile_seconds": 0.0}
+
+
+def test_an_unknown_group_is_named():
+    with pytest.raises(ValueError, match="no kernel group 'nope'"):
+        warmup.prepare(["nope"], out=io.StringIO())

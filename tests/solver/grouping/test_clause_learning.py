@@ -1,0 +1,88 @@
+"""The clause-learning search (solver/cdcl.py) on the grouping view's clauses.
+
+It stops when its budget of conflicts is spent, goes on where it stopped with its work
+kept, thins its learnt clauses on long runs and still decides, and restarts on the
+Luby sequence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import Grouping
+from halfmoon.game.deal import Deal
+from solver.depth_first.bounds import partner_table
+from solver.grouping.clause_learning import (
+    C_CONFLICTS,
+    C_DELETED,
+    C_NCL,
+    C_NORIG,
+    C_REDUCTIONS,
+    REDUCE_FIRST,
+    LOSS,
+    UNRESOLVED,
+    WIN,
+    grouping_run,
+    luby,
+)
+from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model
+from solver.mirror.position import MAX_PLY
+
+
+def test_the_budget_stops_it():
+    status, conflicts, line = Grouping(Deal.from_number(1413))(budget=10)
+    assert status == UNRESOLVED and conflicts == 10 and line == []
+
+
+@pytest.mark.parametrize("view", [VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS])
+@pytest.mark.parametrize("number, verdict", [(3, WIN), (5879, LOSS)])
+def test_a_search_run_in_slices_keeps_its_work(number, verdict, view):
+    g = Grouping(Deal.from_number(number))
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
+                                   np.uint64(g.root), view)
+    assert status == UNRESOLVED
+    line = np.zeros(MAX_PLY, np.uint64)
+    info = np.zeros(2, np.int64)
+    total = turns = 0
+    while status == UNRESOLVED:
+        status, model = grouping_run(model, 50, line, info)
+        assert info[0] <= 50
+        total += int(info[0])
+        turns += 1
+    assert status == verdict and turns > 1
+    assert model[0][C_CONFLICTS] == total  # the conflicts of every turn, counted once
+    # a turn pauses the search where it is: in slices it is the same search as in one run
+    assert Grouping(Deal.from_number(number))(budget=10**6, view=view)[1] == total
+    if verdict == WIN:
+        assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
+    # a settled search answers again at once
+    again, model = grouping_run(model, 50, line, info)
+    assert again == verdict and info[0] == 0
+
+
+@pytest.mark.parametrize("number, verdict", [(1114, WIN), (2502, LOSS)])
+def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
+    """Past REDUCE_FIRST conflicts, learnt clauses are deleted at restarts (their
+    length made negative); the search still ends with the right verdict, and a win
+    still replays.  (In the view by pairs: these deals need fewer conflicts than that
+    in the view by counts.)"""
+    g = Grouping(Deal.from_number(number))
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
+                                   np.uint64(g.root), VIEW_PAIRS)
+    line = np.zeros(MAX_PLY, np.uint64)
+    info = np.zeros(2, np.int64)
+    while status == UNRESOLVED:
+        status, model = grouping_run(model, 1000, line, info)
+    ctl, cl_len = model[0], model[11]
+    assert status == verdict and ctl[C_CONFLICTS] > REDUCE_FIRST
+    assert ctl[C_REDUCTIONS] >= 1 and ctl[C_DELETED] > 0
+    learnt = cl_len[ctl[C_NORIG]:ctl[C_NCL]]
+    assert int(np.count_nonzero(learnt < 0)) == ctl[C_DELETED]
+    assert int(np.count_nonzero(cl_len[:ctl[C_NORIG]] < 0)) == 0  # the model's own clauses stay
+    if verdict == WIN:
+        assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

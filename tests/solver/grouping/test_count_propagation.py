@@ -1,0 +1,124 @@
+"""The per-step counts as a propagator (solver/count_propagator.py).
+
+- Every explanation it writes follows from the view by counts: negated, it makes the
+  totalizer clauses of solver/counting.py conflict by unit propagation alone.
+- Its counts follow the trail: after a paused run they are the counts of the literals it
+  has taken in, and taking them all back gives the counts of the empty trail.
+- On hard deals of the whole code space it gives the verdicts of the totalizer clauses,
+  and every win replays.  (Every small position against exhaustive search, and the
+  comparison deals against CP-SAT: tests/solver/test_grouping.py and
+  tests/solver/test_cpsat_agreement.py, in every view.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import Grouping
+from halfmoon.game.deal import Deal
+from solver.depth_first.bounds import partner_table
+from solver.grouping.clause_learning import C_NCL, C_NORIG, C_TLEN, UNRESOLVED, WIN, grouping_run
+from solver.grouping.count_propagation import count_state, count_undo
+from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, grouping_model
+from solver.mirror.position import MAX_PLY
+from solver.grouping.unit_propagation import _propagate
+
+# Deals of the whole code space past 100,000 positions of the depth-first searches
+# (halfmoon batch --random 100000 --seed 31337), wins and losses.
+HARD = [142660483, 306722590, 413809414, 590732855, 1253199360, 1349536228, 1626825012, 2816828881,
+        3003026921, 3007038037, 3369981172, 3884445764, 4088411334, 4188648979, 4517263076, 4963175426,
+        5783111307, 5784385040, 5897195494, 5919270509, 5969606697, 6677252484, 7116353008, 7513726429]
+EXPLAINED = 1 << 30  # the mark (cl_lbd) of the propagator's clauses
+
+
+def _model(number, view):
+    g = Grouping(Deal.from_number(number))
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve), np.uint64(g.root), view)
+    assert status == UNRESOLVED, (number, view)
+    return g, model
+
+
+def _explanations(model):
+    ctl, cl_lits, cl_start, cl_len, cl_lbd = model[0], model[9], model[10], model[11], model[30]
+    out = []
+    for cl in range(ctl[C_NORIG], ctl[C_NCL]):
+        if cl_lbd[cl] == EXPLAINED and cl_len[cl] > 0:
+            out.append([int(x) for x in cl_lits[cl_start[cl]:cl_start[cl] + cl_len[cl]]])
+    return out
+
+
+def _refuted(counters, clause) -> bool:
+    """The clause's literals all made false at level 1 of the totalizer model: does unit
+    propagation reach a conflict (or is one of them already true at the root)?"""
+    (ctl, lits, start, length, wnext, whead, assign, level, reason, trail) = (
+        counters[0], counters[9].copy(), counters[10], counters[11], counters[12].copy(), counters[13].copy(),
+        counters[14].copy(), counters[15].copy(), counters[16].copy(), counters[21].copy())
+    bstart, bimp, bcl = counters[27], counters[28], counters[29]
+    tlen = int(ctl[C_TLEN])
+    first = tlen
+    for lit in clause:
+        v, want = lit >> 1, lit & 1  # the literal false: its variable takes the value want
+        if assign[v] >= 0:
+            if assign[v] != want:
+                return True  # true at the root: the clause holds there
+            continue
+        assign[v], level[v], reason[v] = want, 1, -1
+        trail[tlen] = lit ^ 1
+        tlen += 1
+    confl, _, _ = _propagate(trail, tlen, first, assign, level, reason, whead, wnext, lits, start, length, 1,
+                             bstart, bimp, bcl)
+    return confl >= 0
+
+
+@pytest.mark.parametrize("number", [1413, 3, 5879, HARD[0], HARD[4]])
+def test_every_explanation_follows_from_the_counts(number):
+    g, model = _model(number, VIEW_COUNTS)
+    line = np.zeros(MAX_PLY, np.uint64)
+    status, model = grouping_run(model, 300, line, np.zeros(2, np.int64))
+    clauses = _explanations(model)
+    assert clauses  # it fires
+    _, counters = _model(number, VIEW_COUNTERS)
+    rng = np.random.default_rng(number)
+    picked = rng.choice(len(clauses), size=min(150, len(clauses)), replace=False)
+    for k in picked:
+        assert _refuted(counters, clauses[k]), clauses[k]
+
+
+def test_the_counts_follow_the_trail():
+    g, model = _model(HARD[1], VIEW_COUNTS)
+    status, model = grouping_run(model, 40, np.zeros(MAX_PLY, np.uint64), np.zeros(2, np.int64))
+    assert status == UNRESOLVED
+    ctl, lo, hi, base, assign, trail, rank, state = (model[0], model[3], model[4], model[5], model[14], model[21],
+                                                    model[31], model[32])
+    seen = state[0][0]
+    assert 0 < seen <= ctl[C_TLEN]
+    taken = {int(trail[j]) >> 1 for j in range(seen)}
+    n, nmoves = len(rank), int(state[0][1])
+    low = np.zeros_like(state[3])
+    up = np.zeros_like(state[4])
+    for c in range(n):
+        for v in range(nmoves):
+            x = base[c] + v - lo[c]
+            gone = v >= hi[c] or (lo[c] <= v < hi[c] and x in taken and assign[x] == 1)
+            open_ = v >= lo[c] and not (lo[c] <= v < hi[c] and x in taken and assign[x] == 0)
+            low[rank[c], v] += gone
+            up[rank[c], v] += open_
+    assert (state[3] == low).all() and (state[4] == up).all()
+    count_undo(state, 0, trail, assign, rank)
+    fresh = count_state(n, int(ctl[1]), nmoves, rank, lo, hi, base)
+    assert (state[3] == fresh[3]).all() and (state[4] == fresh[4]).all() and state[0][0] == 0
+
+
+def test_hard_deals_get_the_verdicts_of_the_totalizer_clauses():
+    settled = 0
+    for number in HARD:
+        g = Grouping(Deal.from_number(number))
+        counts = g(budget=4096, view=VIEW_COUNTS)
+        counters = g(budget=4096, view=VIEW_COUNTERS)
+        if counts[0] != UNRESOLVED and counters[0] != UNRESOLVED:
+            assert counts[0] == counters[0], number
+            settled += 1
+        if counts[0] == WIN:
+            assert g.replays(g.root, counts[2]), number
+    assert settled >= 20
