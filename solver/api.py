@@ -187,9 +187,20 @@ def is_ready(group: str) -> bool:
     return _warmup.is_ready(_check_groups([group])[0])
 
 
-__all__ = [
+# --- the positions of a game (forgiveness, deadlocks) -------------------------------------
+# (its entries: see _POSITIONS below)
+
+
+# --- the players ---------------------------------------------------------------------------
+# (its entries: see _PLAYERS below)
+
+
+_CORE = [
     "DEFAULT_BUDGET", "SOLVER_VERSION", "VERDICTS", "VERDICT_NAMES", "Result", "Piece",
     "DEAL_FEATURES", "LAYOUT_FEATURES", "KERNEL_GROUPS", "SOLVING",
     "solve", "solve_cpsat", "solve_numbers", "line_moves", "move_of", "deal_features",
     "census_features", "warm_up", "compile_in_parallel", "compile_seconds", "is_ready",
 ]
+_POSITIONS: list[str] = []
+_PLAYERS: list[str] = []
+__all__ = _CORE + _POSITIONS + _PLAYERS
