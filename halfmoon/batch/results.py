@@ -147,7 +147,7 @@ def piece_rows(piece, budget: int) -> list[dict]:
     :func:`solver.portfolio.deal_numbers.solve_numbers`: the same rows as :func:`result_row` gives for
     each deal, with no work of the reference engine."""
     from solver import SOLVER_VERSION
-    from solver.portfolio.deal_numbers import OUTCOMES
+    from solver.verdicts import NAMES as OUTCOMES
 
     text = _MOVE_TEXT.__getitem__
     rows = []
@@ -311,7 +311,7 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
 def start_features(numbers) -> np.ndarray:
     """The features of :func:`deal_features` of many deal numbers, from compiled code: an
     int64 array with a column per name of :data:`FEATURES`."""
-    from solver.portfolio.deal_numbers import NFEATURES, start_features as kernel
+    from solver.portfolio.deal_numbers import NDEAL as NFEATURES, start_features as kernel
     from solver.build.warmup import prepare
 
     prepare(["features"])

@@ -275,7 +275,7 @@ def deal_features(deals: np.ndarray) -> np.ndarray:
     :data:`halfmoon.batch.results.FEATURES` then :data:`solver.mirror.generator.LAYOUT_FEATURES`),
     computed in compiled code on every core."""
     from solver.mirror.generator import LAYOUT_FEATURES
-    from solver.portfolio.deal_numbers import NFEATURES, census_features
+    from solver.portfolio.deal_numbers import NDEAL as NFEATURES, census_features
     from solver.build.warmup import prepare
 
     prepare(["features"])
