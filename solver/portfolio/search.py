@@ -86,7 +86,9 @@ def kernel_arrays(piles: np.ndarray, reserve: np.ndarray) -> tuple:
 
 @dataclass(frozen=True)
 class Result:
-    """The verdict on a deal or position."""
+    """The verdict on a deal or position: ``verdict`` ("win", "loss" or "unresolved"),
+    ``moves`` (the winning line, None unless won), ``nodes``, ``seconds``, the deal's
+    ``code`` and the search that settled it (``settled_by``)."""
 
     verdict: str  # "win" | "loss" | "unresolved"
     moves: Optional[tuple[Move, ...]]
