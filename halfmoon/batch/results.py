@@ -80,7 +80,7 @@ SCHEMA = pa.schema(
     metadata={"halfmoon.results": str(FORMAT_VERSION)},
 )
 # The start's features as the rows name them: names of the file format (format 1 stores
-# these columns), computed from the solver's solver.DEAL_FEATURES of the same names.
+# these columns), computed from solver.DEAL_FEATURES of the same names.
 FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
 # The stored columns each row column is made from, in format 2: the code and the start's
 # features are the deal number's (computed when read), the seconds are whole microseconds.
