@@ -34,8 +34,8 @@ def warm_up() -> None:
 
 def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
     """Solve deals (by number) and return their result rows; runs in a worker.  The
-    whole piece goes to compiled code (:func:`solver.portfolio.deal_numbers.solve_numbers`)."""
-    from solver.portfolio.deal_numbers import solve_numbers
+    whole piece goes to compiled code (:func:`solver.solve_numbers`)."""
+    from solver import solve_numbers
 
     warm_up()
     with _solve_lock:

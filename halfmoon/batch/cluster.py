@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from typing import Sequence
 
-from .backends import worker_failed
+from .backends import warm_up, worker_failed
 from .directory import Directory, chunk_name, write_tables
 from .errors import BatchError
 from .plan import Plan, cut
@@ -35,7 +35,9 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
     :class:`BatchError` naming the deals of the piece that failed (the file is not written)."""
     from solver import SOLVER_VERSION
 
-    from . import backends
+    # looked up when a chunk is solved, not when this module is loaded: a test replaces
+    # it on the workers
+    from .backends import solve_piece
 
     if SOLVER_VERSION != solver_version:
         raise BatchError(f"workers run solver version {SOLVER_VERSION}, this run is version"
@@ -46,7 +48,7 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
     def tables():
         for piece in cut(numbers, piece_size):
             try:
-                rows = backends.solve_piece(piece, budget)
+                rows = solve_piece(piece, budget)
             except Exception as exc:
                 raise worker_failed(exc, piece) from None
             check_rows(rows, piece, solver_version)
@@ -68,20 +70,18 @@ def warm_up_worker(groups=None) -> dict:
     """On a worker: load the compiled solver, or compile it if nobody has; with a
     ``NUMBA_CACHE_DIR`` shared by the workers (a node's disk, or a filesystem every node
     mounts at the same path with the same install), one worker compiles each group of
-    kernels and the others load it (:func:`solver.build.warmup.prepare`).  Returns what happened
-    to each group and the seconds this worker spent compiling."""
-    from solver.build.warmup import compile_seconds
-
-    from . import backends
+    kernels and the others load it (:func:`solver.warm_up`).  ``groups``: names of
+    :data:`solver.KERNEL_GROUPS` (None: what solving needs, as a run's worker loads it).
+    Returns what happened to each group and the seconds this worker spent compiling."""
+    from solver import compile_seconds
+    from solver import warm_up as warm_up_groups
 
     before = compile_seconds()
     if groups is None:
-        backends.warm_up()
+        warm_up()
         done = {"solver": "ready"}
     else:
-        from solver.build.warmup import prepare
-
-        done = prepare(groups, out=None)
+        done = warm_up_groups(groups, out=None)
     return {"groups": done, "compile_seconds": compile_seconds() - before,
             "worker": f"{socket.gethostname()}:{os.getpid()}"}
 

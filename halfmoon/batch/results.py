@@ -35,6 +35,8 @@ from .errors import BatchError
 FORMAT_VERSION = 2
 MANIFEST_NAME = "_manifest.json"
 CHUNK_RE = re.compile(r"^part-(\d+)\.parquet$")
+# The values of the verdict column and the keys of the manifest's counts: the file format's
+# names (a row takes its verdict from the solver's result: solver.VERDICTS names them alike)
 VERDICTS = ("win", "loss", "unresolved")
 LINE_MODES = ("all", "none")
 ROW_GROUP_ROWS = 1 << 16  # tables are gathered into row groups of at least this many rows
@@ -77,7 +79,9 @@ SCHEMA = pa.schema(
     ],
     metadata={"halfmoon.results": str(FORMAT_VERSION)},
 )
-FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")  # solver.portfolio.deal_numbers.NFEATURES's order
+# The start's features as the rows name them: names of the file format (format 1 stores
+# these columns), computed from solver.DEAL_FEATURES of the same names.
+FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
 # The stored columns each row column is made from, in format 2: the code and the start's
 # features are the deal number's (computed when read), the seconds are whole microseconds.
 _SOURCES_V2 = {"code": ("deal",), "seconds": ("microseconds",), **{f: ("deal",) for f in FEATURES}}
@@ -144,19 +148,19 @@ def check_rows(rows: list[dict], numbers, solver_version: str) -> None:
 
 def piece_rows(piece, budget: int) -> list[dict]:
     """The rows (as :func:`result_row` makes them) of a piece of deals solved by
-    :func:`solver.portfolio.deal_numbers.solve_numbers`: the same rows as :func:`result_row` gives for
-    each deal, with no work of the reference engine."""
-    from solver import SOLVER_VERSION
-    from solver.verdicts import NAMES as OUTCOMES
+    :func:`solver.solve_numbers`: the same rows as :func:`result_row` gives for each deal,
+    with no work of the reference engine."""
+    from solver import DEAL_FEATURES, SOLVER_VERSION, VERDICT_NAMES
 
     text = _MOVE_TEXT.__getitem__
     rows = []
     lines, nline = piece.lines.tolist(), piece.nline.tolist()
+    features = piece.features[:, [DEAL_FEATURES.index(f) for f in FEATURES]].tolist()
     for k, (number, code, verdict, nodes, seconds, f) in enumerate(zip(
             piece.numbers.tolist(), numbers_to_codes(piece.numbers), piece.verdicts.tolist(),
-            piece.nodes.tolist(), piece.seconds.tolist(), piece.features.tolist())):
-        verdict = OUTCOMES[verdict]
-        rows.append({
+            piece.nodes.tolist(), piece.seconds.tolist(), features)):
+        verdict = VERDICT_NAMES[verdict]
+        row = {
             "deal": number,
             "code": code,
             "verdict": verdict,
@@ -165,11 +169,9 @@ def piece_rows(piece, budget: int) -> list[dict]:
             "line": " ".join(map(text, lines[k][: nline[k]])) if verdict == "win" else None,
             "solver_version": SOLVER_VERSION,
             "budget": int(budget),
-            "start_moves": f[0],
-            "reserve_faces": f[1],
-            "top_faces": f[2],
-            "free_classes": f[3],
-        })
+        }
+        row.update(zip(FEATURES, f))
+        rows.append(row)
     return rows
 
 
@@ -181,13 +183,13 @@ def numbers_to_codes(numbers) -> list[str]:
 
 
 class _MoveTexts(dict):
-    """A move of the packed mirror (its delta) as the results write it (``P5+P6``),
-    made on first use: at most 1,330 moves."""
+    """One of the solver's move numbers (:func:`solver.move_of`) as the results write it
+    (``P5+P6``), made on first use: at most 1,330 moves."""
 
-    def __missing__(self, delta: int) -> str:
-        from solver.mirror.convert import delta_to_move
+    def __missing__(self, number: int) -> str:
+        from solver import move_of
 
-        text = self[delta] = str(delta_to_move(delta))
+        text = self[number] = str(move_of(number))
         return text
 
 
@@ -311,14 +313,12 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
 def start_features(numbers) -> np.ndarray:
     """The features of :func:`deal_features` of many deal numbers, from compiled code: an
     int64 array with a column per name of :data:`FEATURES`."""
-    from solver.portfolio.deal_numbers import NDEAL as NFEATURES, start_features as kernel
-    from solver.build.warmup import prepare
+    import solver
 
-    prepare(["features"])
-    nums = np.ascontiguousarray(numbers, dtype=np.int64)
-    out = np.zeros((nums.size, NFEATURES), np.int64)
-    kernel(nums, out)
-    return out
+    # compiled on a cold cache only, saying so on stderr (solver.deal_features is silent)
+    solver.warm_up(["features"])
+    out = solver.deal_features(np.ascontiguousarray(numbers, dtype=np.int64))
+    return out[:, [solver.DEAL_FEATURES.index(f) for f in FEATURES]]
 
 
 def chunk_files(path: Union[str, Path]) -> dict[int, Path]:

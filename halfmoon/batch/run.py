@@ -394,7 +394,7 @@ def _run(plan, todo, cluster, workers, budget, directory, solver_version, summar
 
             run_on_cluster(cluster, directory, plan, todo(), budget, solver_version, on_chunk)
             return
-        from solver.build.warmup import compile_in_parallel, compile_seconds
+        from solver import compile_in_parallel, compile_seconds
 
         if workers == 1:
             before = compile_seconds()

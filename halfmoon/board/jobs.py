@@ -30,12 +30,12 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.layouts import parse_layout
 
 PICK_KINDS = ("winnable", "hard")
-FAIR_GROUPS = ("players", "fair")  # the kernels of the fair hint (solver.build.warmup's groups)
+FAIR_GROUPS = ("players", "fair")  # the kernels of the fair hint (names of solver.KERNEL_GROUPS)
 READY = "ready"
 
 
 def solve_job(layout: str, budget: int) -> dict[str, Any]:
-    from solver.portfolio.search import solve
+    from solver import solve
 
     result = solve(parse_layout(layout, name="position"), budget=budget)
     return _answer(result)
@@ -45,7 +45,7 @@ def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:
     """Random deals from ``seed`` until one is of the ``kind`` asked, at most ``tries``."""
     if kind not in PICK_KINDS:
         return {"error": f"unknown kind of deal {kind!r} (expected {' or '.join(PICK_KINDS)})"}
-    from solver.portfolio.search import solve
+    from solver import solve
 
     from halfmoon.research.strategies import play
 
@@ -62,11 +62,11 @@ def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:
 
 
 def fair_job(layout: str, samples: int, seed: int, budget: int) -> dict[str, Any]:
-    from solver.build.warmup import prepare
+    from solver import warm_up
 
     from halfmoon.research.fairplay import fair_hint
 
-    prepare(FAIR_GROUPS, out=None)
+    warm_up(FAIR_GROUPS, out=None)
     return fair_hint(parse_layout(layout, name="position"), samples, seed, budget)
 
 
@@ -90,15 +90,14 @@ def worker_main(conn) -> None:
 
     Ctrl-C is the parent's to handle: the parent stops its processes itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from solver import warm_up
-    from solver.build.warmup import SOLVER, compile_in_parallel
+    from solver import SOLVING, compile_in_parallel, warm_up
 
     import halfmoon.research.fairplay  # noqa: F401  (the fair hint needs it)
     import halfmoon.research.strategies  # noqa: F401  (picks need it: loaded before any job)
 
     # on a cold cache, two helper processes compile the kernels side by side (a job must
     # never compile: it would overrun its time limit); then they are loaded here
-    compile_in_parallel(SOLVER, processes=2)
+    compile_in_parallel(SOLVING, processes=2)
     warm_up()
     conn.send(READY)
     # the fair hint's kernels after the light's: on a cold cache a helper compiles them in

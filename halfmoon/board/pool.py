@@ -252,8 +252,8 @@ class _Closed(Exception):
 def _solver_ready() -> bool:
     """Whether the solver's kernels are compiled in the cache (loading, not compiling)."""
     try:
-        from solver.build.warmup import SOLVER, is_ready
+        from solver import SOLVING, is_ready
 
-        return all(is_ready(g) for g in SOLVER)
+        return all(is_ready(g) for g in SOLVING)
     except Exception:  # pragma: no cover - a broken install: the process will say so
         return True

@@ -379,8 +379,7 @@ def solution_lines(deal, moves) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from solver.portfolio.search import solve
-    from solver import solve_cpsat as solve_cpsat_deal
+    from solver import solve, solve_cpsat
 
     from halfmoon.game.inputs import deal_label
 
@@ -391,7 +390,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     deals = [(deal_label(arg, d), d) for arg in args.deals for d in [load_deal(arg)]]
     for label, deal in deals:
         if args.engine == "cpsat":
-            result = solve_cpsat_deal(deal)
+            result = solve_cpsat(deal)
         elif args.budget is not None:
             result = solve(deal, budget=args.budget)
         else:

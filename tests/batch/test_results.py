@@ -57,6 +57,17 @@ def test_format_2_stores_the_rows_compactly():
     assert SCHEMA.metadata == {b"halfmoon.results": b"2"} and FORMAT_VERSION == 2
 
 
+def test_the_files_name_the_verdicts_and_features_as_the_solver_does():
+    """The file format keeps its own names; the solver's must stay the same words (a row
+    takes its verdict from a result, its features by name from the solver's columns)."""
+    import solver
+    from halfmoon.batch.results import FEATURES, VERDICTS
+
+    assert set(VERDICTS) == set(solver.VERDICTS) == set(solver.VERDICT_NAMES.values())
+    assert set(FEATURES) == set(solver.DEAL_FEATURES)
+    assert list(FEATURES) == [f.name for f in ROW_SCHEMA][-len(FEATURES):]
+
+
 def test_features_of_deal_0_counted_by_hand():
     # Tops: 7d Kd Js 9c 2d 8h 6d 4s Qs 3s Kh 10h; reserve: As 8h 10s 9s Kc 5s Qd 10h.
     # Pairs: A+10 1x3, 2+9 1x2, 3+8 1x2, 4+7 1x1, 5+6 1x1 = 9; triplets: 1 J x 2 Q x 3 K = 6.
@@ -157,12 +168,11 @@ def test_missing_results_and_bad_manifest(tmp_path):
 
 
 def test_rows_of_a_compiled_piece_are_those_of_result_row():
-    """The batch's hot path (solver.portfolio.deal_numbers) writes the same rows as the engine's path,
-    but for the timings."""
+    """The batch's hot path (solver.solve_numbers) writes the same rows as the engine's
+    path, but for the timings."""
     from halfmoon.batch.results import piece_rows
     from halfmoon.game.codes import random_numbers
-    from solver import solve
-    from solver.portfolio.deal_numbers import solve_numbers
+    from solver import solve, solve_numbers
 
     numbers = random_numbers(60, seed=21) + [38]
     budget = 200_000

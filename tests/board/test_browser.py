@@ -20,7 +20,7 @@ from halfmoon.board.opinion import move_cards
 from halfmoon.board.server import address_of, create_app, listen
 from halfmoon.board.service import Board
 from halfmoon.game.engine import Game
-from solver.portfolio.search import solve
+from solver import solve
 
 REQUIRED = os.environ.get("HALFMOON_REQUIRE_BROWSER") == "1"
 

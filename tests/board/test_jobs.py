@@ -8,7 +8,7 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import format_layout
 from halfmoon.research.strategies import play
-from solver.portfolio.search import solve
+from solver import solve
 
 
 def test_a_solve_answers_a_winning_line_that_replays():
