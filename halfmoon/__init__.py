@@ -5,7 +5,16 @@ The package is layered: :mod:`halfmoon.game` (the core game) at the bottom, then
 :mod:`halfmoon.research`, :mod:`halfmoon.report`) and the command line (:mod:`halfmoon.cli`).
 """
 
+import sys as _sys
+
 from .game import *  # noqa: F401,F403  (the core game's API is the package's)
 from .game import __all__
 
 __version__ = "0.1.0"
+
+# In IPython (a notebook), deals and games show as pictures: the report registers its
+# drawing with the shell, so the core game never imports the report.
+if "IPython" in _sys.modules:
+    from .report.display import register_in_running_ipython as _register
+
+    _register()

@@ -24,11 +24,11 @@ LAYERS = {
     "halfmoon.cli": 6,  # its play command imports the board lazily
     "halfmoon": 7,  # the package's __init__ and __main__: the public face
 }
-# Imports that point up, each on purpose: a deal or game draws itself in a notebook
-# (``_repr_png_``), as python-chess draws its SVG, with a lazy import.
+# Imports that point up, each on purpose.  The package's __init__ counts with the core game
+# (``_unit``), but as an importer it is the public face, the top layer: in IPython it has the
+# report register its pictures of deals and games.
 ALLOWED_UP = {
-    ("halfmoon.game.deal", "halfmoon.report.pictures"),
-    ("halfmoon.game.engine", "halfmoon.report.pictures"),
+    ("halfmoon", "halfmoon.report.display"),
 }
 
 

@@ -7,6 +7,7 @@ from typing import Optional, Sequence
 
 from .cards import Card, rank_class
 from .codes import canonical_code, number_to_code, parse_code
+from .diagram import render
 from .errors import InvalidCodeError
 from .generator import DECK_SIZE, shuffled_deck
 
@@ -90,21 +91,21 @@ class Deal:
     def __repr__(self) -> str:
         if self.code is not None and self == Deal(self.code):
             return f"Deal({self.code!r})"
-        from .layouts import format_layout
-
         return f"parse_layout({format_layout(self)!r})"
 
     def __str__(self) -> str:
-        from .diagram import render
-
         return render(self)
 
-    def _repr_png_(self) -> Optional[bytes]:  # pragma: no cover - drawn by pictures
-        try:
-            from halfmoon.report.pictures import deal_png
-        except ImportError:
-            return None
-        return deal_png(self)
+
+def format_layout(deal: Deal, *, code: Optional[str] = None) -> str:
+    """The layout text of a deal (the format of :mod:`halfmoon.game.layouts`, which reads it
+    back); the code (if any) as a ``#`` comment on line one."""
+    code = code if code is not None else deal.code
+    lines = [f"# {code}"] if code else []
+    for p, pile in enumerate(deal.piles, start=1):
+        lines.append(f"P{p}:" + "".join(" " + str(c) for c in pile))
+    lines.append("R: " + " ".join("--" if c is None else str(c) for c in deal.reserve))
+    return "\n".join(lines) + "\n"
 
 
 _DECK = tuple(Card.from_index(i) for i in range(DECK_SIZE))  # a Card is immutable: made once

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .deal import Deal
-
 CELL = 7
 # (row, column) of each pile on a 7-column grid; columns are cells of CELL characters.
 PILE_PLACES = {
@@ -37,8 +35,12 @@ def _cell_lines(cards: list[str], label: str, height: int) -> list[str]:
     return [line.center(CELL) for line in lines]
 
 
-def render(deal: Deal, *, reveal: bool = False, symbols: bool = True) -> str:
-    """The arc diagram of a deal or position, top cards only unless ``reveal``."""
+def render(deal, *, reveal: bool = False, symbols: bool = True) -> str:
+    """The arc diagram of a deal or position, top cards only unless ``reveal``.
+
+    ``deal`` is a :class:`~halfmoon.game.deal.Deal`, or anything with its ``piles``,
+    ``reserve`` and ``code``: the diagram only reads them, so this module imports nothing of
+    :mod:`halfmoon.game.deal`, whose ``str`` it draws."""
 
     def name(card) -> str:
         return card.symbol() if symbols else str(card)

@@ -304,13 +304,6 @@ class Game:
         what = repr(self.deal.code) if self.deal.code and is_code(self.deal.code) else "…"
         return f"<Game {what} score={self.score} moves={self.move_count} left={self.cards_left()}>"
 
-    def _repr_png_(self) -> Optional[bytes]:  # pragma: no cover - drawn by pictures
-        try:
-            from halfmoon.report.pictures import deal_png
-        except ImportError:
-            return None
-        return deal_png(self.remaining_deal())
-
 
 _SOURCE_INDEX = {s: i for i, s in enumerate(SOURCES)}
 _MOVE_ORDER = {s: i for i, s in enumerate(SOURCES)}

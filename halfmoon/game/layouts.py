@@ -21,7 +21,8 @@ from typing import Optional, Union
 
 from .cards import CLASS_NAMES, RANK_NAMES, Card, parse_card
 from .codes import canonical_code
-from .deal import PILE_DEPTH, PILES, RESERVE_SLOTS, Deal
+# The writer lives with the deal, whose repr is its layout; it is read back here.
+from .deal import PILE_DEPTH, PILES, RESERVE_SLOTS, Deal, format_layout
 from .errors import InvalidCardError, InvalidCodeError, InvalidLayoutError
 
 _LINE = re.compile(r"^\s*(P(\d+)|R)\s*:(.*)$", re.IGNORECASE)
@@ -141,16 +142,6 @@ def _validate_cards(deal: Deal, name: str) -> None:
             f"{name}: class J+Q+K cannot form triplets: "
             f"{ranks[11]} J, {ranks[12]} Q, {ranks[13]} K"
         )
-
-
-def format_layout(deal: Deal, *, code: Optional[str] = None) -> str:
-    """The layout text of a deal; the code (if any) as a ``#`` comment on line one."""
-    code = code if code is not None else deal.code
-    lines = [f"# {code}"] if code else []
-    for p, pile in enumerate(deal.piles, start=1):
-        lines.append(f"P{p}:" + "".join(" " + str(c) for c in pile))
-    lines.append("R: " + " ".join("--" if c is None else str(c) for c in deal.reserve))
-    return "\n".join(lines) + "\n"
 
 
 def read_layout(path: Union[str, Path]) -> Deal:

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from halfmoon.research import stats
 
-VERDICT_COLOURS = {"win": "#2e7d32", "loss": "#c62828", "unresolved": "#9e9e9e"}
+from .style import BLUE, BROWN, ORANGE, VERDICT_COLOURS
 
 
 def figure(width: float = 6.4, height: float = 3.6) -> Figure:
@@ -26,7 +26,7 @@ def plot_running_win_rate(ax, df: pd.DataFrame) -> None:
     run = stats.running_win_rate(df)
     ax.fill_between(run["n"], run["ci_low"], run["ci_high"], color="#90caf9", alpha=0.6,
                     label="95 % interval")
-    ax.plot(run["n"], run["win_rate"], color="#0d47a1", lw=1.2, label="win rate")
+    ax.plot(run["n"], run["win_rate"], color=BLUE, lw=1.2, label="win rate")
     ax.set_xscale("log")
     ax.set_xlabel("deals in the sample")
     ax.set_ylabel("win rate")
@@ -60,7 +60,7 @@ def plot_win_rate_by(ax, df: pd.DataFrame, feature: str) -> None:
     t = stats.win_rate_by(df, feature)
     x = t.index.to_numpy()
     ax.errorbar(x, t["win_rate"], yerr=[t["win_rate"] - t["ci_low"], t["ci_high"] - t["win_rate"]],
-                fmt="o", capsize=3, color="#0d47a1")
+                fmt="o", capsize=3, color=BLUE)
     for xi, n in zip(x, t["deals"]):
         ax.annotate(str(n), (xi, 0.02), ha="center", fontsize=7, color="#555555",
                     xycoords=("data", "axes fraction"))
@@ -74,7 +74,7 @@ def plot_players(ax, comparison: pd.DataFrame) -> None:
     """Win rate with its interval for each player of :func:`compare_players`."""
     c = comparison
     x = np.arange(len(c))
-    ax.bar(x, c["win_rate"], color=["#0d47a1", "#ef6c00", "#6d4c41"][: len(c)])
+    ax.bar(x, c["win_rate"], color=[BLUE, ORANGE, BROWN][: len(c)])
     ax.errorbar(x, c["win_rate"], yerr=[c["win_rate"] - c["ci_low"], c["ci_high"] - c["win_rate"]],
                 fmt="none", capsize=4, color="black")
     for xi, r in zip(x, c["win_rate"]):

@@ -7,10 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .findings import BLUE, GREY, ORANGE, PLAYER_COLOURS
-from .findings import _ci as ci
-from .findings import _pct as pct
-from .findings import _table as table
+from .style import BLUE, GREY, ORANGE, PLAYER_COLOURS, interval, pct, table_lines
 
 
 def plot_fair_ladder(ax, t: pd.DataFrame) -> None:
@@ -22,16 +19,19 @@ def plot_fair_ladder(ax, t: pd.DataFrame) -> None:
     err = [rate - 100 * t["ci_low"].to_numpy(), 100 * t["ci_high"].to_numpy() - rate]
     ax.barh(list(y), rate, xerr=err, color=[BLUE if p != "solver" else GREY for p in t["player"]],
             capsize=2)
-    ax.set_yticks(list(y), [("every card shown" if p == "solver" else p) for p in t["player"]], fontsize=8)
+    ax.set_yticks(list(y), [("every card shown" if p == "solver" else p) for p in t["player"]],
+                  fontsize=8)
     ax.set_xlabel("win rate (%)")
     ax.grid(axis="x", alpha=0.3)
 
 
 def plot_fair_curve(ax, curve: pd.DataFrame, ladder: pd.DataFrame) -> None:
-    """The fair player's win rate against the samples it spends a decision, lookahead's level beside."""
-    ax.errorbar(curve["samples"], 100 * curve["win_rate"],
-                yerr=[100 * (curve["win_rate"] - curve["ci_low"]), 100 * (curve["ci_high"] - curve["win_rate"])],
-                marker="o", color=BLUE, capsize=3, label="fair player")
+    """The fair player's win rate against the samples it spends a decision, lookahead's level
+    beside."""
+    low = 100 * (curve["win_rate"] - curve["ci_low"])
+    high = 100 * (curve["ci_high"] - curve["win_rate"])
+    ax.errorbar(curve["samples"], 100 * curve["win_rate"], yerr=[low, high], marker="o", color=BLUE,
+                capsize=3, label="fair player")
     look = ladder[ladder["player"] == "lookahead"]
     if len(look):
         ax.axhline(100 * look["win_rate"].iloc[0], color=GREY, ls="--", lw=1, label="lookahead")
@@ -65,7 +65,8 @@ def plot_fair_fatal(ax, fatal: pd.DataFrame) -> None:
         if not total:
             continue
         h = np.histogram(left, bins=bins, weights=games)[0]
-        ax.step(bins, 100 * np.append(h, h[-1]) / total, where="post", color=colours.get(player, GREY), lw=1.4,
+        ax.step(bins, 100 * np.append(h, h[-1]) / total, where="post",
+                color=colours.get(player, GREY), lw=1.4,
                 label=f"{player} ({100 * games.sum() / total:.1f} % lost)")
     ax.invert_xaxis()
     ax.set_xlabel("cards left before the fatal move")
@@ -86,13 +87,19 @@ def fatal_summary(fatal: pd.DataFrame) -> pd.DataFrame:
         never = int(t[t["outcome"] == "never lost"]["games"].sum())
         order = np.argsort(left)
         cum = np.cumsum(games[order])
-        median = float(left[order][np.searchsorted(cum, cum[-1] / 2)]) if len(cum) and cum[-1] else float("nan")
-        rows.append({"player": player, "games": total, "never_lost": never / total if total else float("nan"),
-                     "early": games[left >= EARLY].sum() / total if total else float("nan"),
-                     "middle": games[(left < EARLY) & (left > LATE)].sum() / total if total else float("nan"),
-                     "late": games[left <= LATE].sum() / total if total else float("nan"),
+        median = float("nan")
+        if len(cum) and cum[-1]:
+            median = float(left[order][np.searchsorted(cum, cum[-1] / 2)])
+        rows.append({"player": player, "games": total, "never_lost": _share(never, total),
+                     "early": _share(games[left >= EARLY].sum(), total),
+                     "middle": _share(games[(left < EARLY) & (left > LATE)].sum(), total),
+                     "late": _share(games[left <= LATE].sum(), total),
                      "median_cards_left": median})
     return pd.DataFrame(rows)
+
+
+def _share(games, total: int) -> float:
+    return games / total if total else float("nan")
 
 
 def fair_section(data: dict, img) -> list[str]:
@@ -101,52 +108,71 @@ def fair_section(data: dict, img) -> list[str]:
     if "fair-ladder" not in data:
         return L + ["Not in these findings yet: they were derived before the fair-play stage; "
                     "`halfmoon findings` on the census adds it.", ""]
-    t = data["fair-ladder"]
+    L += _ladder_lines(data["fair-ladder"], img)
+    if "fair-curve" in data and len(data["fair-curve"]):
+        L += _curve_lines(data["fair-curve"], img)
+    if "fair-fatal" in data and len(data["fair-fatal"]):
+        L += _fatal_lines(data["fair-fatal"], img)
+    return L
+
+
+def _ladder_lines(t: pd.DataFrame, img) -> list[str]:
+    """The ladder's table and chart, and what the best fair player wins back."""
     n = int(t["deals"].iloc[0])
-    L += [f"The solver sees all 104 cards; a player sees 20. On {n:,} deals of the census (the first of "
-          "the players' sample), each fair player of `halfmoon players` — given only the tops, the "
-          "reserve and how many of each card are still hidden, never the deal (see "
-          "[fair-play.md](fair-play.md)) — against every card shown, paired by deal:", ""]
+    L = [f"The solver sees all 104 cards; a player sees 20. On {n:,} deals of the census (the "
+         "first of the players' sample), each fair player of `halfmoon players` — given only the "
+         "tops, the reserve and how many of each card are still hidden, never the deal (see "
+         "[fair-play.md](fair-play.md)) — against every card shown, paired by deal:", ""]
     rows = []
     for r in t.itertuples():
-        vs = "" if r.player in ("lookahead",) else (f"{100 * r.vs_lookahead:+.2f} ({100 * r.vs_lookahead_low:+.2f} "
-                                                  f"to {100 * r.vs_lookahead_high:+.2f})")
-        rows.append(("every card shown (solver)" if r.player == "solver" else r.player, f"{r.deals:,}",
-                     f"{r.won:,}", pct(r.win_rate), ci(r.ci_low, r.ci_high), vs,
-                     "" if r.player == "solver" else f"{r.seconds_per_game:.3f}"))
-    L += table(("player", "deals", "won", "win rate", "95 % interval", "against lookahead (points)",
-                 "seconds a game"), rows)
+        vs = "" if r.player in ("lookahead",) else (
+            f"{100 * r.vs_lookahead:+.2f} ({100 * r.vs_lookahead_low:+.2f} "
+            f"to {100 * r.vs_lookahead_high:+.2f})")
+        rows.append(("every card shown (solver)" if r.player == "solver" else r.player,
+                     f"{r.deals:,}", f"{r.won:,}", pct(r.win_rate), interval(r.ci_low, r.ci_high),
+                     vs, "" if r.player == "solver" else f"{r.seconds_per_game:.3f}"))
+    L += table_lines(("player", "deals", "won", "win rate", "95 % interval",
+                      "against lookahead (points)", "seconds a game"), rows)
     L += ["", img("fair-ladder.png", "the fair-play ladder"), ""]
     players_ = t[~t["player"].isin(["solver", "lookahead"])]
     look, solver = t[t["player"] == "lookahead"], t[t["player"] == "solver"]
     if len(players_) and len(look) and len(solver):
         best = players_.loc[players_["win_rate"].idxmax()]
         gap = float(solver["win_rate"].iloc[0] - look["win_rate"].iloc[0])
-        L += [f"Of the {100 * gap:.1f} points between lookahead and every card shown, the best fair player here "
-              f"(`{best.player}`, {pct(best.win_rate)}) wins back {100 * best.vs_lookahead:+.2f} "
-              f"({100 * best.vs_lookahead_low:+.2f} to {100 * best.vs_lookahead_high:+.2f}): "
-              f"{100 * best.vs_lookahead / gap:.0f} % of what seeing the hidden cards is worth.", ""]
-    if "fair-curve" in data and len(data["fair-curve"]):
-        c = data["fair-curve"]
-        L += ["The fair player's win rate against the layouts it samples a decision (the cost of a game "
-              "grows with them: " + ", ".join(f"{int(r.samples)}: {r.seconds_per_game:.2f} s"
-                                               for r in c.itertuples()) + " on one core):", "",
-              img("fair-curve.png", "win rate against samples"), ""]
-    if "fair-fatal" in data and len(data["fair-fatal"]):
-        f = fatal_summary(data["fair-fatal"])
-        L += ["Where their games are lost. On the deals the solver wins (it never loses one), each game's "
-              "fatal move is the first whose position the solver proves lost, found by bisection along "
-              "the game; the share of the games on winnable deals, by the cards left before it (section 3 "
-              "has the same for the random and the greedy player's games):", ""]
-        L += table(("player", "games on winnable deals", "never lost", f"fatal with {EARLY}+ cards left",
-                    f"{EARLY - 1}–{LATE + 1}", f"{LATE} or fewer", "median cards left at the fatal move"),
-                   [(r.player, f"{r.games:,}", pct(r.never_lost, 1), pct(r.early, 1), pct(r.middle, 1),
-                     pct(r.late, 1), f"{r.median_cards_left:.0f}") for r in f.itertuples()])
-        L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
-        top = f[f["player"] == "fair"] if (f["player"] == "fair").any() else f.iloc[-1:]
-        r = top.iloc[0]
-        L += [f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable deals: "
-              f"{pct(r.early, 1)} of them all by a move made with {EARLY} or more cards left, only "
-              f"{pct(r.late, 1)} with {LATE} or fewer. The game is lost early, while most cards are hidden, "
-              "which is where a player who cannot see them has least to go on.", ""]
+        L += [f"Of the {100 * gap:.1f} points between lookahead and every card shown, the best "
+              f"fair player here (`{best.player}`, {pct(best.win_rate)}) wins back "
+              f"{100 * best.vs_lookahead:+.2f} ({100 * best.vs_lookahead_low:+.2f} to "
+              f"{100 * best.vs_lookahead_high:+.2f}): {100 * best.vs_lookahead / gap:.0f} % of "
+              "what seeing the hidden cards is worth.", ""]
+    return L
+
+
+def _curve_lines(c: pd.DataFrame, img) -> list[str]:
+    """The fair player's win rate against its samples, with what a game costs at each."""
+    costs = ", ".join(f"{int(r.samples)}: {r.seconds_per_game:.2f} s" for r in c.itertuples())
+    return ["The fair player's win rate against the layouts it samples a decision (the cost of a "
+            "game grows with them: " + costs + " on one core):", "",
+            img("fair-curve.png", "win rate against samples"), ""]
+
+
+def _fatal_lines(fatal: pd.DataFrame, img) -> list[str]:
+    """Where the fair players' games are lost: the table, the chart and what they say."""
+    f = fatal_summary(fatal)
+    L = ["Where their games are lost. On the deals the solver wins (it never loses one), each "
+         "game's fatal move is the first whose position the solver proves lost, found by "
+         "bisection along the game; the share of the games on winnable deals, by the cards left "
+         "before it (section 3 has the same for the random and the greedy player's games):", ""]
+    L += table_lines(("player", "games on winnable deals", "never lost",
+                      f"fatal with {EARLY}+ cards left", f"{EARLY - 1}–{LATE + 1}",
+                      f"{LATE} or fewer", "median cards left at the fatal move"),
+                     [(r.player, f"{r.games:,}", pct(r.never_lost, 1), pct(r.early, 1),
+                       pct(r.middle, 1), pct(r.late, 1), f"{r.median_cards_left:.0f}")
+                      for r in f.itertuples()])
+    L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
+    top = f[f["player"] == "fair"] if (f["player"] == "fair").any() else f.iloc[-1:]
+    r = top.iloc[0]
+    L += [f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable "
+          f"deals: {pct(r.early, 1)} of them all by a move made with {EARLY} or more cards left, "
+          f"only {pct(r.late, 1)} with {LATE} or fewer. The game is lost early, while most cards "
+          "are hidden, which is where a player who cannot see them has least to go on.", ""]
     return L

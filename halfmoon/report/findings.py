@@ -23,10 +23,8 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.research.deadlocks import KINDS, class_table, kind_table
 
 from .charts import figure
-
-BLUE, ORANGE, BROWN, GREEN, RED, GREY = "#0d47a1", "#ef6c00", "#6d4c41", "#2e7d32", "#c62828", "#9e9e9e"
-PLAYER_COLOURS = {"solver": BLUE, "lookahead3": GREEN, "lookahead": "#66bb6a", "greedy": ORANGE,
-                  "random": BROWN}
+from .fairplay import fair_section, plot_fair_curve, plot_fair_fatal, plot_fair_ladder
+from .style import BLUE, BROWN, GREEN, GREY, ORANGE, PLAYER_COLOURS, RED, interval, pct, table_lines
 
 
 def load_data(data_dir: Union[str, Path]) -> dict:
@@ -48,8 +46,8 @@ def load_data(data_dir: Union[str, Path]) -> dict:
 # --- charts ---------------------------------------------------------------------------
 def plot_win_rate(ax, run: pd.DataFrame) -> None:
     """The win rate of the first n deals of the census and its 95 % interval."""
-    ax.fill_between(run["n"], 100 * run["ci_low"], 100 * run["ci_high"], color="#90caf9", alpha=0.7,
-                    label="95 % interval")
+    ax.fill_between(run["n"], 100 * run["ci_low"], 100 * run["ci_high"], color="#90caf9",
+                    alpha=0.7, label="95 % interval")
     ax.plot(run["n"], 100 * run["win_rate"], color=BLUE, lw=1.2, label="win rate")
     ax.set_xscale("log")
     last = run.iloc[-1]
@@ -66,8 +64,8 @@ def plot_deadlocks(ax, losses: pd.DataFrame) -> None:
     x = np.arange(len(t))
     share = 100 * t["share"].to_numpy()
     ax.bar(x, share, color=[RED if k.startswith("faces") else BROWN for k in t.index])
-    ax.errorbar(x, share, yerr=[share - 100 * t["ci_low"], 100 * t["ci_high"] - share], fmt="none",
-                capsize=3, color="black")
+    ax.errorbar(x, share, yerr=[share - 100 * t["ci_low"], 100 * t["ci_high"] - share],
+                fmt="none", capsize=3, color="black")
     for xi, s, n in zip(x, share, t["losses"]):
         ax.text(xi, s + 1, f"{n:,}", ha="center", fontsize=7)
     ax.set_xticks(x, list(t.index), rotation=30, ha="right")
@@ -77,7 +75,8 @@ def plot_deadlocks(ax, losses: pd.DataFrame) -> None:
 
 
 def plot_loss_by_feature(fig, features: pd.DataFrame, min_deals: int = 1000) -> None:
-    """Loss rate with its interval by each feature value (values with ``min_deals`` deals or more)."""
+    """Loss rate with its interval by each feature value (values with ``min_deals`` deals or
+    more)."""
     names = list(dict.fromkeys(features["feature"]))
     cols = 3
     rows = (len(names) + cols - 1) // cols
@@ -116,7 +115,8 @@ def plot_keep_share(ax, forgiveness: pd.DataFrame) -> None:
         if t.empty:
             continue
         t = t.assign(cards_left=t["cards_left"].astype(int)).sort_values("cards_left")
-        ax.fill_between(t["cards_left"], 100 * t["ci_low"], 100 * t["ci_high"], color=colour, alpha=0.25)
+        ax.fill_between(t["cards_left"], 100 * t["ci_low"], 100 * t["ci_high"], color=colour,
+                        alpha=0.25)
         ax.plot(t["cards_left"], 100 * t["keep_share"], color=colour, lw=1.2,
                 label=f"along the {player} player's games")
     ax.invert_xaxis()
@@ -139,8 +139,8 @@ def plot_fatal(ax, fatal: pd.DataFrame) -> None:
         if not total:
             continue
         h = np.histogram(t["cards_left"], bins=bins, weights=t["games"])[0]
-        ax.bar(bins[:-1] + k * width / 2, 100 * h / total, width=width / 2, align="edge", color=colour,
-               label=f"{player} ({total:,} games lost)")
+        ax.bar(bins[:-1] + k * width / 2, 100 * h / total, width=width / 2, align="edge",
+               color=colour, label=f"{player} ({total:,} games lost)")
     ax.invert_xaxis()
     ax.set_xlabel("cards left before the fatal move")
     ax.set_ylabel("lost games (%)")
@@ -178,19 +178,21 @@ def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
         "deadlocks.png": (6.0, 3.2, lambda f: plot_deadlocks(f.add_subplot(), data["losses"])),
         "loss-by-feature.png": (7.5, 4.6, lambda f: plot_loss_by_feature(
             f, data["features"], common_deals(data["summary"]["deals"]))),
-        "forgiveness.png": (6.0, 3.2, lambda f: plot_keep_share(f.add_subplot(), data["forgiveness"])),
+        "forgiveness.png": (6.0, 3.2, lambda f: plot_keep_share(
+            f.add_subplot(), data["forgiveness"])),
         "fatal-moves.png": (6.0, 3.0, lambda f: plot_fatal(f.add_subplot(), data["fatal-moves"])),
         "players.png": (5.5, 3.0, lambda f: plot_players(f.add_subplot(), data["players"])),
-        "difficulty.png": (6.0, 3.0, lambda f: plot_difficulty(f.add_subplot(), data["difficulty"])),
+        "difficulty.png": (6.0, 3.0, lambda f: plot_difficulty(
+            f.add_subplot(), data["difficulty"])),
     }
     if "fair-ladder" in data:
-        from .fairplay import plot_fair_curve, plot_fair_fatal, plot_fair_ladder
-
-        jobs["fair-ladder.png"] = (6.0, 3.2, lambda f: plot_fair_ladder(f.add_subplot(), data["fair-ladder"]))
-        jobs["fair-curve.png"] = (5.0, 3.0, lambda f: plot_fair_curve(f.add_subplot(), data["fair-curve"],
-                                                                       data["fair-ladder"]))
+        jobs["fair-ladder.png"] = (6.0, 3.2, lambda f: plot_fair_ladder(
+            f.add_subplot(), data["fair-ladder"]))
+        jobs["fair-curve.png"] = (5.0, 3.0, lambda f: plot_fair_curve(
+            f.add_subplot(), data["fair-curve"], data["fair-ladder"]))
         if "fair-fatal" in data:
-            jobs["fair-fatal.png"] = (6.0, 3.0, lambda f: plot_fair_fatal(f.add_subplot(), data["fair-fatal"]))
+            jobs["fair-fatal.png"] = (6.0, 3.0, lambda f: plot_fair_fatal(
+                f.add_subplot(), data["fair-fatal"]))
     paths = {}
     for name, (w, h, draw) in jobs.items():
         fig = figure(w, h)
@@ -202,19 +204,6 @@ def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
 
 
 # --- the page -------------------------------------------------------------------------
-def _pct(x, digits: int = 2) -> str:
-    return "n/a" if x is None or x != x else f"{100 * x:.{digits}f} %"
-
-
-def _ci(low, high, digits: int = 2) -> str:
-    return f"{_pct(low, digits)} – {_pct(high, digits)}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence]) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
-        "| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-
-
 def _kind_words(kind: str) -> str:
     if kind == "faces":
         return "the faces alone"
@@ -248,7 +237,8 @@ def example_layouts(losses: pd.DataFrame) -> dict[str, tuple[str, str]]:
 
         proj = Deal(piles=[[c for c in p if of(c)] for p in deal.piles],
                     reserve=[c if c is not None and of(c) else None for c in deal.reserve])
-        out[kind] = (f"{deal.code} ({int(row['example'])}), {' '.join(cls)} only", format_layout(proj))
+        title = f"{deal.code} ({int(row['example'])}), {' '.join(cls)} only"
+        out[kind] = (title, format_layout(proj))
     return out
 
 
@@ -258,172 +248,234 @@ def _plural(n: int, one: str, many: str) -> str:
 
 def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
     """Draw the charts into ``data_dir`` and write the page ``page`` (links relative to it)."""
-    from halfmoon.research.deadlocks import CLASSES
-    from halfmoon.research.findings import DATA_FILES, FAIR_FILES
-
     d = Path(data_dir)
     data = load_data(d)
     draw_charts(data, d)
-    examples = example_layouts(data["losses"])
+    here = Path(page).resolve().parent
+    rel = Path(*d.resolve().relative_to(here).parts) if d.resolve().is_relative_to(here) \
+        else d.resolve()
+
+    def img(name: str, alt: str) -> str:
+        return f"![{alt}]({rel.as_posix()}/{name})"
+
     s = data["summary"]
-    rel = Path(*Path(d).resolve().relative_to(Path(page).resolve().parent).parts) \
-        if Path(d).resolve().is_relative_to(Path(page).resolve().parent) else d.resolve()
-    img = lambda name, alt: f"![{alt}]({rel.as_posix()}/{name})"  # noqa: E731
-    versions = ", ".join(s["solver_versions"])
-    n = s["deals"]
-    L = ["# Half Moon, measured", "",
-         f"Figures on Half Moon from a census of **{n:,} deals** (made {s.get('created', '?')[:10]}) drawn uniformly from all "
-         f"8,031,810,176 deal codes, each settled exactly by the solver (version {versions}, "
-         f"budget {s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
-         "Every interval is a 95 % interval; every figure says how it was measured.", "",
-         "Reproduce (the census is resumable; the second command derives everything below "
-         "from it, and `make findings` runs both):", "", "```",
-         s["command"], f"halfmoon findings {s['command'].split('--out ')[1].split()[0]} --out docs "
-         f"--seed {s['seed']}", "```", ""]
-    # 1. win rate
-    L += ["## 1. How often Half Moon can be won", "",
-          f"**{_pct(s['win_rate'], 3)}** of deals can be won (95 % Wilson interval "
-          f"{_ci(s['win_low'], s['win_high'], 3)}; {s['wins']:,} wins and {s['losses']:,} losses "
-          f"of {n:,} deals, {s['unresolved']} unresolved).", "",
-          f"**Dead on arrival** (no legal move at the start): {s['dead_on_arrival']:,} deals, "
-          f"{_pct(s['doa_rate'], 4)} (interval {_ci(s['doa_low'], s['doa_high'], 4)}).", "",
-          img("win-rate.png", "win rate as the sample grows"), "",
-          "The win rate of the census's first n deals (in a seeded random order), with its "
-          "interval, which narrows as one over the square root of n.", ""]
-    # 2. why deals are lost
-    losses = data["losses"]
-    kt = kind_table(losses)
-    rows = []
-    for kind, r in kt.iterrows():
-        rows.append((_kind_words(kind), f"{int(r['losses']):,}", _pct(r["share"], 1),
-                     _ci(r["ci_low"], r["ci_high"], 1), f"{int(r['example'])}"))
+    L = _head_lines(s)
+    L += _win_rate_lines(s, img)
+    L += _deadlock_lines(data["losses"], img)
+    L += _feature_lines(data["features"], s["deals"], img)
+    L += _forgiveness_lines(data, s, img)
+    L += _players_lines(data["players"], s, img)
+    L += fair_section(data, img)
+    L += _difficulty_lines(data["difficulty"], data["hardest"], s, img)
+    L += _recheck_lines(s)
+    L += _data_lines(d, rel, s)
+    path = Path(page)
+    path.write_text("\n".join(L), encoding="utf-8")
+    return path
+
+
+def _versions(s: dict) -> str:
+    return ", ".join(s["solver_versions"])
+
+
+def _head_lines(s: dict) -> list[str]:
+    """The title, what the census is and how to make it again."""
+    census = s["command"].split("--out ")[1].split()[0]
+    return ["# Half Moon, measured", "",
+            f"Figures on Half Moon from a census of **{s['deals']:,} deals** (made "
+            f"{s.get('created', '?')[:10]}) drawn uniformly from all 8,031,810,176 deal codes, "
+            f"each settled exactly by the solver (version {_versions(s)}, budget "
+            f"{s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
+            "Every interval is a 95 % interval; every figure says how it was measured.", "",
+            "Reproduce (the census is resumable; the second command derives everything below "
+            "from it, and `make findings` runs both):", "", "```",
+            s["command"], f"halfmoon findings {census} --out docs --seed {s['seed']}", "```", ""]
+
+
+def _win_rate_lines(s: dict, img) -> list[str]:
+    """Section 1: how often a deal can be won, and how many are dead on arrival."""
+    return ["## 1. How often Half Moon can be won", "",
+            f"**{pct(s['win_rate'], 3)}** of deals can be won (95 % Wilson interval "
+            f"{interval(s['win_low'], s['win_high'], 3)}; {s['wins']:,} wins and "
+            f"{s['losses']:,} losses of {s['deals']:,} deals, {s['unresolved']} unresolved).", "",
+            f"**Dead on arrival** (no legal move at the start): {s['dead_on_arrival']:,} deals, "
+            f"{pct(s['doa_rate'], 4)} (interval {interval(s['doa_low'], s['doa_high'], 4)}).", "",
+            img("win-rate.png", "win rate as the sample grows"), "",
+            "The win rate of the census's first n deals (in a seeded random order), with its "
+            "interval, which narrows as one over the square root of n.", ""]
+
+
+def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
+    """Section 2, first part: the kinds of deadlock, the classes in them, an example of each."""
+    from halfmoon.research.deadlocks import CLASSES
+
+    rows = [(_kind_words(kind), f"{int(r['losses']):,}", pct(r["share"], 1),
+             interval(r["ci_low"], r["ci_high"], 1), f"{int(r['example'])}")
+            for kind, r in kind_table(losses).iterrows()]
     ct = class_table(losses)
-    L += ["## 2. Why deals are lost", "",
-          "A lost deal's **deadlock** is the smallest set of classes (J+Q+K, A+10, 2+9, 3+8, 4+7, "
-          "5+6) whose cards alone, in their places, already cannot be cleared: the solver settles "
-          "the deal projected onto each set of classes, one class, then two, and so on "
-          "(`halfmoon.research.deadlocks`; a win of the deal is a win of every projection, so a "
-          "lost projection proves the loss). Over the census's "
-          f"{len(losses):,} losses:", ""]
-    L += _table(("deadlock", "losses", "share", "95 % interval", "example deal"), rows)
+    several = int((losses["minimal_sets"] > 1).sum())
+    unsettled = int((losses["kind"] == "unresolved").sum())
+    L = ["## 2. Why deals are lost", "",
+         "A lost deal's **deadlock** is the smallest set of classes (J+Q+K, A+10, 2+9, 3+8, 4+7, "
+         "5+6) whose cards alone, in their places, already cannot be cleared: the solver settles "
+         "the deal projected onto each set of classes, one class, then two, and so on "
+         "(`halfmoon.research.deadlocks`; a win of the deal is a win of every projection, so a "
+         "lost projection proves the loss). Over the census's "
+         f"{len(losses):,} losses:", ""]
+    L += table_lines(("deadlock", "losses", "share", "95 % interval", "example deal"), rows)
     L += ["", img("deadlocks.png", "kinds of deadlock"), "",
           "How often each class takes part in the deadlock: " + ", ".join(
-              f"{c} {_pct(ct.loc[c, 'share'], 1)}" for c in ("J+Q+K",) + CLASSES[:5]) + ". "
-          f"{_plural(int((losses['minimal_sets'] > 1).sum()), 'loss has', 'losses have')} more than one "
-          f"smallest set; {_plural(int((losses['kind'] == 'unresolved').sum()), 'has', 'have')} a projection "
-          "the budget did not settle.", "",
-          "An example of each kind (the census's lowest-numbered deal with it), with only the cards of "
-          "its deadlock classes, in their places (layout notation, bottom card first):", "",
+              f"{c} {pct(ct.loc[c, 'share'], 1)}" for c in ("J+Q+K",) + CLASSES[:5]) + ". "
+          f"{_plural(several, 'loss has', 'losses have')} more than one smallest set; "
+          f"{_plural(unsettled, 'has', 'have')} a projection the budget did not settle.", "",
+          "An example of each kind (the census's lowest-numbered deal with it), with only the "
+          "cards of its deadlock classes, in their places (layout notation, bottom card "
+          "first):", "",
           "<details><summary>the examples</summary>", ""]
-    for kind, (title, layout) in examples.items():
-        L += [f"{_kind_words(kind).capitalize()}: {title}", "", "```", layout.rstrip("\n"), "```", ""]
-    L += ["</details>",
-          "", f"**Loss rate by simple features of the deal** (values seen in at least {common_deals(n):,} deals"
-          "): legal moves at the start, face cards on the pile tops and in the reserve, "
-          "classes with a legal move, cards whose two copies lie in the same pile, the most face "
-          "cards in one pile.", "", img("loss-by-feature.png", "loss rate by feature"), ""]
-    ft = data["features"]
-    frows = []
+    for kind, (title, layout) in example_layouts(losses).items():
+        L += [f"{_kind_words(kind).capitalize()}: {title}", "", "```", layout.rstrip("\n"), "```",
+              ""]
+    L += ["</details>", ""]
+    return L
+
+
+def _feature_lines(ft: pd.DataFrame, deals: int, img) -> list[str]:
+    """Section 2, second part: the loss rate by simple features of the deal."""
+    common = common_deals(deals)
+    L = [f"**Loss rate by simple features of the deal** (values seen in at least {common:,} "
+         "deals): legal moves at the start, face cards on the pile tops and in the reserve, "
+         "classes with a legal move, cards whose two copies lie in the same pile, the most face "
+         "cards in one pile.", "", img("loss-by-feature.png", "loss rate by feature"), ""]
+    rows = []
     for f in dict.fromkeys(ft["feature"]):
-        t = ft[(ft["feature"] == f) & (ft["deals"] >= common_deals(s["deals"]))]
+        t = ft[(ft["feature"] == f) & (ft["deals"] >= common)]
         if t.empty:
             continue
         for _, r in t.iloc[sorted({0, len(t) // 2, len(t) - 1})].iterrows():
-            frows.append((f.replace("_", " "), int(r["value"]), f"{int(r['deals']):,}",
-                          _pct(r["loss_rate"]), _ci(r["ci_low"], r["ci_high"])))
+            rows.append((f.replace("_", " "), int(r["value"]), f"{int(r['deals']):,}",
+                         pct(r["loss_rate"]), interval(r["ci_low"], r["ci_high"])))
     L += ["Lowest, middle and highest common value of each:", ""]
-    L += _table(("feature", "value", "deals", "lost", "95 % interval"), frows)
+    L += table_lines(("feature", "value", "deals", "lost", "95 % interval"), rows)
     L += [""]
-    # 3. forgiveness
+    return L
+
+
+def _forgiveness_lines(data: dict, s: dict, img) -> list[str]:
+    """Section 3: how often a move loses a winnable game, by cards left, and where the fatal
+    move is made."""
     from halfmoon.research.forgiveness import fatal_points
 
     rm = data["random-move"]
     uni = rm[(rm["measure"] == "uniform move")].set_index("player")
     own = rm[(rm["measure"] == "own move")].set_index("player")
     allp = uni.loc["all"] if "all" in uni.index else uni.iloc[0]
-    games = data["forgiveness-games"].assign(start="win")
-    fp = fatal_points(games)
+    fp = fatal_points(data["forgiveness-games"].assign(start="win"))
     never = fp[fp["outcome"] == "never lost"].set_index("player")
-    L += ["## 3. How forgiving the game is", "",
-          f"Along the games of the random and the greedy player on {s['forgiveness_deals']:,} "
-          "winnable deals of the census (a seeded sample), every legal move of every position still "
-          f"winnable was settled ({s['forgiveness_positions']:,} positions; "
-          "`halfmoon.research.forgiveness`). Intervals of means over positions are clustered by deal.", "",
-          f"- A uniformly random legal move from a winnable position **loses it with chance "
-          f"{_pct(allp['loses'])}** ({_ci(allp['ci_low'], allp['ci_high'])}; mean over "
-          f"{int(allp['n']):,} positions of both players' games).",
-          ] + [f"- The {p} player's own moves from winnable positions lose the game {_pct(r['loses'])} of "
-               f"the time ({_ci(r['ci_low'], r['ci_high'])}, {int(r['n']):,} moves); its game is never lost "
-               f"on {_pct(never.loc[p, 'share'], 1)} of the deals ({_ci(never.loc[p, 'ci_low'], never.loc[p, 'ci_high'], 1)})."
-               for p, r in own.iterrows() if p in never.index]
+    L = ["## 3. How forgiving the game is", "",
+         f"Along the games of the random and the greedy player on {s['forgiveness_deals']:,} "
+         "winnable deals of the census (a seeded sample), every legal move of every position "
+         f"still winnable was settled ({s['forgiveness_positions']:,} positions; "
+         "`halfmoon.research.forgiveness`). Intervals of means over positions are clustered by "
+         "deal.", "",
+         f"- A uniformly random legal move from a winnable position **loses it with chance "
+         f"{pct(allp['loses'])}** ({interval(allp['ci_low'], allp['ci_high'])}; mean over "
+         f"{int(allp['n']):,} positions of both players' games)."]
+    L += [f"- The {p} player's own moves from winnable positions lose the game {pct(r['loses'])} "
+          f"of the time ({interval(r['ci_low'], r['ci_high'])}, {int(r['n']):,} moves); its game "
+          f"is never lost on {pct(never.loc[p, 'share'], 1)} of the deals "
+          f"({interval(never.loc[p, 'ci_low'], never.loc[p, 'ci_high'], 1)})."
+          for p, r in own.iterrows() if p in never.index]
     kb = data["forgiveness-buckets"]
     kb = kb[kb["player"] == "all"] if (kb["player"] == "all").any() else kb
-    L += ["", "Share of the legal moves that keep a winnable position winnable, by cards left (both players' "
-          "positions):", ""]
-    L += _table(("cards left", "positions", "keep it winnable", "95 % interval"),
-                [(r.cards_left, f"{r.positions:,}", _pct(r.keep_share, 1), _ci(r.ci_low, r.ci_high, 1))
-                 for r in kb.itertuples()])
+    L += ["", "Share of the legal moves that keep a winnable position winnable, by cards left "
+          "(both players' positions):", ""]
+    L += table_lines(("cards left", "positions", "keep it winnable", "95 % interval"),
+                     [(r.cards_left, f"{r.positions:,}", pct(r.keep_share, 1),
+                       interval(r.ci_low, r.ci_high, 1)) for r in kb.itertuples()])
     L += ["", img("forgiveness.png", "share of moves keeping the game winnable"), "",
-          "Where the fatal move is made (share of the player's walked games, by cards left before it):", ""]
+          "Where the fatal move is made (share of the player's walked games, by cards left "
+          "before it):", ""]
     fatal = fp[fp["outcome"] == "fatal"]
     players_ = list(dict.fromkeys(fatal["player"]))
-    L += _table(("cards left",) + tuple(players_),
-                [(label,) + tuple(_pct(fatal[(fatal["player"] == p) & (fatal["cards_left"] == label)]["share"].iloc[0], 1)
-                                  for p in players_) for label in dict.fromkeys(fatal["cards_left"])])
+
+    def share(player, label) -> str:
+        at = fatal[(fatal["player"] == player) & (fatal["cards_left"] == label)]
+        return pct(at["share"].iloc[0], 1)
+
+    L += table_lines(("cards left",) + tuple(players_),
+                     [(label,) + tuple(share(p, label) for p in players_)
+                      for label in dict.fromkeys(fatal["cards_left"])])
     L += ["", img("fatal-moves.png", "where the fatal moves are made"), ""]
-    # 4. players
-    pl = data["players"]
-    prow = [(p.player, f"{p.deals:,}", f"{p.wins:,}", _pct(p.win_rate), _ci(p.ci_low, p.ci_high),
-             _pct(p.of_winnable, 1), f"{p.mean_cards_left:.1f}") for p in pl.itertuples()]
-    L += ["## 4. The price of not thinking ahead", "",
-          f"The same {s['players_deals']:,} deals (a seeded sample of the census) played once by each "
-          "simple player of `halfmoon.research.strategies`: random (a uniformly random legal move), "
-          "greedy (the move uncovering most pile cards, pairs before triplets, fullest piles first), "
-          "lookahead and lookahead3 (the best line of 2 or 3 moves over the cards on show; rules in "
-          "`solver/players.py`), against the solver's verdicts.", ""]
-    L += _table(("player", "deals", "won", "win rate", "95 % interval", "of the winnable", "cards left (mean)"), prow)
+    return L
+
+
+def _players_lines(pl: pd.DataFrame, s: dict, img) -> list[str]:
+    """Section 4: the simple players against the solver's verdicts."""
+    rows = [(p.player, f"{p.deals:,}", f"{p.wins:,}", pct(p.win_rate),
+             interval(p.ci_low, p.ci_high), pct(p.of_winnable, 1), f"{p.mean_cards_left:.1f}")
+            for p in pl.itertuples()]
+    L = ["## 4. The price of not thinking ahead", "",
+         f"The same {s['players_deals']:,} deals (a seeded sample of the census) played once by "
+         "each simple player of `halfmoon.research.strategies`: random (a uniformly random legal "
+         "move), greedy (the move uncovering most pile cards, pairs before triplets, fullest "
+         "piles first), lookahead and lookahead3 (the best line of 2 or 3 moves over the cards "
+         "on show; rules in `solver/players.py`), against the solver's verdicts.", ""]
+    L += table_lines(("player", "deals", "won", "win rate", "95 % interval", "of the winnable",
+                      "cards left (mean)"), rows)
     if "vs_greedy" in pl:
-        L += ["", "Each player against the greedy one on the same deals (difference of the win rates in "
-              "points, paired by deal, with its 95 % interval): " + "; ".join(
-                  f"{p.player} {100 * p.vs_greedy:+.2f} ({100 * p.vs_greedy_low:+.2f} to {100 * p.vs_greedy_high:+.2f})"
+        L += ["", "Each player against the greedy one on the same deals (difference of the win "
+              "rates in points, paired by deal, with its 95 % interval): " + "; ".join(
+                  f"{p.player} {100 * p.vs_greedy:+.2f} ({100 * p.vs_greedy_low:+.2f} to "
+                  f"{100 * p.vs_greedy_high:+.2f})"
                   for p in pl.itertuples() if p.player not in ("greedy",)) + "."]
     L += ["", img("players.png", "players"), ""]
-    from .fairplay import fair_section
+    return L
 
-    L += fair_section(data, img)
-    # 5. difficulty
-    dt = data["difficulty"]
-    hd = data["hardest"]
-    L += ["## 5. Difficulty", "",
-          "Positions the solver searched per deal (a conflict of its clause-learning search counts "
-          "as one): " + ", ".join(f"{k} {v:,.0f}" for k, v in s.get("nodes", {}).items()) + ". "
-          f"The census took {s['seconds']:,.0f} s of solving in all ({s['deals'] / s['seconds']:,.0f} deals a "
-          "second of one process, several runs sharing the machine's two cores). By decade:", ""]
-    L += _table(("positions", "wins", "losses"), [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in
-                                                 zip(dt["nodes_from"], dt["nodes_below"], dt["wins"], dt["losses"])])
+
+def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[str]:
+    """Section 5: positions searched per deal, by decade, and the hardest deals solved again."""
+    L = ["## 5. Difficulty", "",
+         "Positions the solver searched per deal (a conflict of its clause-learning search counts "
+         "as one): " + ", ".join(f"{k} {v:,.0f}" for k, v in s.get("nodes", {}).items()) + ". "
+         f"The census took {s['seconds']:,.0f} s of solving in all "
+         f"({s['deals'] / s['seconds']:,.0f} deals a second of one process, several runs sharing "
+         "the machine's two cores). By decade:", ""]
+    L += table_lines(("positions", "wins", "losses"),
+                     [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in
+                      zip(dt["nodes_from"], dt["nodes_below"], dt["wins"], dt["losses"])])
     L += ["", img("difficulty.png", "positions searched per deal"), "",
           f"The {len(hd)} hardest deals of the census, solved again (same verdict each time: "
           f"{'yes' if hd['same_again'].all() else 'NO'}):", ""]
-    L += _table(("deal", "code", "verdict", "positions", "seconds (census)", "settled by"),
-                [(r.deal, r.code, r.verdict, f"{r.nodes:,}", f"{r.seconds:.2f}", r.settled_by)
-                 for r in hd.itertuples()])
-    # 6. recheck
+    L += table_lines(("deal", "code", "verdict", "positions", "seconds (census)", "settled by"),
+                     [(r.deal, r.code, r.verdict, f"{r.nodes:,}", f"{r.seconds:.2f}",
+                       r.settled_by) for r in hd.itertuples()])
+    return L
+
+
+def _recheck_lines(s: dict) -> list[str]:
+    """Section 6: a sample of the census settled again by other means."""
     rc = s["recheck"]
-    L += ["", "## 6. Checked by other means", "",
-          f"A seeded random {s['recheck_deals']:,} deals of the census (1 %): every win's recorded line "
-          "replayed move by move through the reference engine, every loss put to the CP-SAT model of "
-          f"`solver/cpsat.py` (shares no code with the search; {s['recheck_limit']:.0f} s each).", ""]
-    L += _table(list(rc), [list(f"{v:,}" for v in rc.values())])
-    L += ["", "## Data", "",
-          f"In `{rel.as_posix()}/`, small enough to keep: made by `halfmoon findings`, read by "
-          "`notebooks/findings.ipynb`, which draws these charts from them.", ""]
+    L = ["", "## 6. Checked by other means", "",
+         f"A seeded random {s['recheck_deals']:,} deals of the census (1 %): every win's recorded "
+         "line replayed move by move through the reference engine, every loss put to the CP-SAT "
+         "model of `solver/cpsat.py` (shares no code with the search; "
+         f"{s['recheck_limit']:.0f} s each).", ""]
+    L += table_lines(list(rc), [list(f"{v:,}" for v in rc.values())])
+    return L
+
+
+def _data_lines(d: Path, rel: Path, s: dict) -> list[str]:
+    """Where the page's data lies, each file and what it holds, and the solver versions."""
+    from halfmoon.research.findings import DATA_FILES, FAIR_FILES
+
+    L = ["", "## Data", "",
+         f"In `{rel.as_posix()}/`, small enough to keep: made by `halfmoon findings`, read by "
+         "`notebooks/findings.ipynb`, which draws these charts from them.", ""]
     L += [f"- `{name}`: {what}" for name, what in DATA_FILES.items()]
     L += [f"- `{name}`: {what}" for name, what in FAIR_FILES.items() if (d / name).exists()]
-    L += ["", f"Census solver version {versions}; page made with solver version "
-          f"{s.get('solver_version_now', versions)}.", ""]
-    path = Path(page)
-    path.write_text("\n".join(L), encoding="utf-8")
-    return path
+    L += ["", f"Census solver version {_versions(s)}; page made with solver version "
+          f"{s.get('solver_version_now', _versions(s))}.", ""]
+    return L
 
 
 def write_findings(census: Union[str, Path], out: Union[str, Path] = "docs", **options) -> Path:
@@ -448,8 +500,10 @@ def write_fair(census: Union[str, Path], out: Union[str, Path] = "docs", **optio
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m halfmoon.report.findings",
                                      description="redraw the findings page from its data")
-    parser.add_argument("--data", default="docs/findings", help="the findings data (default: docs/findings)")
-    parser.add_argument("--page", default="docs/findings.md", help="the page to write (default: docs/findings.md)")
+    parser.add_argument("--data", default="docs/findings",
+                        help="the findings data (default: docs/findings)")
+    parser.add_argument("--page", default="docs/findings.md",
+                        help="the page to write (default: docs/findings.md)")
     args = parser.parse_args(argv)
     try:
         path = write_page(args.data, args.page)

@@ -23,12 +23,9 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.research import stats
 
 from . import charts
+from .style import pct
 
 REPORT_NAME = "report.md"
-
-
-def _pct(x: float) -> str:
-    return "n/a" if x != x else f"{100 * x:.2f} %"
 
 
 def _md_table(df: pd.DataFrame, formats: dict) -> str:
@@ -84,8 +81,8 @@ def write_report(
         "",
         "## Win rate",
         "",
-        f"**{_pct(s['win_rate'])}** of the deals are won "
-        f"(95 % interval {_pct(s['ci_low'])} – {_pct(s['ci_high'])}).",
+        f"**{pct(s['win_rate'])}** of the deals are won "
+        f"(95 % interval {pct(s['ci_low'])} – {pct(s['ci_high'])}).",
         "",
         "| deals | wins | losses | unresolved |",
         "|---|---|---|---|",
@@ -137,8 +134,8 @@ def write_report(
             "",
             _md_table(
                 comp[["deals", "wins", "win_rate", "ci_low", "ci_high", "wins_of_winnable"]],
-                {"deals": str, "wins": str, "win_rate": _pct, "ci_low": _pct, "ci_high": _pct,
-                 "wins_of_winnable": _pct},
+                {"deals": str, "wins": str, "win_rate": pct, "ci_low": pct, "ci_high": pct,
+                 "wins_of_winnable": pct},
             ),
             "",
             "![players](players.png)",

@@ -149,7 +149,8 @@ def _png(fig: Figure) -> bytes:
 
 
 def deal_png(deal: Union[Deal, Game]) -> bytes:
-    """The picture of a deal or position as PNG bytes (used by ``_repr_png_``)."""
+    """The picture of a deal or position as PNG bytes (what IPython shows, see
+    :mod:`halfmoon.report.display`)."""
     return _png(deal_figure(deal))
 
 

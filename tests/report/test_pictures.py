@@ -106,9 +106,9 @@ def test_position_with_empty_piles_and_slots():
     assert not any(k.startswith("card-") for k in t) and t["label-P5"].get_text() == "P5: 0"
 
 
-def test_repr_png_hooks():
-    assert Deal("HM1-N-AAAAAAB")._repr_png_().startswith(PNG_MAGIC)
-    assert Game(1)._repr_png_().startswith(PNG_MAGIC)
+def test_deal_png_of_a_deal_and_of_a_game():
+    assert deal_png(Deal("HM1-N-AAAAAAB")).startswith(PNG_MAGIC)
+    assert deal_png(Game(1)) == deal_png(Deal.from_number(1))  # a fresh game shows its deal
 
 
 def test_save_deal_png_and_show_command(tmp_path, capsys):
