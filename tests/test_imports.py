@@ -69,6 +69,8 @@ def _solver_uses(tree: ast.AST) -> list[str]:
     """What a piece of code takes from the solver, as ``solver.NAME`` or the submodule it
     reaches into; names not of the front door (or private) are the ones to report."""
     bad = []
+    aliases = {a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+               for a in node.names if a.name == "solver"}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
@@ -81,8 +83,8 @@ def _solver_uses(tree: ast.AST) -> list[str]:
                 bad += [f"from solver import {a.name}" for a in node.names
                         if a.name not in PUBLIC or a.name.startswith("_")]
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                and node.value.id == "solver" and node.attr not in PUBLIC:
-            bad.append(f"solver.{node.attr}")
+                and node.value.id in aliases and node.attr not in PUBLIC:
+            bad.append(f"{node.value.id}.{node.attr}")
     return bad
 
 
@@ -91,6 +93,7 @@ def test_the_front_door_check_sees_a_back_door():
     assert _solver_uses(ast.parse("from solver import _as_deal")) != []
     assert _solver_uses(ast.parse("import solver\nsolver.portfolio")) != []
     assert _solver_uses(ast.parse("from solver import solve\nimport solver\nsolver.solve")) == []
+    assert _solver_uses(ast.parse("solver = frame.loc[0]\nsolver.index")) == []  # not the package
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("halfmoon")))

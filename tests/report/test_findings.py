@@ -9,15 +9,6 @@ import pytest
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.report.findings import load_data, main, write_findings, write_page
 from halfmoon.research.findings import DATA_FILES
-from halfmoon.research.stats import make_sample
-
-
-@pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    root = tmp_path_factory.mktemp("findings")
-    make_sample(root / "census", range(1000, 1300), budget=5_000_000)
-    return write_findings(root / "census", root / "docs", seed=3, workers=1, players_deals=120,
-                          forgiveness_deals=5, recheck_share=0.02, progress=False, fair_deals=10, fair_samples=2)
 
 
 def test_the_page_has_every_finding_and_its_charts(page):
