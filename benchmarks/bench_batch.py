@@ -87,7 +87,8 @@ def run(workers: int, deals: int, budget: int, chunk_size: int, out: Path):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2000, help="deals 0 to N-1 (default: 2000)")
-    ap.add_argument("--budget", type=int, default=200_000, help="positions per deal (default: 200000)")
+    ap.add_argument("--budget", type=int, default=200_000,
+                    help="positions per deal (default: 200000)")
     ap.add_argument("--chunk-size", type=int, default=250)
     ap.add_argument("--json", type=Path, default=HERE / "results" / "batch.json")
     args = ap.parse_args()
@@ -98,12 +99,15 @@ def main() -> None:
         # yet, so that neither timed run pays for it.
         run(1, 2, 1000, args.chunk_size, Path(tmp) / "warm-up")
         for workers in (1, 2):
-            result, frame = run(workers, args.deals, args.budget, args.chunk_size, Path(tmp) / f"w{workers}")
+            result, frame = run(workers, args.deals, args.budget, args.chunk_size,
+                                Path(tmp) / f"w{workers}")
             loads.append(os.getloadavg()[0])
             runs.append(result)
             frames.append(frame)
-            print(f"{workers} worker{'s' if workers > 1 else ' '}: {args.deals} deals in {result['seconds']:7.2f} s"
-                  f" = {result['deals_per_s']:7.2f} deals/s  (win {result['win']}, loss {result['loss']},"
+            print(f"{workers} worker{'s' if workers > 1 else ' '}: {args.deals} deals in "
+                  f"{result['seconds']:7.2f} s"
+                  f" = {result['deals_per_s']:7.2f} deals/s  (win {result['win']}, "
+                  f"loss {result['loss']},"
                   f" unresolved {result['unresolved']}; CPU {result['cpu_seconds']:.1f} s,"
                   f" in solve() {result['solver_seconds']:.1f} s)")
     speedup = runs[1]["deals_per_s"] / runs[0]["deals_per_s"]

@@ -144,7 +144,8 @@ def main() -> None:
     args = parser.parse_args()
     out = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": f"{platform.machine()}, Python {platform.python_version()}, {os.cpu_count()} cores",
+        "machine": f"{platform.machine()}, Python {platform.python_version()}, "
+                   f"{os.cpu_count()} cores",
         "games": args.games, "moves": args.moves, "depth": args.depth, "seed": args.seed,
         "runs": {},
     }

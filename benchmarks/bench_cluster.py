@@ -106,10 +106,12 @@ def timed_run(deals, out: Path, address: str, budget: int, chunk_size=None):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--random", type=int, default=2000, metavar="N", help="N random deals (default: 2000)")
+    ap.add_argument("--random", type=int, default=2000, metavar="N",
+                    help="N random deals (default: 2000)")
     ap.add_argument("--seed", type=int, default=1, help="seed of --random (default: 1)")
     ap.add_argument("--range", metavar="A:B", help="deals A to B-1 instead of a random sample")
-    ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="positions per deal (default: the solver's)")
+    ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                    help="positions per deal (default: the solver's)")
     ap.add_argument("--tasks", type=int, default=2000, help="empty tasks timed (default: 2000)")
     ap.add_argument("--overhead-deals", type=int, default=400,
                     help="deals run in chunks of 1 and of 50 to time a chunk task (default: 400)")
@@ -130,29 +132,39 @@ def main() -> None:
                 with Client(cluster.scheduler_address, set_as_default=False) as client:
                     client.run(_warm)
                     small = parse_range(f"0:{args.overhead_deals}")
-                    timed_run(small, tmp / f"warm-{workers}", cluster.scheduler_address, args.budget, 50)
+                    timed_run(small, tmp / f"warm-{workers}", cluster.scheduler_address,
+                              args.budget, 50)
                     if workers == 2:
                         per_task = empty_task_overhead(cluster.scheduler_address, args.tasks)
-                        one, _ = timed_run(small, tmp / "chunks-of-1", cluster.scheduler_address, args.budget, 1)
-                        fifty, _ = timed_run(small, tmp / "chunks-of-50", cluster.scheduler_address, args.budget, 50)
+                        one, _ = timed_run(small, tmp / "chunks-of-1", cluster.scheduler_address,
+                                           args.budget, 1)
+                        fifty, _ = timed_run(small, tmp / "chunks-of-50",
+                                             cluster.scheduler_address, args.budget, 50)
                         ntasks = (args.overhead_deals, -(-args.overhead_deals // 50))
-                        per_chunk_task = max(0.0, (one - fifty) * workers / (ntasks[0] - ntasks[1]))
-                wall, summary = timed_run(deals, tmp / f"w{workers}", cluster.scheduler_address, args.budget)
+                        per_chunk_task = max(0.0, (one - fifty) * workers
+                                             / (ntasks[0] - ntasks[1]))
+                wall, summary = timed_run(deals, tmp / f"w{workers}", cluster.scheduler_address,
+                                          args.budget)
             loads.append(os.getloadavg()[0])
             df = load_results(tmp / f"w{workers}")
             counts = df["verdict"].value_counts()
-            chunk_size = json.loads((tmp / f"w{workers}" / "_manifest.json").read_text())["chunk_size"]
+            chunk_size = json.loads(
+                (tmp / f"w{workers}" / "_manifest.json").read_text())["chunk_size"]
             runs.append({
-                "workers": workers, "seconds": round(wall, 3), "deals_per_s": round(len(deals) / wall, 2),
+                "workers": workers, "seconds": round(wall, 3),
+                "deals_per_s": round(len(deals) / wall, 2),
                 "chunk_size": chunk_size, "tasks": -(-len(deals) // chunk_size),
                 "solver_seconds": round(float(df["seconds"].sum()), 2),
                 "win": int(counts.get("win", 0)), "loss": int(counts.get("loss", 0)),
                 "unresolved": int(counts.get("unresolved", 0)),
             })
             frames.append(df.drop(columns="seconds"))
-            print(f"{workers} worker{'s' if workers > 1 else ' '}: {len(deals)} deals in {wall:7.2f} s ="
-                  f" {len(deals) / wall:7.1f} deals/s ({runs[-1]['tasks']} tasks of {chunk_size} deals;"
-                  f" win {runs[-1]['win']}, loss {runs[-1]['loss']}, unresolved {runs[-1]['unresolved']})")
+            print(f"{workers} worker{'s' if workers > 1 else ' '}: {len(deals)} deals in "
+                  f"{wall:7.2f} s ="
+                  f" {len(deals) / wall:7.1f} deals/s ({runs[-1]['tasks']} tasks of "
+                  f"{chunk_size} deals;"
+                  f" win {runs[-1]['win']}, loss {runs[-1]['loss']}, "
+                  f"unresolved {runs[-1]['unresolved']})")
     identical = frames[0].equals(frames[1])
     speedup = runs[1]["deals_per_s"] / runs[0]["deals_per_s"]
     per_core = runs[0]["deals_per_s"]
@@ -161,16 +173,21 @@ def main() -> None:
     solving = DEAL_COUNT / (per_core * args.cores)
     solving_2 = DEAL_COUNT / (per_core_2 * args.cores)
     scheduling = census_tasks * per_chunk_task / args.cores
-    print(f"scheduler overhead: {per_task * 1e3:.2f} ms per empty task (2 workers, window of 4);"
+    print(f"scheduler overhead: {per_task * 1e3:.2f} ms per empty task "
+          "(2 workers, window of 4);"
           f" {per_chunk_task * 1e3:.1f} ms per chunk task (its file written and renamed)")
     print(f"  per deal: {per_chunk_task / runs[1]['chunk_size'] * 1e6:.1f} us in tasks of"
-          f" {runs[1]['chunk_size']} deals, {per_chunk_task / CLUSTER_MAX_CHUNK * 1e9:.1f} ns in the"
+          f" {runs[1]['chunk_size']} deals, "
+          f"{per_chunk_task / CLUSTER_MAX_CHUNK * 1e9:.1f} ns in the"
           f" census's tasks of {CLUSTER_MAX_CHUNK:,}")
     print(f"speed-up 2 workers / 1 worker: {speedup:.2f}x; results identical: {identical};"
-          f" load average {loads[0]:.1f} before, {loads[-1]:.1f} after, on {os.cpu_count()} cores")
-    print(f"projection: the whole code space ({DEAL_COUNT:,} deals, {census_tasks:,} tasks) on {args.cores}"
+          f" load average {loads[0]:.1f} before, {loads[-1]:.1f} after, "
+          f"on {os.cpu_count()} cores")
+    print(f"projection: the whole code space ({DEAL_COUNT:,} deals, {census_tasks:,} tasks) "
+          f"on {args.cores}"
           f" cores at {per_core:.1f} deals/s per core: {duration(solving + scheduling)}"
-          f" ({duration(scheduling)} of it scheduling); at the 2-worker run's {per_core_2:.1f} deals/s"
+          f" ({duration(scheduling)} of it scheduling); at the 2-worker run's "
+          f"{per_core_2:.1f} deals/s"
           f" per core: {duration(solving_2 + scheduling)}")
     report = {
         "benchmark": "cluster",

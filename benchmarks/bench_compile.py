@@ -10,10 +10,10 @@ compilations subtracted) and with them, and the kernels it compiled as callees. 
 process's totals: import, compiling, loading from the cache, and the rest.
 
 - ``warm-up``: :func:`solver.warm_up`, everything a batch worker or the board loads
-  (the groups of :data:`solver.build.warmup.SOLVER`);
-- ``batch``: :func:`solver.portfolio.deal_numbers.solve_numbers` on the deals of ``--range`` only (what a run
-  of those deals really needs, with nothing warmed up);
-- ``all``: every group of :data:`solver.build.warmup.GROUPS` (the players too).
+  (the groups of :data:`solver.SOLVING`);
+- ``batch``: :func:`solver.solve_numbers` on the deals of ``--range`` only (what a run of
+  those deals really needs, with nothing warmed up);
+- ``all``: every group of :data:`solver.KERNEL_GROUPS` (the players too).
 
 numba reports each compilation as a ``numba:compile`` event (start and end, nested for
 callees compiled on the way); loading from the cache raises no event and is counted from
@@ -68,13 +68,9 @@ def _child(run: str, lo: int, hi: int) -> dict:
     if run == "warm-up":
         solver.warm_up(out=None)
     elif run == "batch":
-        from solver.portfolio.deal_numbers import solve_numbers
-
-        solve_numbers(list(range(lo, hi)), solver.DEFAULT_BUDGET)
+        solver.solve_numbers(list(range(lo, hi)), solver.DEFAULT_BUDGET)
     else:
-        from solver.build.warmup import compile_all
-
-        compile_all(out=None)
+        solver.warm_up(solver.KERNEL_GROUPS, out=None)
     t_work = time.perf_counter() - t1
     hits = 0
     for mod in list(sys.modules):

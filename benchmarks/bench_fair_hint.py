@@ -1,6 +1,7 @@
 """How soon the board's fair hint answers, stage by stage, on positions of real games.
 
-    python benchmarks/bench_fair_hint.py [--deals 10] [--seed 1] [--plies 0,10,20] [--screenshot FILE]
+    python benchmarks/bench_fair_hint.py [--deals 10] [--seed 1] [--plies 0,10,20]
+                                         [--screenshot FILE]
 
 Starts ``halfmoon play --no-browser``, waits until the solver is ready, then for each of
 ``--deals`` random deals and each ply of ``--plies`` (positions along the greedy player's
@@ -33,7 +34,8 @@ def _open(client: Client, number: int, ply: int) -> str:
     gid = game["id"]
     for move in play(number, "greedy").moves[:ply]:
         for source in move.sources:
-            game = client.call("POST", f"/api/games/{gid}/tap", {"source": source, "version": game["version"]})
+            game = client.call("POST", f"/api/games/{gid}/tap",
+                               {"source": source, "version": game["version"]})
     return gid
 
 
@@ -79,21 +81,25 @@ def main(argv=None) -> int:
                 shot = shot or gid
                 firsts.append(seen[0][0])
                 lasts.append(seen[-1][0])
-                print(f"deal {number} ply {ply}: " + ", ".join(f"{n} samples at {t:.2f} s" for t, n in seen))
+                print(f"deal {number} ply {ply}: "
+                      + ", ".join(f"{n} samples at {t:.2f} s" for t, n in seen))
         if not firsts:
             raise SystemExit("no position gave a fair hint")
         print(f"first answer: median {statistics.median(firsts):.2f} s, max {max(firsts):.2f} s; "
-              f"last: median {statistics.median(lasts):.2f} s, max {max(lasts):.2f} s ({len(firsts)} positions)")
+              f"last: median {statistics.median(lasts):.2f} s, max {max(lasts):.2f} s "
+              f"({len(firsts)} positions)")
         if a.screenshot and shot:
             from playwright.sync_api import expect, sync_playwright
 
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+                browser = pw.chromium.launch(executable_path=shutil.which("chromium"),
+                                             args=["--no-sandbox"])
                 page = browser.new_page(viewport={"width": 1200, "height": 860})
                 page.goto(f"{url.rstrip('/')}/#g={shot}")
                 expect(page.locator("#card-P1")).to_be_visible(timeout=30_000)
                 page.locator("#fair-button").click()
-                expect(page.locator("#fair-note")).to_contain_text("sampled layouts.", timeout=60_000)
+                expect(page.locator("#fair-note")).to_contain_text("sampled layouts.",
+                                                                   timeout=60_000)
                 page.screenshot(path=str(a.screenshot), full_page=True)
                 browser.close()
             print(f"screenshot: {a.screenshot}")

@@ -11,6 +11,9 @@ process:
   other rules off), the baseline of the solver notes;
 - ``cpsat``: the independent CP-SAT model (one worker).
 
+The ``plain`` engine measures the solver's insides: the portfolio's search of
+``solver.portfolio.search`` with only the free-card rule of ``solver.depth_first.pruning``.
+
 Printed and written to ``benchmarks/results/``: counts per verdict, deals per second,
 positions per second, time per deal at p50/p99/max, peak memory, and ratios against the
 solver; ``solver-A-B.json``, ``solver-A-B.md`` and a chart ``solver-A-B.png``.  The
@@ -33,12 +36,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from halfmoon.game.deal import Deal  # noqa: E402
-from solver.depth_first.pruning import FREE_CARDS  # noqa: E402
-from solver.portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, solve  # noqa: E402
-from solver import solve_cpsat, warm_up
-
 from reference import Reference  # noqa: E402
+
+from halfmoon.game.deal import Deal  # noqa: E402
+from solver import DEFAULT_BUDGET, SOLVER_VERSION, solve, solve_cpsat, warm_up  # noqa: E402
+from solver.depth_first.pruning import FREE_CARDS  # noqa: E402
+from solver.portfolio import search  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 PLAIN_BUDGET = 2_000_000
@@ -48,7 +51,7 @@ def run_engine(name: str, numbers: list[int], args, reference: Reference) -> dic
     if name == "solver":
         fn = lambda d: solve(d, budget=args.budget)  # noqa: E731
     elif name == "plain":
-        fn = lambda d: solve(d, budget=args.plain_budget, rules=FREE_CARDS)  # noqa: E731
+        fn = lambda d: search.solve(d, budget=args.plain_budget, rules=FREE_CARDS)  # noqa: E731
     else:
         fn = lambda d: solve_cpsat(d, time_limit=args.cpsat_limit)  # noqa: E731
     if name != "cpsat":
@@ -104,32 +107,40 @@ def markdown(report: dict) -> str:
     rows = report["engines"]
     base = rows.get("solver")
     lines = [
-        f"# Solver benchmark, deals {report['range']} (solver version {report.get('solver_version', '?')})",
+        f"# Solver benchmark, deals {report['range']} "
+        f"(solver version {report.get('solver_version', '?')})",
         "",
-        f"One core, one process, engines run one after another. Budget {report['budget']:,} positions; "
+        "One core, one process, engines run one after another. "
+        f"Budget {report['budget']:,} positions; "
         f"plain search budget {report['plain_budget']:,}; CP-SAT limit {report['cpsat_limit']} s. "
         f"Machine: {report['machine']}. The solver's positions include the conflicts of its "
         "grouping search (one each), as its budget does.",
         "",
-        "| engine | win | loss | unresolved | deals/s | positions/s | p50 | p99 | max | > 0.5 s | peak memory | speed vs solver |",
+        "| engine | win | loss | unresolved | deals/s | positions/s | p50 | p99 | max | > 0.5 s "
+        "| peak memory | speed vs solver |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, r in rows.items():
         c = r["counts"]
-        ratio = "1×" if name == "solver" or base is None else speed_ratio(base["deals_per_second"] / r["deals_per_second"])
-        pps = "—" if name == "cpsat" or r["positions_per_second"] is None else f"{r['positions_per_second']:,.0f}"
+        ratio = "1×" if name == "solver" or base is None else \
+            speed_ratio(base["deals_per_second"] / r["deals_per_second"])
+        pps = "—" if name == "cpsat" or r["positions_per_second"] is None else \
+            f"{r['positions_per_second']:,.0f}"
         lines.append(
-            f"| {name} | {c['win']} | {c['loss']} | {c['unresolved']} | {r['deals_per_second']:,.1f} | {pps} | "
-            f"{r['p50_seconds'] * 1000:.2f} ms | {r['p99_seconds'] * 1000:.1f} ms | {r['max_seconds']:.2f} s | "
+            f"| {name} | {c['win']} | {c['loss']} | {c['unresolved']} "
+            f"| {r['deals_per_second']:,.1f} | {pps} | "
+            f"{r['p50_seconds'] * 1000:.2f} ms | {r['p99_seconds'] * 1000:.1f} ms "
+            f"| {r['max_seconds']:.2f} s | "
             f"{r['over_half_second']} | {r['peak_rss_mib']:.0f} MiB | {ratio} |"
         )
-    lines += ["", "Machine reference (`benchmarks/reference.py`, move generation in the first-level cache; "
-              "this machine runs at full speed at about 37–50 ns and at about half speed when the host "
-              "shares its core), before and after each engine: "
+    lines += ["", "Machine reference (`benchmarks/reference.py`, move generation in the "
+              "first-level cache; this machine runs at full speed at about 37–50 ns and at about "
+              "half speed when the host shares its core), before and after each engine: "
               + "; ".join(f"{name} {r['reference_ns'][0]:.0f} / {r['reference_ns'][1]:.0f} ns"
                           for name, r in rows.items() if "reference_ns" in r) + "."]
     if "disagreements" in report:
-        lines += ["", f"Verdicts where both settled and disagree: {report['disagreements'] or 'none'}."]
+        lines += ["", "Verdicts where both settled and disagree: "
+                      f"{report['disagreements'] or 'none'}."]
     return "\n".join(lines) + "\n"
 
 
@@ -181,7 +192,8 @@ def main(argv=None) -> int:
         r = run_engine(name, numbers, args, reference)
         r["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         report["engines"][name] = r
-        print(f"{name}: {r['counts']} {r['deals_per_second']:.1f} deals/s, p50 {r['p50_seconds']*1000:.2f} ms, "
+        print(f"{name}: {r['counts']} {r['deals_per_second']:.1f} deals/s, "
+              f"p50 {r['p50_seconds']*1000:.2f} ms, "
               f"p99 {r['p99_seconds']*1000:.1f} ms, max {r['max_seconds']:.2f} s", flush=True)
     engines = report["engines"]
     if "solver" in engines and len(engines) > 1:
@@ -198,7 +210,8 @@ def main(argv=None) -> int:
     (args.out / f"{stem}.md").write_text(markdown(report))
     print(markdown(report))
     # per-deal times and verdicts feed the chart and the comparison; the JSON keeps totals
-    json_report = {**report, "engines": {k: {kk: vv for kk, vv in v.items() if kk not in ("times", "verdicts")}
+    json_report = {**report, "engines": {k: {kk: vv for kk, vv in v.items()
+                                             if kk not in ("times", "verdicts")}
                                          for k, v in engines.items()}}
     (args.out / f"{stem}.json").write_text(json.dumps(json_report, indent=2))
     return 0

@@ -46,7 +46,8 @@ def main(argv=None) -> int:
     p.add_argument("--lines", action="store_true", help="give each win a (made-up) line")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", type=Path)
-    p.add_argument("--counts", action="store_true", help="measure the findings' counting pass instead")
+    p.add_argument("--counts", action="store_true",
+                   help="measure the findings' counting pass instead")
     args = p.parse_args(argv)
 
     from halfmoon.batch.synthetic import write_synthetic
@@ -54,8 +55,10 @@ def main(argv=None) -> int:
     if not _ready(args.dir, args.rows):
         shutil.rmtree(args.dir, ignore_errors=True)
         t0 = time.perf_counter()
-        write_synthetic(args.dir, args.rows, chunk_rows=args.chunk_rows, seed=args.seed, lines=args.lines)
-        print(f"wrote {args.rows:,} synthetic rows into {args.dir} in {time.perf_counter() - t0:.1f} s")
+        write_synthetic(args.dir, args.rows, chunk_rows=args.chunk_rows, seed=args.seed,
+                        lines=args.lines)
+        print(f"wrote {args.rows:,} synthetic rows into {args.dir} "
+              f"in {time.perf_counter() - t0:.1f} s")
     size = sum(f.stat().st_size for f in args.dir.glob("part-*.parquet"))
     print(f"dataset: {args.rows:,} rows, {size / 1e9:.2f} GB, {size / args.rows:.2f} bytes a row")
 
@@ -63,8 +66,10 @@ def main(argv=None) -> int:
     halfmoon = str(Path(sys.executable).with_name("halfmoon"))
     if args.counts:
         what = "the findings' counts"
-        code = ("import sys; from halfmoon.research.census import count_census; c = count_census(sys.argv[1]); "
-                "print(c.summary['deals'], 'deals,', len(c.losses), 'losses,', len(c.players), 'in the players sample')")
+        code = ("import sys; from halfmoon.research.census import count_census; "
+                "c = count_census(sys.argv[1]); "
+                "print(c.summary['deals'], 'deals,', len(c.losses), 'losses,', len(c.players), "
+                "'in the players sample')")
         cmd = [gnu_time, "-v", sys.executable, "-c", code, str(args.dir)]
     else:
         what = "halfmoon stats"
@@ -74,16 +79,19 @@ def main(argv=None) -> int:
         print(proc.stderr, file=sys.stderr)
         return 1
     sys.stdout.write(proc.stdout)
-    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", proc.stderr).group(1)
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)",
+                     proc.stderr).group(1)
     seconds = sum(float(x) * 60 ** k for k, x in enumerate(reversed(wall.split(":"))))
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1))
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
+                        proc.stderr).group(1))
     user = float(re.search(r"User time \(seconds\): (\S+)", proc.stderr).group(1))
     print(f"{what}: wall {seconds:.2f} s, {args.rows / seconds / 1e6:.1f} million rows/s,"
           f" peak memory {rss / 1024:.0f} MiB, user {user:.1f} s")
     if args.json:
         args.json.write_text(json.dumps({"rows": args.rows, "bytes": size, "wall_seconds": seconds,
-                                         "rows_per_second": args.rows / seconds, "peak_rss_kib": rss,
-                                         "user_seconds": user}, indent=2) + "\n")
+                                         "rows_per_second": args.rows / seconds,
+                                         "peak_rss_kib": rss, "user_seconds": user},
+                                        indent=2) + "\n")
     return 0
 
 

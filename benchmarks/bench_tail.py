@@ -8,10 +8,9 @@ space (or a range), one process per core, every deal timed.
 The deals are those of ``halfmoon batch --random N --seed S`` (or ``--range A:B``).  Each
 of ``--workers`` processes takes every W-th deal and does what a batch worker does with
 them: pieces of ``--piece`` deals (16 by default, as a local batch run) solved by
-:func:`solver.portfolio.deal_numbers.solve_numbers` and turned into result rows.  Per deal it records the
-verdict, positions, which search settled it, the time the compiled code and the solver
-spent on it, and its whole time: that plus its share of the piece's remaining cost (calls,
-rows).
+:func:`solver.solve_numbers` and turned into result rows.  Per deal it records the verdict,
+positions, which search settled it, the time the compiled code and the solver spent on it,
+and its whole time: that plus its share of the piece's remaining cost (calls, rows).
 
 Printed and written to ``benchmarks/results/tail-<set>-v<version>.json`` and ``.md``: counts
 by verdict and the unresolved deals, deals per second per core over the sample (deals over
@@ -45,10 +44,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from reference import Reference  # noqa: E402
+
 from halfmoon.game.codes import number_to_code, random_numbers  # noqa: E402
 from solver import DEFAULT_BUDGET, SOLVER_VERSION  # noqa: E402
-
-from reference import Reference  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 KEEP = 200  # slowest deals kept in the JSON
@@ -65,8 +64,7 @@ def deal_numbers(args) -> tuple[str, list[int]]:
 def work(k: int, numbers: list[int], budget: int, piece: int, path: Path) -> None:
     """Worker ``k``: solve its deals not yet in its file, appending one line per deal."""
     from halfmoon.batch.results import piece_rows
-    from solver.portfolio.deal_numbers import solve_numbers
-    from solver import warm_up
+    from solver import solve_numbers, warm_up
 
     done = set()
     if path.exists():
@@ -85,12 +83,14 @@ def work(k: int, numbers: list[int], budget: int, piece: int, path: Path) -> Non
             rows = piece_rows(p, budget)
             rest = (time.perf_counter() - t0 - float(p.seconds.sum())) / len(nums)
             for j, row in enumerate(rows):
-                f.write(json.dumps({"deal": row["deal"], "verdict": row["verdict"], "nodes": row["nodes"],
+                f.write(json.dumps({"deal": row["deal"], "verdict": row["verdict"],
+                                    "nodes": row["nodes"],
                                     "solve": row["seconds"], "whole": row["seconds"] + rest,
                                     "by": p.settled_by[j]}) + "\n")
             if (i // piece) % 16 == 15:
                 f.flush()
-        f.write(json.dumps({"worker": k, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        f.write(json.dumps({"worker": k,
+                            "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                             "deals": len(todo)}) + "\n")
 
 
@@ -132,7 +132,8 @@ def summarize(name: str, recs: list[dict], workers: list[dict], args, reference:
         "solver_deals_per_second_per_core": len(recs) / float(solve.sum()),
         "seconds": {"whole": float(whole.sum()), "solve": float(solve.sum())},
         "per_deal_seconds": {q: float(np.percentile(whole, p)) for q, p in
-                             (("p50", 50), ("p99", 99), ("p99.9", 99.9))} | {"max": float(whole.max())},
+                             (("p50", 50), ("p99", 99), ("p99.9", 99.9))}
+                            | {"max": float(whole.max())},
         "solve_p50_seconds": float(np.percentile(solve, 50)),
         "share_of_slowest_1pc": float(whole[order[:slow]].sum() / whole.sum()),
         "over_2s": int((whole > 2).sum()),
@@ -152,11 +153,14 @@ def markdown(s: dict, top: int) -> str:
         "",
         f"Command: `python benchmarks/bench_tail.py {s['command']}`",
         "",
-        "| deals | win | loss | unresolved | deals/s per core | p50 | p99 | p99.9 | max | slowest 1 % | over 2 s | peak memory |",
+        "| deals | win | loss | unresolved | deals/s per core | p50 | p99 | p99.9 | max "
+        "| slowest 1 % | over 2 s | peak memory |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
         f"| {s['deals']:,} | {c['win']:,} | {c['loss']:,} | {c['unresolved']} | "
-        f"{s['deals_per_second_per_core']:,.0f} | {1e3 * q['p50']:.2f} ms | {1e3 * q['p99']:.1f} ms | "
-        f"{1e3 * q['p99.9']:.0f} ms | {q['max']:.2f} s | {100 * s['share_of_slowest_1pc']:.0f} % of time | "
+        f"{s['deals_per_second_per_core']:,.0f} | {1e3 * q['p50']:.2f} ms "
+        f"| {1e3 * q['p99']:.1f} ms | "
+        f"{1e3 * q['p99.9']:.0f} ms | {q['max']:.2f} s "
+        f"| {100 * s['share_of_slowest_1pc']:.0f} % of time | "
         f"{s['over_2s']} | {s['peak_rss_mib']:.0f} MiB |",
         "",
         f"The solver alone: {s['solver_deals_per_second_per_core']:,.0f} deals/s per core, "
@@ -165,7 +169,8 @@ def markdown(s: dict, top: int) -> str:
         "",
         "Settled by: " + ", ".join(f"{k} {v:,}" for k, v in s["settled_by"].items()) + ".",
         "",
-        f"Reference workload (benchmarks/reference.py): {s['reference_ns']['before']:.0f} ns before, "
+        "Reference workload (benchmarks/reference.py): "
+        f"{s['reference_ns']['before']:.0f} ns before, "
         f"{s['reference_ns']['after']:.0f} ns after.",
         "",
         f"## The {top} slowest deals",
@@ -174,7 +179,8 @@ def markdown(s: dict, top: int) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in s["slowest"][:top]:
-        lines.append(f"| {r['deal']} | {r['code']} | {r['verdict']} | {r['whole']:.3f} | {r['nodes']:,} | {r['by'] or '—'} |")
+        lines.append(f"| {r['deal']} | {r['code']} | {r['verdict']} | {r['whole']:.3f} "
+                     f"| {r['nodes']:,} | {r['by'] or '—'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -192,7 +198,8 @@ def main(argv=None) -> int:
                         help="time every deal again instead of going on from the kept records")
     args = parser.parse_args(argv)
     name, numbers = deal_numbers(args)
-    tag = f"tail-{name}-v{SOLVER_VERSION}" + ("" if args.budget == DEFAULT_BUDGET else f"-b{args.budget}")
+    tag = f"tail-{name}-v{SOLVER_VERSION}" + ("" if args.budget == DEFAULT_BUDGET
+                                               else f"-b{args.budget}")
     tmp = RESULTS / "tmp" / tag
     tmp.mkdir(parents=True, exist_ok=True)
     paths = [tmp / f"worker-{k}-of-{args.workers}.jsonl" for k in range(args.workers)]
@@ -203,7 +210,8 @@ def main(argv=None) -> int:
     before = reference.time()
     t0 = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=work, args=(k, numbers[k::args.workers], args.budget, args.piece, paths[k]))
+    procs = [ctx.Process(target=work,
+                         args=(k, numbers[k::args.workers], args.budget, args.piece, paths[k]))
              for k in range(args.workers)]
     for p in procs:
         p.start()
@@ -213,7 +221,8 @@ def main(argv=None) -> int:
     after = reference.time()
     recs, workers = load(paths)
     if any(p.exitcode for p in procs) or len(recs) != len(numbers):
-        print(f"error: {len(recs)} of {len(numbers)} deals recorded; run again to go on", file=sys.stderr)
+        print(f"error: {len(recs)} of {len(numbers)} deals recorded; run again to go on",
+              file=sys.stderr)
         return 1
     summary = summarize(name, recs, workers, args, {"before": before, "after": after})
     summary["command"] = " ".join(argv if argv is not None else sys.argv[1:])
@@ -223,7 +232,8 @@ def main(argv=None) -> int:
     text = markdown(summary, args.top)
     out.with_suffix(".md").write_text(text)
     print(text)
-    print(f"written: {out.with_suffix('.json').relative_to(ROOT)}, {out.with_suffix('.md').relative_to(ROOT)}")
+    print(f"written: {out.with_suffix('.json').relative_to(ROOT)}, "
+          f"{out.with_suffix('.md').relative_to(ROOT)}")
     return 0
 
 

@@ -6,8 +6,8 @@
 For each of the slowest ``--deals`` deals kept by bench_tail.py: a win is solved again and its
 winning line replayed move by move through the reference engine (``halfmoon.Game.play``, which
 refuses an illegal move); a loss (or an unresolved deal) goes to the independent CP-SAT model of
-``solver/cpsat.py`` (``--model``: its pair-matching view, or the counting view), which shares no
-code with the search, with ``--limit`` seconds.  Prints the counts — wins replayed, losses
+``solver.check.cpsat`` (``--model``: its pair-matching view, or the counting view), which shares
+no code with the search, with ``--limit`` seconds.  Prints the counts — wins replayed, losses
 confirmed, losses the model did not settle within its limit, disagreements — and writes them
 with each deal's figures to ``<input>-check.json``.
 """
@@ -44,7 +44,8 @@ def cpsat(number: int, limit: float, counting: bool) -> tuple[str, float]:
     deal = Deal.from_number(number)
     kwargs = {"counting": True} if counting else {}
     r = solve_cpsat([[c.rank for c in pile] for pile in deal.piles],
-                    [None if c is None else c.rank for c in deal.reserve], time_limit=limit, **kwargs)
+                    [None if c is None else c.rank for c in deal.reserve], time_limit=limit,
+                    **kwargs)
     return r.verdict, float(r.seconds)
 
 
@@ -68,8 +69,8 @@ def main(argv=None) -> int:
         if verdict == "win":
             ok, seconds = replays(n, budget)
             counts["wins replayed" if ok else "wins not replayed"] += 1
-            checked.append({"deal": n, "verdict": verdict, "check": "replayed" if ok else "NOT REPLAYED",
-                            "seconds": seconds})
+            checked.append({"deal": n, "verdict": verdict,
+                            "check": "replayed" if ok else "NOT REPLAYED", "seconds": seconds})
         else:
             model, seconds = cpsat(n, args.limit, args.model == "counting")
             if model == "unresolved":
@@ -78,8 +79,10 @@ def main(argv=None) -> int:
                 counts["losses confirmed"] += 1
             else:
                 counts["disagreements"] += 1
-            checked.append({"deal": n, "verdict": verdict, "check": f"cpsat {model}", "seconds": seconds})
-        print(f"{n}: {verdict}, {checked[-1]['check']} ({checked[-1]['seconds']:.1f} s)", flush=True)
+            checked.append({"deal": n, "verdict": verdict, "check": f"cpsat {model}",
+                            "seconds": seconds})
+        print(f"{n}: {verdict}, {checked[-1]['check']} ({checked[-1]['seconds']:.1f} s)",
+              flush=True)
     out = args.tail.with_name(args.tail.stem + "-check.json")
     out.write_text(json.dumps({"tail": args.tail.name, "model": args.model, "limit": args.limit,
                                "counts": counts, "deals": checked}, indent=1) + "\n")

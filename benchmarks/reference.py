@@ -5,14 +5,15 @@ it runs, slows every instruction, not only memory access.  A benchmark figure al
 cannot tell a slower program from a slower machine, so the benchmarks time this workload
 beside their own runs and report it with their figures.
 
-The workload is the solver's move generation (``solver.depth_first.pruning.search_moves`` with the
-free-card rule) on 2,048 positions of five deals, reached by random play from their
-starts: about 30 KiB of data, which stays in a core's first-level cache, so it measures
-the processor, not memory.  ``Reference.time()`` returns nanoseconds per generation, the
-best of three short runs (about 8 ms in all).  The machine was measured to run at full
-speed or at about half of it, switching within a second (figures in docs/tuning-log.md).
-The kernel benchmark prints, for each set-up, its time per position in units of the
-reference timed around the same run, a figure steadier than positions a second.
+The workload is one of the solver's insides, its move generation
+(``solver.depth_first.pruning.search_moves`` with the free-card rule, over the packed
+positions of ``solver.mirror``), on 2,048 positions of five deals, reached by random play
+from their starts: about 30 KiB of data, which stays in a core's first-level cache, so it
+measures the processor, not memory.  ``Reference.time()`` returns nanoseconds per
+generation, the best of three short runs (about 8 ms in all).  The machine was measured to
+run at full speed or at about half of it, switching within a second (figures in
+docs/tuning-log.md).  The kernel benchmark prints, for each set-up, its time per position in
+units of the reference timed around the same run, a figure steadier than positions a second.
 
     python benchmarks/reference.py [--rounds 10]    # the machine's speed, once a second
 """
@@ -31,9 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from halfmoon.game.deal import Deal  # noqa: E402
-from solver.mirror.position import MAX_MOVES, all_moves, initial_position  # noqa: E402
 from solver.depth_first.pruning import FREE_CARDS, new_workspace, search_moves, top_table  # noqa: E402
 from solver.mirror.convert import deal_arrays  # noqa: E402
+from solver.mirror.position import MAX_MOVES, all_moves, initial_position  # noqa: E402
 
 DEALS = (129, 1570, 38, 390, 876)
 POSITIONS = 2048

@@ -51,7 +51,7 @@ def example_game_with_errors() -> Game:
 
 
 def pack(game: Game) -> int:
-    """The packed position (solver/kernels.py layout) of a game, built by hand:
+    """The packed position (solver/mirror/position.py layout) of a game, built by hand:
     4 bits per pile count at bits 4i, full reserve slots at bits 48..55."""
     pos = 0
     for i, n in enumerate(game.counts):
@@ -125,7 +125,7 @@ def near_end(number: int, cards: int) -> Game:
     return game
 
 
-# The simple players (solver/players.py), their rules written plainly over the engine.
+# The simple players (solver/players/simple.py), their rules written plainly over the engine.
 def naive_random(deal: Deal, seed_state: int) -> list:
     game, rng = Game(deal), SplitMix64(seed_state)
     while game.legal_moves:
@@ -153,8 +153,8 @@ class Grouping:
     """grouping_search on one deal's arrays."""
 
     def __init__(self, deal: Deal) -> None:
-        from solver.mirror.position import initial_position
         from solver.mirror.convert import deal_arrays
+        from solver.mirror.position import initial_position
 
         self.deal = deal
         self.piles, self.reserve = deal_arrays(deal)
@@ -191,7 +191,8 @@ class Grouping:
         return game.is_won
 
 
-# Clause sets for the clause-learning search's pieces (solver/propagation.py, solver/counting.py).
+# Clause sets for the clause-learning search's pieces (solver/grouping/unit_propagation.py,
+# solver/grouping/count_clauses.py).
 def pos(v):
     """The literal 'variable v is 1'."""
     return 2 * v

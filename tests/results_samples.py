@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Sequence
 
 import pyarrow as pa
-import pytest
 import pyarrow.parquet as pq
+import pytest
 
-from halfmoon.game.codes import number_to_code
 from halfmoon.batch.results import SCHEMA_V1, rows_to_table
+from halfmoon.game.codes import number_to_code
 
 
 def make_rows(verdicts: Sequence[str], *, start: int = 0, budget: int = 1000) -> list[dict]:

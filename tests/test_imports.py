@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import ast
 import json
-from pathlib import Path
 
 import pytest
-
 from test_layers import MODULES, ROOT, _imports
 
 import solver
@@ -21,7 +19,8 @@ PUBLIC = set(solver.__all__)
 
 def _graph() -> dict[str, set[str]]:
     """module -> the project's modules it imports (at the top or inside a function)."""
-    return {m: {t for t, _ in _imports(m, p) if t in MODULES and t != m} for m, p in MODULES.items()}
+    return {m: {t for t, _ in _imports(m, p) if t in MODULES and t != m}
+            for m, p in MODULES.items()}
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -103,7 +102,8 @@ def test_halfmoon_enters_the_solver_by_its_front_door(module):
     assert not bad, f"{module} reaches behind solver's front door: {bad}"
 
 
-@pytest.mark.parametrize("notebook", sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))
+@pytest.mark.parametrize("notebook",
+                         sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb")))
 def test_notebooks_enter_the_solver_by_its_front_door(notebook):
     cells = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))["cells"]
     bad = []
@@ -111,7 +111,8 @@ def test_notebooks_enter_the_solver_by_its_front_door(notebook):
         if cell["cell_type"] != "code":
             continue
         source = "".join(cell["source"])
-        code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
+        code = "\n".join(line for line in source.splitlines()
+                         if not line.lstrip().startswith(("%", "!")))
         bad += _solver_uses(ast.parse(code))
     assert not bad, f"{notebook} reaches behind solver's front door: {bad}"
 
@@ -125,11 +126,13 @@ def test_benchmarks_that_measure_an_inner_part_say_which():
         doc = ast.get_docstring(tree) or ""
         for node in ast.walk(tree):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module \
+                and not node.level else []
             for name in names:
                 parts = name.split(".")
                 if parts[0] == "solver" and len(parts) > 1:
                     sub = ".".join(parts[:2])
                     if sub not in doc and f"solver/{parts[1]}" not in doc:
                         silent.append(f"{path.name}: {sub}")
-    assert not silent, f"benchmarks importing the solver's insides without saying so: {sorted(set(silent))}"
+    assert not silent, \
+        f"benchmarks importing the solver's insides without saying so: {sorted(set(silent))}"

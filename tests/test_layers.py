@@ -97,9 +97,11 @@ def _is_kernel_module(path: Path) -> bool:
     """A module that compiles numba kernels (it imports numba)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba" for a in node.names):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "numba"
+                                                for a in node.names):
             return True
-        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "numba":
+        if isinstance(node, ast.ImportFrom) and not node.level \
+                and (node.module or "").split(".")[0] == "numba":
             return True
     return False
 

@@ -7,7 +7,6 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-
 from results_samples import make_rows, write_results
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
@@ -23,17 +22,20 @@ def results(tmp_path_factory):
     batch library is tested in test_stats)."""
     verdicts = (["win"] * 8 + ["loss", "win"]) * 4
     verdicts[-1] = verdicts[-12] = "unresolved"
-    return write_results(tmp_path_factory.mktemp("nb") / "results", make_rows(verdicts, budget=20_000), 16)
+    return write_results(tmp_path_factory.mktemp("nb") / "results",
+                         make_rows(verdicts, budget=20_000), 16)
 
 
 def test_every_notebook_is_listed_and_clean():
-    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted({**EXPECTED_FIGURES, **FINDINGS_FIGURES})
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == \
+        sorted({**EXPECTED_FIGURES, **FINDINGS_FIGURES})
     for name in {**EXPECTED_FIGURES, **FINDINGS_FIGURES}:
         nb = nbformat.read(NOTEBOOKS / name, as_version=4)
         nbformat.validate(nb)
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert all(not c.outputs and c.execution_count is None for c in code), f"{name} has outputs"
-        assert any("parameters" in c.metadata.get("tags", []) for c in code), f"{name}: no parameters cell"
+        assert any("parameters" in c.metadata.get("tags", []) for c in code), \
+            f"{name}: no parameters cell"
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_FIGURES))

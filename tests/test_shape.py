@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 
 import pytest
-
 from test_layers import MODULES
 
 MAX_MODULE = 500
@@ -26,7 +25,8 @@ def test_modules_and_functions_stay_short(module):
     text = MODULES[module].read_text(encoding="utf-8")
     assert text.count("\n") <= MAX_MODULE, f"{module} has {text.count(chr(10))} lines"
     long = [f"{f.name} ({f.end_lineno - f.lineno + 1} lines)" for f in _functions(ast.parse(text))
-            if f.end_lineno - f.lineno + 1 > MAX_FUNCTION and f"{module}.{f.name}" not in LONG_KERNELS]
+            if f.end_lineno - f.lineno + 1 > MAX_FUNCTION
+            and f"{module}.{f.name}" not in LONG_KERNELS]
     assert not long, f"{module}: functions over {MAX_FUNCTION} lines: {long}"
 
 

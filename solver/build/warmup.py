@@ -6,9 +6,9 @@ processes of a run (a batch's workers, the board's solver, a cluster's workers s
 ``NUMBA_CACHE_DIR``) do not compile the same kernels side by side, the kernels are split into
 *groups*, each warmed up by calling it once (:data:`GROUPS`), and a group is compiled under a
 lock file in the cache directory: a process takes the first group nobody is compiling, and
-waits for (then loads) the groups others are compiling.  Two processes starting together
-thus compile two groups at once, and a third compiles nothing.  A group compiled for the
-current sources leaves a stamp (its name and the hash of :mod:`solver.caching`), so later
+waits for (then loads) the groups others are compiling.  Two processes starting together thus
+compile two groups at once, and a third compiles nothing.  A group compiled for the current
+sources leaves a stamp (its name and the hash of :mod:`solver.build.caching`), so later
 processes load it without taking the lock.
 
 While a process compiles, one line on stderr says so (and, on a terminal, a counter of
@@ -72,20 +72,22 @@ def _search() -> None:
 
 
 def _plain() -> None:
-    # the plain search's own compiled copy (solver.dfs.plain_dfs), for the engine-order turns
+    # the plain search's own compiled copy (solver.depth_first.dfs.plain_dfs), for the
+    # engine-order turns
     import numpy as np
 
     from ..depth_first.dfs import new_stack, search_kernel
-    from ..mirror.position import MAX_PLY
     from ..depth_first.pruning import FREE_CARDS
     from ..mirror.convert import sample_arrays
+    from ..mirror.position import MAX_PLY
     from ..portfolio.search import default_tables, kernel_arrays
 
     piles, reserve = sample_arrays()
     root, tops, part, npart, proj = kernel_arrays(piles, reserve)
     tab, ptab = default_tables()
     search_kernel(FREE_CARDS)(piles, reserve, tops, part, npart, root, 1, FREE_CARDS, tab.slots,
-                              np.uint32(tab.next_generation()), tab.bits, np.zeros(MAX_PLY, np.uint64),
+                              np.uint32(tab.next_generation()), tab.bits,
+                              np.zeros(MAX_PLY, np.uint64),
                               np.zeros(4, np.int64), new_stack(np.uint64(0)), 0, proj,
                               (ptab.slots, np.uint32(ptab.generation), ptab.bits), 0)
 
@@ -95,8 +97,8 @@ def _grouping() -> None:
     import numpy as np
 
     from ..grouping.model import VIEW_COUNTS, grouping_model, grouping_run, line_wins
-    from ..mirror.position import MAX_PLY
     from ..mirror.convert import sample_arrays
+    from ..mirror.position import MAX_PLY
     from ..portfolio.search import kernel_arrays
 
     piles, reserve = sample_arrays()
@@ -108,13 +110,13 @@ def _grouping() -> None:
 
 
 def _players() -> None:
-    # the simple players (random, greedy, lookahead) of solver.players, as the research
-    # layer calls them: a batch of deals, one strategy code at a time
+    # the simple players (random, greedy, lookahead) of solver.players.simple, as the
+    # research layer calls them: a batch of deals, one strategy code at a time
     import numpy as np
 
+    from ..mirror.convert import sample_arrays
     from ..mirror.position import MAX_PLY, initial_position
     from ..players.simple import GREEDY, play_batch
-    from ..mirror.convert import sample_arrays
 
     piles, reserve = sample_arrays()
     roots = np.array([initial_position(piles, reserve)], np.uint64)
@@ -145,24 +147,25 @@ def _features() -> None:
 
 
 def _fair() -> None:
-    # the fair players (solver.fair): a game of each kind, and a decision as the board asks one
+    # the fair players (solver.players.fair): a game of each kind, and a decision as the board
+    # asks one
     import numpy as np
 
-    from ..players.fair import MCTS, NPARAMS, ROLLOUT, decide, fair_game, new_tree
-    from ..mirror.position import MAX_MOVES, MAX_PLY, all_moves, initial_position
-    from ..players.simple import GREEDY
     from ..mirror.convert import sample_arrays
+    from ..mirror.position import MAX_MOVES, MAX_PLY, all_moves, initial_position
+    from ..players.fair import MCTS, NPARAMS, ROLLOUT, decide, fair_game, new_tree
+    from ..players.simple import GREEDY
 
     piles, reserve = sample_arrays()
     root = initial_position(piles, reserve)
     params = np.ones(NPARAMS, np.float64)
     for player in (ROLLOUT, MCTS):
-        fair_game(piles, reserve, root, player, GREEDY, params, np.uint64(1), 4, np.zeros(MAX_PLY, np.uint64),
-                  np.zeros(1, np.int64))
+        fair_game(piles, reserve, root, player, GREEDY, params, np.uint64(1), 4,
+                  np.zeros(MAX_PLY, np.uint64), np.zeros(1, np.int64))
     moves = np.empty(MAX_MOVES, np.uint64)
     m = all_moves(piles, reserve, root, moves)
-    decide(piles, reserve, root, moves, m, ROLLOUT, GREEDY, params, np.ones(1, np.uint64), *new_tree(4),
-           np.zeros(1, np.int64), np.zeros_like(piles))
+    decide(piles, reserve, root, moves, m, ROLLOUT, GREEDY, params, np.ones(1, np.uint64),
+           *new_tree(4), np.zeros(1, np.int64), np.zeros_like(piles))
 
 
 # name -> (warm-up, rough seconds to compile it on a small machine with another compiling
@@ -323,8 +326,9 @@ def compile_in_parallel(groups: Iterable[str] = SOLVER, processes: int = 2,
         return 0.0
     n = max(1, min(processes, len(todo)))
     total = sum(GROUPS[g][1] for g in todo)
-    say = _Say(out, f"halfmoon: compiling the solver's kernels in {n} process{'es' if n > 1 else ''}"
-                    f" (first run only, about {max(total // n, max(GROUPS[g][1] for g in todo))} s)...")
+    say = _Say(out, f"halfmoon: compiling the solver's kernels in {n} "
+                    f"process{'es' if n > 1 else ''} (first run only, about "
+                    f"{max(total // n, max(GROUPS[g][1] for g in todo))} s)...")
     t0 = time.perf_counter()
     procs = [subprocess.Popen([sys.executable, "-m", __name__, *todo],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -341,5 +345,6 @@ def compile_in_parallel(groups: Iterable[str] = SOLVER, processes: int = 2,
     return seconds
 
 
-if __name__ == "__main__":  # a helper of compile_in_parallel: python -m solver.build.warmup GROUP...
+# a helper of compile_in_parallel: python -m solver.build.warmup GROUP...
+if __name__ == "__main__":
     prepare(sys.argv[1:], out=None)

@@ -3,7 +3,7 @@ with the deal number, a rejection-sampled Fisher–Yates shuffle of the ordered 
 deck, 8 cards to each pile and the last 8 to the reserve — as ranks, the solver's view.
 
 The reference generator is the meaning and must never change; this twin is the speed
-(tests/solver/test_generator.py holds the two together on many deals).
+(tests/solver/mirror/test_generator.py holds the two together on many deals).
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ def layout_features(numbers, out):
 
 @njit(cache=True)
 def deck_layout_features(deck, where, out):
-    """:data:`LAYOUT_FEATURES` of a shuffled deck (``where``: scratch, DECK_SIZE) into ``out[0:2]``."""
+    """:data:`LAYOUT_FEATURES` of a shuffled deck (``where``: scratch, DECK_SIZE) into
+    ``out[0:2]``."""
     for j in range(DECK_SIZE):
         where[deck[j]] = j // DEPTH  # pile 0..11, 12 for the reserve
     same = 0

@@ -123,7 +123,8 @@ def all_moves(piles, reserve, pos, out):
                 for c in range(b + 1, n):
                     rc = ranks[c]
                     if rc > 10 and rc != ra and rc != rb:
-                        out[m] = source_delta(srcs[a]) + source_delta(srcs[b]) + source_delta(srcs[c])
+                        out[m] = (source_delta(srcs[a]) + source_delta(srcs[b])
+                                  + source_delta(srcs[c]))
                         m += 1
     return m
 

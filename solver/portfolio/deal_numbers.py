@@ -1,14 +1,14 @@
 """Many deals in one call of compiled code: the batch's hot path.
 
-Most deals are settled by the first turn of the portfolio (solver/search.py: the search
-with every rule but the projections, the bounds test at the root only, ``QUICK_PHASE``
-positions).  For a piece of deal numbers, :func:`quick_kernel` makes each deal with the
-generator's twin, counts its features, and plays that first turn, all without Python; a
-deal it does not settle is handed to :func:`solver.search.search_arrays` from its start,
-so every verdict, position count, line and settling search is exactly what
-:func:`solver.solve` gives (its first turn is searched twice: a few hundred microseconds
-on a deal that costs far more).  Times are read from the processor's cycle counter inside
-the kernel and converted with the rate measured around the call.
+Most deals are settled by the first turn of the portfolio (solver/portfolio/search.py: the
+search with every rule but the projections, the bounds test at the root only,
+``QUICK_PHASE`` positions).  For a piece of deal numbers, :func:`quick_kernel` makes each
+deal with the generator's twin, counts its features, and plays that first turn, all without
+Python; a deal it does not settle is handed to :func:`solver.portfolio.search.search_arrays`
+from its start, so every verdict, position count, line and settling search is exactly what
+:func:`solver.solve` gives (its first turn is searched twice: a few hundred microseconds on
+a deal that costs far more).  Times are read from the processor's cycle counter inside the
+kernel and converted with the rate measured around the call.
 """
 
 from __future__ import annotations
@@ -22,13 +22,22 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ..depth_first.dfs import dfs, new_stack
-from ..mirror.generator import DECK_SIZE, deal_ranks, deck_layout_features
 from ..depth_first.bounds import partner_table
-from ..mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, all_moves,
-                      initial_position, rank_class)
+from ..depth_first.dfs import dfs, new_stack
 from ..depth_first.projections import projection_arrays
 from ..depth_first.pruning import ALL_RULES, top_table
+from ..mirror.generator import DECK_SIZE, deal_ranks, deck_layout_features
+from ..mirror.position import (
+    DEPTH,
+    MAX_MOVES,
+    MAX_PLY,
+    NPILES,
+    NRESERVE,
+    RESERVE_SHIFT,
+    all_moves,
+    initial_position,
+    rank_class,
+)
 from ..verdicts import LOSS, UNRESOLVED, WIN
 from .search import QUICK_PHASE, _portfolio, default_tables, member_name, search_arrays
 
@@ -103,9 +112,9 @@ def start_features(numbers, out):
 @njit(cache=True, nogil=True)
 def census_features(numbers, out):
     """The start's features (:func:`deal_features`) and the layout's
-    (:data:`solver.generator.LAYOUT_FEATURES`) of each deal ``numbers[k]``, into ``out[k]``
-    (int64, NDEAL + 2 columns), the deal generated once; without the GIL, so that threads
-    share the work."""
+    (:data:`solver.mirror.generator.LAYOUT_FEATURES`) of each deal ``numbers[k]``, into
+    ``out[k]`` (int64, NDEAL + 2 columns), the deal generated once; without the GIL, so that
+    threads share the work."""
     deck = np.empty(DECK_SIZE, np.int64)
     state = np.zeros(1, np.uint64)
     moves = np.empty(MAX_MOVES, np.uint64)
@@ -209,7 +218,8 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     settled_by = [name if v == WIN or v == LOSS else None for v in verdicts]
     for k in np.flatnonzero(verdicts == OPEN):
         t = time.perf_counter()
-        status, nodes[k], line, nline[k], settled_by[k] = search_arrays(piles[k], reserve[k], budget)
+        status, nodes[k], line, nline[k], settled_by[k] = search_arrays(piles[k], reserve[k],
+                                                                        budget)
         seconds[k] += time.perf_counter() - t
         verdicts[k] = status
         lines[k, : nline[k]] = line[: nline[k]]

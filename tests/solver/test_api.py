@@ -19,7 +19,8 @@ def test_every_public_name_exists_and_every_callable_is_documented():
         obj = getattr(solver, name)
         if callable(obj):
             doc = inspect.getdoc(obj) or ""
-            assert len(doc) > 40, f"solver.{name} needs a docstring saying what it takes and returns"
+            assert len(doc) > 40, \
+                f"solver.{name} needs a docstring saying what it takes and returns"
 
 
 @pytest.mark.parametrize("budget", [0, -5, 2.5, "10", True, None])
@@ -67,7 +68,8 @@ def test_bad_kernel_groups_and_process_counts_are_refused():
 def test_solve_is_the_portfolio_behind_it():
     for number in (0, 55, 129):
         a, b = solver.solve(number), portfolio_solve(number)
-        assert (a.verdict, a.moves, a.nodes, a.settled_by) == (b.verdict, b.moves, b.nodes, b.settled_by)
+        assert (a.verdict, a.moves, a.nodes, a.settled_by) == \
+            (b.verdict, b.moves, b.nodes, b.settled_by)
 
 
 def test_solve_numbers_gives_columns_with_named_verdicts_and_lines_that_are_solves():

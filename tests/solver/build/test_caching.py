@@ -67,7 +67,8 @@ def test_a_change_in_a_subpackage_drops_the_caches_of_every_folder(tmp_path):
 
 def test_the_solver_hash_covers_every_subpackage_file():
     pkg = Path(solver.__file__).resolve().parent
-    sources = {f.relative_to(pkg).as_posix() for f in pkg.rglob("*.py") if "__pycache__" not in f.parts}
+    sources = {f.relative_to(pkg).as_posix() for f in pkg.rglob("*.py")
+               if "__pycache__" not in f.parts}
     assert any("/" in s for s in sources)  # the solver has subpackages
     import hashlib
     h = hashlib.sha256()

@@ -8,8 +8,15 @@ import pytest
 from halfmoon import Deal
 from halfmoon.game.codes import DEAL_COUNT, random_numbers
 from halfmoon.game.generator import SplitMix64, shuffled_deck
-from solver.mirror.generator import LAYOUT_FEATURES, below, deal_ranks, layout_features, shuffled_deck as shuffled_deck_nb, splitmix_next
 from solver.mirror.convert import deal_arrays
+from solver.mirror.generator import (
+    LAYOUT_FEATURES,
+    below,
+    deal_ranks,
+    layout_features,
+    splitmix_next,
+)
+from solver.mirror.generator import shuffled_deck as shuffled_deck_nb
 
 # deals spread over the whole code space, its two ends, and the spec's vector deals
 NUMBERS = random_numbers(3000, seed=104) + [0, 1, 123456789, DEAL_COUNT - 1]

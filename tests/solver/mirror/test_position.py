@@ -1,4 +1,4 @@
-"""The bit-packed mirror (solver/kernels.py) against the reference engine.
+"""The bit-packed mirror (solver/mirror/position.py) against the reference engine.
 
 OpenSpiel-style consistency: on many positions reached by random play, and on every
 position reachable from positions with few cards left, the mirror's unpruned legal
@@ -18,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import make_layout, near_end, pack
+
 from halfmoon import Game, parse_layout
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import SOURCES, Deal
 from halfmoon.game.moves import Move
+from solver.mirror.convert import deal_arrays
 from solver.mirror.position import (
     MAX_MOVES,
     NSOURCES,
@@ -37,7 +38,6 @@ from solver.mirror.position import (
     source_delta,
 )
 from solver.portfolio.search import solve
-from solver.mirror.convert import deal_arrays
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parents[2]
@@ -178,7 +178,8 @@ def test_initial_position_of_layouts_matches_the_engine():
         assert int(initial_position(piles, reserve)) == pack(game)
     empty = Game(parse_layout(make_layout({})))
     assert initial_position(*deal_arrays(empty.deal)) == np.uint64(0)
-    game = Game(parse_layout(make_layout({3: "5s 6s", 12: "Jc Qc Kc Jd Qd Kd 5h 6h"}, "-- -- Ac 10c")))
+    game = Game(parse_layout(make_layout({3: "5s 6s", 12: "Jc Qc Kc Jd Qd Kd 5h 6h"},
+                                         "-- -- Ac 10c")))
     expected = (2 << 8) | (8 << 44) | (1 << 50) | (1 << 51)
     assert initial_position(*deal_arrays(game.deal)) == np.uint64(expected)
 
@@ -330,7 +331,8 @@ def test_kernels_in_pure_python():
     """A few of the checks above with NUMBA_DISABLE_JIT=1 (the kernels as Python)."""
     line = [str(m) for m in near_end(0, 16).stack]
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(TESTS.parents[1]), str(ROOT), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(TESTS.parents[1]), str(ROOT),
+                                         env.get("PYTHONPATH", "")])
     proc = subprocess.run(
         [sys.executable, "-c", NOJIT_SCRIPT, *line], cwd=ROOT, env=env,
         capture_output=True, text=True, timeout=600,

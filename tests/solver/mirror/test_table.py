@@ -1,11 +1,10 @@
-"""The transposition table (solver/table.py): bounded probing, generations, lookups."""
+"""The transposition table (solver/mirror/table.py): bounded probing, generations, lookups."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from solver.portfolio.search import solve
 from solver.mirror.table import (
     FILTER_SHIFT,
     MAX_PROBE,
@@ -17,6 +16,7 @@ from solver.mirror.table import (
     tt_prefetch,
     tt_store,
 )
+from solver.portfolio.search import solve
 
 POSITION_BITS = 56
 
@@ -24,7 +24,8 @@ POSITION_BITS = 56
 def random_positions(count: int, seed: int) -> np.ndarray:
     """Distinct random 56-bit packed positions."""
     rng = np.random.default_rng(seed)
-    out = np.unique(rng.integers(1, 1 << POSITION_BITS, size=count + count // 10 + 10, dtype=np.uint64))
+    out = np.unique(rng.integers(1, 1 << POSITION_BITS, size=count + count // 10 + 10,
+                                 dtype=np.uint64))
     rng.shuffle(out)
     assert out.size >= count
     return out[:count]

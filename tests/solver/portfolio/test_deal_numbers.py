@@ -8,11 +8,11 @@ import pytest
 from halfmoon import Deal
 from halfmoon.batch.results import deal_features as engine_features
 from halfmoon.game.codes import random_numbers
+from solver.mirror.convert import deal_arrays, delta_to_move
 from solver.mirror.position import MAX_MOVES, initial_position
 from solver.portfolio.deal_numbers import cycles, deal_features, solve_numbers
-from solver.verdicts import NAMES as OUTCOMES
 from solver.portfolio.search import solve
-from solver.mirror.convert import deal_arrays, delta_to_move
+from solver.verdicts import NAMES as OUTCOMES
 
 FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
 
@@ -63,12 +63,14 @@ def test_piece_features_are_those_of_each_deal():
     numbers = random_numbers(50, seed=13)
     piece = solve_numbers(numbers, 20_000)
     for k, n in enumerate(numbers):
-        assert dict(zip(FEATURES, piece.features[k].tolist())) == engine_features(Deal.from_number(n))
+        assert dict(zip(FEATURES, piece.features[k].tolist())) == \
+            engine_features(Deal.from_number(n))
 
 
 def test_census_features_are_the_start_and_layout_kernels_together():
     from solver.mirror.generator import LAYOUT_FEATURES, layout_features
-    from solver.portfolio.deal_numbers import NDEAL as NFEATURES, census_features, start_features
+    from solver.portfolio.deal_numbers import NDEAL as NFEATURES
+    from solver.portfolio.deal_numbers import census_features, start_features
 
     numbers = np.array(random_numbers(3000, seed=14) + [0, 8_031_810_175], np.int64)
     both = np.zeros((numbers.size, NFEATURES + len(LAYOUT_FEATURES)), np.int64)
