@@ -188,7 +188,49 @@ def is_ready(group: str) -> bool:
 
 
 # --- the positions of a game (forgiveness, deadlocks) -------------------------------------
-# (its entries: see _POSITIONS below)
+# (imported here, beside the entries that use them)
+from .portfolio import positions as _positions  # noqa: E402
+from .portfolio.positions import GameWalk  # noqa: E402
+
+
+def _check_games(games) -> list[list[Move]]:
+    if isinstance(games, (str, bytes, Move)) or not isinstance(games, Iterable):
+        raise HalfMoonError(f"games must be a sequence of games (of Moves each), got {games!r}")
+    out = []
+    for g, moves in enumerate(games):
+        if isinstance(moves, (str, bytes, Move)) or not isinstance(moves, Iterable):
+            raise HalfMoonError(f"game {g} must be a sequence of Moves, got {moves!r}")
+        moves = list(moves)
+        for ply, m in enumerate(moves):
+            if not isinstance(m, Move):
+                raise HalfMoonError(f"game {g}: ply {ply} is not a Move, got {m!r}")
+        out.append(moves)
+    return out
+
+
+def walk_games(deal: DealLike, games: Iterable[Sequence[Move]],
+               budget: int = DEFAULT_BUDGET) -> tuple[GameWalk, ...]:
+    """The verdict on every child of every position along each of ``games`` (each a sequence
+    of moves, :class:`~halfmoon.game.moves.Move`, played from the start of ``deal``), while
+    the game keeps the deal winnable; each solve gets ``budget`` positions.
+
+    The deal's start is solved once; a game is walked only from a start proved won, and the
+    walk stops after the first position whose game move has a child lost or unresolved (the
+    budget spent: never guessed), or when the moves run out (the position they leave is not
+    walked).  Most children are settled by proofs without a solve (a child emptied of cards,
+    or won by a line of its parent or sibling with one move played first; the child of a
+    lost child's position), and the solves of one walk share a table of lost positions: the
+    verdicts are the solver's, and a walk depends on that walk alone.
+
+    Returns a :class:`GameWalk` per game: ``start`` (the deal's verdict: "win", "loss" or
+    "unresolved"), ``children`` (a position walked each, the start first: a dict from each
+    legal move there to its child's verdict), ``solves`` and ``nodes`` (the solver's calls
+    and their positions, the start's included).  Raises
+    :class:`~halfmoon.game.errors.HalfMoonError` on a bad deal or budget, or on a move that
+    is not legal where its game plays it."""
+    d = _check_deal(deal)
+    budget = _check_budget(budget)
+    return _positions.walk_games(d, _check_games(games), budget)
 
 
 # --- the players ---------------------------------------------------------------------------
@@ -201,6 +243,6 @@ _CORE = [
     "solve", "solve_cpsat", "solve_numbers", "line_moves", "move_of", "deal_features",
     "census_features", "warm_up", "compile_in_parallel", "compile_seconds", "is_ready",
 ]
-_POSITIONS: list[str] = []
+_POSITIONS: list[str] = ["GameWalk", "walk_games"]
 _PLAYERS: list[str] = []
 __all__ = _CORE + _POSITIONS + _PLAYERS

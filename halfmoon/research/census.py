@@ -155,8 +155,8 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
                  forgiveness_deals: int = 10_000, recheck_share: float = 0.01, hardest: int = 20,
                  points: int = 60, dataset=None, manifest: Optional[dict] = None) -> Census:
     """One pass over the census at ``path``: its counts and its samples."""
-    from halfmoon.batch.results import FEATURES as START, stored_columns, to_rows
-    from solver.mirror.generator import LAYOUT_FEATURES
+    from halfmoon.batch.results import stored_columns, to_rows
+    from solver import DEAL_FEATURES, LAYOUT_FEATURES
 
     from .scan import _keys, _quantile, _Selector
 
@@ -179,18 +179,18 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
     losses, versions, budget, seconds, micros, doa = [], set(), 0, 0.0, 0, 0
     sel = _Selector({"nodes": 0 if ds.format == 1 else 32})
     columns = stored_columns(ds.format, _READ)
-    at = [[*START, *LAYOUT_FEATURES].index(f) for f in FEATURES]  # FEATURES' columns of deal_features
+    at = [[*DEAL_FEATURES, *LAYOUT_FEATURES].index(f) for f in FEATURES]  # deal_features' columns
     for raw in ds.row_groups(columns):
         t = to_rows(raw, 2, _READ[:6]) if ds.format == 2 else raw
         deals = t["deal"].to_numpy()
         feats = deal_features(deals)
         if ds.format == 1:  # as stored
-            for i, f in enumerate(START):
+            for i, f in enumerate(DEAL_FEATURES):
                 feats[:, i] = t[f].to_numpy()
         code = _verdict_codes(t["verdict"])
         nodes = t["nodes"].to_numpy()
         verdicts += np.bincount(code, minlength=len(VERDICTS))
-        doa += int((feats[:, START.index("start_moves")] == 0).sum())
+        doa += int((feats[:, DEAL_FEATURES.index("start_moves")] == 0).sum())
         if ds.format == 2:  # whole microseconds, summed exactly
             micros += int(np.sum(raw["microseconds"].to_numpy(), dtype=np.uint64))
         else:
@@ -272,22 +272,17 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
 
 def deal_features(deals: np.ndarray) -> np.ndarray:
     """The start's and the layout's features of deal numbers (int64, a column per name of
-    :data:`halfmoon.batch.results.FEATURES` then :data:`solver.mirror.generator.LAYOUT_FEATURES`),
-    computed in compiled code on every core."""
-    from solver.mirror.generator import LAYOUT_FEATURES
-    from solver.portfolio.deal_numbers import NDEAL as NFEATURES, census_features
-    from solver.build.warmup import prepare
+    :data:`solver.DEAL_FEATURES` then :data:`solver.LAYOUT_FEATURES`), computed in compiled
+    code on every core."""
+    from solver import census_features, warm_up
 
-    prepare(["features"])
+    warm_up(["features"], out=None)
     nums = np.ascontiguousarray(deals, np.int64)
-    out = np.zeros((nums.size, NFEATURES + len(LAYOUT_FEATURES)), np.int64)
-    cut = np.linspace(0, nums.size, _THREADS + 1).astype(np.intp)
     if nums.size < 4096 or _THREADS == 1:
-        census_features(nums, out)
-    else:
-        list(_pool().map(lambda i: census_features(nums[cut[i]:cut[i + 1]], out[cut[i]:cut[i + 1]]),
-                         range(_THREADS)))
-    return out
+        return census_features(nums)
+    cut = np.linspace(0, nums.size, _THREADS + 1).astype(np.intp)
+    parts = _pool().map(lambda i: census_features(nums[cut[i]:cut[i + 1]]), range(_THREADS))
+    return np.concatenate(list(parts))
 
 
 _THREADS = max(1, os.cpu_count() or 1)

@@ -31,11 +31,12 @@ from typing import Iterable, Optional, Union
 import numpy as np
 import pandas as pd
 
+from halfmoon.game.cards import CLASS_NAMES, rank_class
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 
-# the classes in the solver's order (solver.mirror.position.rank_class: 0..4 pairs, 5 faces)
-CLASSES = ("A+10", "2+9", "3+8", "4+7", "5+6", "J+Q+K")
+# the game's classes, in the order of halfmoon.game.cards.rank_class: 0..4 pairs, 5 faces
+CLASSES = CLASS_NAMES
 FACES = 5
 DEFAULT_BUDGET = 5_000_000
 
@@ -54,10 +55,8 @@ class Deadlock:
 
 
 def class_of(rank: int) -> int:
-    """The class 0..5 of a rank 1..13 (as solver.mirror.position.rank_class)."""
-    if rank >= 11:
-        return FACES
-    return rank - 1 if rank <= 5 else 10 - rank
+    """The class 0..5 of a rank 1..13 (:func:`halfmoon.game.cards.rank_class`)."""
+    return rank_class(rank)
 
 
 def kind_of(classes: Iterable[int]) -> str:
@@ -75,20 +74,13 @@ KINDS = ("faces", "faces+1", "faces+2", "faces+3", "faces+4", "faces+5",
          "pairs:1", "pairs:2", "pairs:3", "pairs:4", "pairs:5")
 
 
-def project(piles: np.ndarray, reserve: np.ndarray, classes: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
-    """The projection of a deal (the kernel's arrays, ranks with 0 for no card) onto
-    ``classes``: each pile keeps its cards of those classes in order, bottom first;
-    the reserve keeps them in their slots."""
-    keep = np.zeros(14, bool)
+def project(deal: Deal, classes: Iterable[int]) -> Deal:
+    """The projection of a deal onto ``classes``: each pile keeps its cards of those classes
+    in order, bottom first; the reserve keeps them in their slots."""
     cs = set(classes)
-    for rank in range(1, 14):
-        keep[rank] = class_of(rank) in cs
-    out = np.zeros_like(piles)
-    for i in range(piles.shape[0]):
-        row = [r for r in piles[i] if r != 0 and keep[r]]
-        out[i, : len(row)] = row
-    res = np.where(keep[reserve], reserve, 0).astype(reserve.dtype)
-    return out, res
+    piles = [[c for c in pile if rank_class(c.rank) in cs] for pile in deal.piles]
+    reserve = [c if c is not None and rank_class(c.rank) in cs else None for c in deal.reserve]
+    return Deal(piles=piles, reserve=reserve)
 
 
 def _sets_of_size(k: int) -> list[tuple[int, ...]]:
@@ -97,37 +89,34 @@ def _sets_of_size(k: int) -> list[tuple[int, ...]]:
     return sorted(sets, key=lambda s: (FACES not in s, s))
 
 
-def deadlock_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int = DEFAULT_BUDGET,
-                    deal: Optional[int] = None) -> Deadlock:
-    """The deadlock of a deal given as the kernel's arrays (see :func:`deadlock`)."""
-    from solver.verdicts import LOSS, UNRESOLVED
-    from solver.portfolio.search import search_arrays
+def _deadlock(d: Deal, budget: int, number: Optional[int]) -> Deadlock:
+    """The deadlock of a deal (see :func:`deadlock`), ``number`` its deal number or None."""
+    from solver import solve
 
     if budget < 1:
         raise ValueError(f"budget must be at least 1 position, got {budget}")
     solves = nodes = unresolved = 0
-    present = {class_of(int(r)) for r in np.concatenate([piles.ravel(), reserve]) if r != 0}
+    present = {rank_class(c.rank) for c in d.cards()}
     for k in range(1, len(CLASSES) + 1):
         lost = []
         for s in _sets_of_size(k):
             if not set(s) <= present:
                 continue  # a class with no card left adds nothing: its smaller set decides
-            pp, pr = project(piles, reserve, s)
-            status, n, _, _, _ = search_arrays(pp, pr, budget)
+            result = solve(project(d, s), budget)
             solves += 1
-            nodes += n
-            if status == LOSS:
+            nodes += result.nodes
+            if result.verdict == "loss":
                 lost.append(s)
-            elif status == UNRESOLVED:
+            elif result.verdict == "unresolved":
                 unresolved += 1
         if lost:
             first = lost[0]
-            return Deadlock(deal, tuple(CLASSES[c] for c in sorted(first, key=_class_order)),
+            return Deadlock(number, tuple(CLASSES[c] for c in sorted(first, key=_class_order)),
                             kind_of(first), len(lost), unresolved, solves, nodes)
         if unresolved:
             # a larger lost set might not be minimal: say so rather than guess
-            return Deadlock(deal, (), "unresolved", 0, unresolved, solves, nodes)
-    return Deadlock(deal, (), "none", 0, 0, solves, nodes)
+            return Deadlock(number, (), "unresolved", 0, unresolved, solves, nodes)
+    return Deadlock(number, (), "none", 0, 0, solves, nodes)
 
 
 def _class_order(c: int) -> int:
@@ -142,11 +131,12 @@ def deadlock(deal: Union[Deal, str, int], budget: int = DEFAULT_BUDGET) -> Deadl
     positions before a lost one was found.
     """
     from halfmoon.game.inputs import load_deal
-    from solver.mirror.convert import deal_arrays
 
-    d = deal if isinstance(deal, Deal) else Deal.from_number(deal) if isinstance(deal, int) else load_deal(deal)
-    piles, reserve = deal_arrays(d)
-    return deadlock_arrays(piles, reserve, budget, d.number)
+    if isinstance(deal, Deal):
+        d = deal
+    else:
+        d = Deal.from_number(deal) if isinstance(deal, int) else load_deal(deal)
+    return _deadlock(d, budget, d.number)
 
 
 COLUMNS = ("deal", "deadlock", "kind", "size", "minimal_sets", "unresolved", "solves", "nodes")
@@ -159,20 +149,12 @@ def deadlocks(numbers: Iterable[int], budget: int = DEFAULT_BUDGET) -> pd.DataFr
     ``"J+Q+K 4+7"``), ``kind``, ``size`` (classes in the set), ``minimal_sets``,
     ``unresolved``, ``solves`` (projections solved), ``nodes`` (their positions).
     """
-    from solver.mirror.generator import DECK_SIZE, deal_ranks
-    from solver.mirror.position import DEPTH, NPILES, NRESERVE
-
     rows = []
-    deck = np.empty(DECK_SIZE, np.int64)
-    state = np.zeros(1, np.uint64)
     for n in numbers:
         n = int(n)
         if n < 0:
             raise HalfMoonError(f"deal numbers must be non-negative, got {n}")
-        piles = np.zeros((NPILES, DEPTH), np.int8)
-        reserve = np.zeros(NRESERVE, np.int8)
-        deal_ranks(n, piles, reserve, deck, state)
-        d = deadlock_arrays(piles, reserve, budget, n)
+        d = _deadlock(Deal.from_number(n), budget, n)
         rows.append((n, " ".join(d.classes), d.kind, len(d.classes), d.minimal_sets,
                      d.unresolved, d.solves, d.nodes))
     df = pd.DataFrame(rows, columns=list(COLUMNS))

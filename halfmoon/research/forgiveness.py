@@ -8,20 +8,8 @@ every legal move's child is settled, and the walk stops at the win, at the first
 child is lost (the *fatal move*), or at a chosen move whose child the solver left unresolved
 within the budget (never guessed).
 
-Most children are settled without a solve, each by a proof, so this changes no verdict; it
-only saves solves and turns some unresolved children into settled ones:
-
-- a child with no card left is won;
-- a winning line still wins with one of its moves played first, if no earlier move of the
-  line touches that move's sources (the moves commute): so the position's own line (its
-  child's, one ply earlier) wins several of its children at once, and a child won by a line
-  that holds the chosen move, commuting, gives one ply later the child of the same move, won
-  by the rest of the line;
-- a position reached from a lost one is lost: a lost child gives one ply later the child of
-  the same move, lost (the chosen move is legal after it).
-
-The solves of one walk also share one table of lost positions (see :class:`_WalkTable`):
-siblings' subtrees overlap, so a child is often settled from what its siblings proved.
+The children are settled by :func:`solver.walk_games`: most without a solve, each by a proof
+(so no verdict changes), the solves of one walk sharing one table of lost positions.
 
 Usage::
 
@@ -55,22 +43,16 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
-from solver.verdicts import LOSS, UNRESOLVED, WIN
-from solver.mirror.position import MAX_MOVES, all_moves, initial_position
-from solver.portfolio.search import search_arrays
-from solver.verdicts import NAMES as VERDICTS
-from solver.mirror.convert import deal_arrays
-from solver.mirror.table import Table
-
 from halfmoon.game.codes import MAX_NUMBER
-from halfmoon.game.deal import SOURCES, Deal
+from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.inputs import load_deal
+from solver import VERDICTS, walk_games
 
 from . import strategies as _strategies
 from .stats import Z95, wilson_bounds
@@ -79,10 +61,6 @@ DEFAULT_BUDGET = 1_000_000
 PLAYERS = ("random", "greedy")
 # Buckets of cards left (high, low), the start's 104 down to the last pair
 CARD_BUCKETS = ((104, 96), (95, 80), (79, 64), (63, 48), (47, 32), (31, 16), (15, 1))
-_SOURCE_DELTA = {s: (1 << (4 * i)) if i < 12 else (1 << (48 + i - 12)) for i, s in enumerate(SOURCES)}
-_PILE_SHIFTS = np.arange(0, 48, 4, dtype=np.uint64)
-_RESERVE_SHIFTS = np.arange(48, 56, dtype=np.uint64)
-_DEPTHS = np.arange(8, dtype=np.uint64)[None, :]
 _PIECE = 4  # deals per piece of work sent to a process
 POSITION_COLUMNS = {"deal": "int64", "player": "object", "ply": "int16", "cards_left": "int16",
                     "legal": "int16", "keep": "int16", "lose": "int16", "unresolved": "int16",
@@ -90,42 +68,6 @@ POSITION_COLUMNS = {"deal": "int64", "player": "object", "ply": "int16", "cards_
 GAME_COLUMNS = {"deal": "int64", "player": "object", "start": "object", "won": "bool",
                 "moves_made": "int16", "fatal_ply": "int16", "fatal_cards_left": "int16",
                 "unresolved": "bool", "solves": "int32", "nodes": "int64"}
-
-
-def position_arrays(piles: np.ndarray, reserve: np.ndarray, pos: int) -> tuple[np.ndarray, np.ndarray]:
-    """A position of a deal as its own arrays: the cards above each pile's count and the
-    empty reserve slots zeroed, so that its start position is ``pos``."""
-    pos = np.uint64(pos)
-    counts = (pos >> _PILE_SHIFTS) & np.uint64(15)
-    full = (pos >> _RESERVE_SHIFTS) & np.uint64(1)
-    return (np.where(_DEPTHS < counts[:, None], piles, 0).astype(piles.dtype),
-            np.where(full != 0, reserve, 0).astype(reserve.dtype))
-
-
-def _cards_left(pos: int) -> int:
-    return sum((pos >> (4 * i)) & 15 for i in range(12)) + bin(pos >> 48).count("1")
-
-
-def _commuting(line: tuple) -> list[int]:
-    """The places of the moves of a winning line that no earlier move of it touches: each
-    can be played first, the rest of the line unchanged, and it still wins."""
-    touched, out = 0, []
-    for j, m in enumerate(line):
-        if not m & touched:
-            out.append(j)
-        touched |= m
-    return out
-
-
-def _front(line: tuple, move: int) -> Optional[tuple]:
-    """The line without ``move`` if ``move`` can be played first (see :func:`_commuting`),
-    else None."""
-    touched = 0
-    for j, m in enumerate(line):
-        if m == move:
-            return None if touched & move else line[:j] + line[j + 1:]
-        touched |= m
-    return None
 
 
 @dataclass
@@ -145,59 +87,6 @@ class Walk:
     nodes: int = 0
     positions: list = field(default_factory=list)  # (ply, cards_left, legal, keep, lose,
     #                                                 unresolved, chosen_keeps, chosen_loses)
-
-
-class _WalkTable(Table):
-    """One table of lost positions for every solve of a walk.
-
-    A position of a deal means the same cards whichever of its positions the search starts
-    from, and the table holds only positions proved lost (as when the portfolio's searches
-    share it), so the solves of one walk share what they proved: a sibling's subtree is
-    mostly searched already.  :func:`search_arrays` asks for a new generation at each solve;
-    this table starts one per walk instead (:meth:`new_walk`), so a walk's result depends on
-    that walk alone.
-    """
-
-    def next_generation(self) -> int:
-        return self.generation
-
-    def new_walk(self) -> None:
-        Table.next_generation(self)
-
-
-_table: Optional[_WalkTable] = None
-
-
-class _Solver:
-    """The solver on positions of one deal, counting its calls."""
-
-    def __init__(self, piles: np.ndarray, reserve: np.ndarray, budget: int) -> None:
-        global _table
-        if _table is None:
-            _table = _WalkTable()
-        self.piles, self.reserve, self.budget = piles, reserve, budget
-        self.solves = self.nodes = 0
-
-    def new_walk(self) -> None:
-        _table.new_walk()
-
-    def __call__(self, pos: int) -> tuple[int, Optional[tuple]]:
-        """(status, winning line or None) of a position."""
-        status, nodes, line, nline, _ = search_arrays(*position_arrays(self.piles, self.reserve, pos),
-                                                      self.budget, table=_table)
-        self.solves += 1
-        self.nodes += int(nodes)
-        if status != WIN:
-            return status, None
-        won = tuple(line[:nline].tolist())
-        if sum(won) != pos:
-            raise RuntimeError(f"the solver's winning line does not empty position {pos:#x} (a bug)")
-        return status, won
-
-    def legal(self, pos: int) -> list[int]:
-        out = np.empty(MAX_MOVES, np.uint64)
-        m = all_moves(self.piles, self.reserve, np.uint64(pos), out)
-        return [int(x) for x in out[:m]]
 
 
 def _as_deal(deal: Union[Deal, str, int]) -> Deal:
@@ -233,83 +122,44 @@ def walk(deal: Union[Deal, str, int], strategy: str, seed: int = 0,
 def _walk_deal(d: Deal, strategies: Sequence[str], seed: int, budget: int) -> list[Walk]:
     """The walks of several players on one deal, its start solved once."""
     number = d.number if d.code is not None and d == Deal(d.code) else -1
-    piles, reserve = deal_arrays(d)
-    solve = _Solver(piles, reserve, budget)
-    root = int(initial_position(piles, reserve))
-    solve.new_walk()
-    status, line = solve(root) if root else (WIN, ())
-    start = (solve.solves, solve.nodes)
+    games = [_strategies.play(d, name, seed) for name in strategies]
     walks = []
-    for name in strategies:
-        game = _strategies.play(d, name, seed)
-        w = Walk(number, name, VERDICTS[status], game.won, len(game.moves),
-                 unresolved=VERDICTS[status] == "unresolved")
-        if status == WIN:
-            solve.new_walk()
-            solve.solves, solve.nodes = start
-            moves = [sum(_SOURCE_DELTA[s] for s in m.sources) for m in game.moves]
-            _follow(w, solve, root, line, moves)
-        w.solves, w.nodes = solve.solves, solve.nodes
+    walked_games = walk_games(d, [g.moves for g in games], budget)
+    for name, game, walked in zip(strategies, games, walked_games):
+        w = Walk(number, name, walked.start, game.won, len(game.moves),
+                 unresolved=walked.start == "unresolved", solves=walked.solves, nodes=walked.nodes)
+        _rows(w, d.card_count(), game.moves, walked.children)
         walks.append(w)
     return walks
 
 
-def _follow(w: Walk, solve: _Solver, pos: int, line: tuple, chosen: list[int]) -> None:
-    """Walk from the winnable ``pos`` (won by ``line``) along the moves ``chosen``."""
-    won: dict[int, tuple] = {}  # children known won, with a winning line
-    lost: set[int] = set()  # children known lost
-    for ply, move in enumerate(chosen + [None]):
-        if pos == 0:
+def _rows(w: Walk, cards: int, moves: Sequence, children: Sequence[dict]) -> None:
+    """The rows of the positions walked along ``moves`` (``cards`` at the start), and where
+    the walk stopped."""
+    for ply, verdicts in enumerate(children):
+        chosen = verdicts[moves[ply]]
+        names = list(verdicts.values())
+        w.positions.append((ply, cards, len(names), *map(names.count, VERDICTS),
+                            chosen == "win", chosen == "loss"))
+        if chosen == "loss":
+            w.fatal_ply, w.fatal_cards_left = ply, cards
             return
-        if move is None:
-            raise RuntimeError(f"the player stopped at a winnable position {pos:#x} (a bug)")
-        for j in _commuting(line):  # the position's own line, a commuting move first
-            won.setdefault(pos - line[j], line[:j] + line[j + 1:])
-        verdicts = {}
-        for m in solve.legal(pos):
-            child = pos - m
-            if child == 0:
-                verdicts[m] = (WIN, ())
-            elif child in won:
-                verdicts[m] = (WIN, won[child])
-            elif child in lost:
-                verdicts[m] = (LOSS, None)
-            else:
-                verdicts[m] = solve(child)
-        if move not in verdicts:
-            raise RuntimeError(f"the player's move {move:#x} is not legal at {pos:#x} (a bug)")
-        counts = [sum(1 for s, _ in verdicts.values() if s == v) for v in (WIN, LOSS, UNRESOLVED)]
-        status, line = verdicts[move]
-        w.positions.append((ply, _cards_left(pos), len(verdicts), *counts, status == WIN,
-                            status == LOSS))
-        if status == LOSS:
-            w.fatal_ply, w.fatal_cards_left = ply, _cards_left(pos)
-            return
-        if status == UNRESOLVED:
+        if chosen == "unresolved":
             w.unresolved = True
             return
-        won, lost = {}, set()  # what the children tell of the next position's children
-        for m, (s, ln) in verdicts.items():
-            if m == move:
-                continue
-            if s == WIN and ln:
-                rest = _front(ln, move)
-                if rest is not None:
-                    won[pos - m - move] = rest
-            elif s == LOSS and (m & move == 0 or move in solve.legal(pos - m)):
-                # (the test is the proof's step; it holds whenever the entry is looked up: if m
-                # is legal after the chosen move, it takes cards of the ranks it took before,
-                # so the chosen move is legal after m too)
-                lost.add(pos - m - move)
-        pos -= move
+        cards -= len(moves[ply])
+    if cards and w.start == "win":
+        raise RuntimeError(f"the player stopped at a winnable position of deal {w.deal} (a bug)")
 
 
-def _walk_piece(numbers: list[int], strategies: Sequence[str], seed: int, budget: int) -> list[Walk]:
+def _walk_piece(numbers: list[int], strategies: Sequence[str], seed: int,
+                budget: int) -> list[Walk]:
     return [w for n in numbers for w in _walk_deal(Deal.from_number(n), strategies, seed, budget)]
 
 
 def forgiveness(numbers: Iterable[int], strategies: Sequence[str] = PLAYERS, seed: int = 0,
-                budget: int = DEFAULT_BUDGET, workers: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+                budget: int = DEFAULT_BUDGET,
+                workers: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The walks of each player on each deal number: (positions, games), schemas in the
     module's notes, rows in the order of the deals, then of the players.  With ``workers``
     > 1 the deals are walked in that many processes, with the same result (the processes are
@@ -421,7 +271,8 @@ def random_move_loses(positions: pd.DataFrame) -> pd.DataFrame:
         rows.append({"player": player, "measure": "own move", "n": n, "deals": df["deal"].nunique(),
                      "loses": k / n if n else float("nan"), "ci_low": float(low),
                      "ci_high": float(high)})
-    return pd.DataFrame(rows, columns=["player", "measure", "n", "deals", "loses", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=["player", "measure", "n", "deals", "loses", "ci_low",
+                                       "ci_high"])
 
 
 def fatal_points(games: pd.DataFrame, buckets=CARD_BUCKETS) -> pd.DataFrame:
@@ -449,5 +300,5 @@ def fatal_points(games: pd.DataFrame, buckets=CARD_BUCKETS) -> pd.DataFrame:
                          "ci_high": float(high),
                          "share_of_fatal": k / len(fatal) if outcome == "fatal" and len(fatal)
                          else float("nan")})
-    return pd.DataFrame(rows, columns=["player", "outcome", "cards_left", "games", "share", "ci_low",
-                                       "ci_high", "share_of_fatal"])
+    return pd.DataFrame(rows, columns=["player", "outcome", "cards_left", "games", "share",
+                                       "ci_low", "ci_high", "share_of_fatal"])

@@ -26,6 +26,8 @@ from halfmoon.game.errors import HalfMoonError
 
 Z95 = 1.96  # the 97.5 % quantile of the normal law, rounded as usual
 QUANTILES = (0.5, 0.9, 0.99)
+# the results' verdicts, solver.VERDICTS (not imported: statistics of results need no solver;
+# tests/research/test_stats.py holds the two together)
 VERDICTS = ("win", "loss", "unresolved")
 FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
 

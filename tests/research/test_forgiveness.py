@@ -1,15 +1,14 @@
-"""Forgiveness walks: the arrays of a position, the walk against the reference engine's
-analysis and the players' games, fatal moves proved, the summaries by hand, workers, errors."""
+"""Forgiveness walks: the walk against the reference engine's analysis and the players' games,
+fatal moves proved, the summaries by hand, workers, errors (the walk's solver side:
+tests/solver/portfolio/test_positions.py)."""
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.research import strategies
@@ -21,14 +20,11 @@ from halfmoon.research.forgiveness import (
     fatal_points,
     forgiveness,
     keep_share_by_cards_left,
-    position_arrays,
     random_move_loses,
     walk,
 )
 from halfmoon.research.stats import wilson_interval
-from solver.mirror.position import initial_position
-from solver.portfolio.search import solve
-from solver.mirror.convert import deal_arrays
+from solver import solve
 
 BUDGET = 200_000
 
@@ -38,23 +34,6 @@ def _engine_after(number, moves):
     for move in moves:
         game.play(move)
     return game
-
-
-def test_position_arrays_round_trip_to_the_position():
-    rng = np.random.default_rng(3)
-    for number in (0, 1, 8_031_810_175):
-        piles, reserve = deal_arrays(Deal.from_number(number))
-        for _ in range(50):
-            counts = rng.integers(0, 9, 12)
-            full = rng.integers(0, 2, 8)
-            pos = sum(int(c) << (4 * i) for i, c in enumerate(counts))
-            pos += sum(int(f) << (48 + r) for r, f in enumerate(full))
-            p, r = position_arrays(piles, reserve, pos)
-            assert int(initial_position(p, r)) == pos
-            for i, c in enumerate(counts):
-                assert (p[i, :c] == piles[i, :c]).all() and (p[i, c:] == 0).all()
-            assert (r[full == 0] == 0).all() and (r[full == 1] == reserve[full == 1]).all()
-            assert p.dtype == piles.dtype and r.dtype == reserve.dtype
 
 
 @pytest.mark.parametrize("number,player", [(0, "random"), (5, "random"), (0, "greedy")])
@@ -143,7 +122,8 @@ def test_a_lost_deal_is_not_walked():
     lost = games[games["deal"] == 55]
     assert lost["start"].tolist() == ["loss", "loss"]
     assert lost["player"].tolist() == ["random", "greedy"]
-    assert (lost["fatal_ply"] == -1).all() and not lost["won"].any() and not lost["unresolved"].any()
+    assert (lost["fatal_ply"] == -1).all()
+    assert not lost["won"].any() and not lost["unresolved"].any()
     assert 55 not in set(positions["deal"]) and 0 in set(positions["deal"])
     assert walk(55, "greedy", budget=BUDGET).start == "loss"
 
@@ -158,7 +138,8 @@ def test_frames_have_their_schema_and_workers_do_not_change_them():
     assert positions.dtypes.astype(str).to_dict() == POSITION_COLUMNS
     assert games.dtypes.astype(str).to_dict() == GAME_COLUMNS
     assert games["deal"].tolist() == [n for n in numbers for _ in range(2)]
-    assert (positions["keep"] + positions["lose"] + positions["unresolved"] == positions["legal"]).all()
+    settled = positions["keep"] + positions["lose"] + positions["unresolved"]
+    assert (settled == positions["legal"]).all()
     assert (games["solves"] >= 1).all()
     # a walk depends on that walk alone, its start's solve included
     for number in (3, 55):
@@ -257,25 +238,22 @@ def test_bad_input_is_a_one_line_error(call, error, text):
 
 
 def _fresh_counts(number, player):
-    """(ply, keep, lose) along the player's game, every child solved afresh by the kernels."""
-    from solver.verdicts import LOSS, WIN
-    from solver.mirror.position import MAX_MOVES, all_moves
-    from solver.portfolio.search import search_arrays
-
-    piles, reserve = deal_arrays(Deal.from_number(number))
-    pos = int(initial_position(piles, reserve))
+    """(ply, keep, lose) along the player's game, every child of the engine's positions
+    solved afresh as a Deal of its own."""
+    game = Game(number)
     rows = []
     for ply, move in enumerate(strategies.play(number, player).moves):
-        out = np.empty(MAX_MOVES, np.uint64)
-        legal = out[: all_moves(piles, reserve, np.uint64(pos), out)].tolist()
-        verdicts = {m: WIN if pos == m else search_arrays(*position_arrays(piles, reserve, pos - m),
-                                                          BUDGET)[0] for m in legal}
-        rows.append((ply, list(verdicts.values()).count(WIN), list(verdicts.values()).count(LOSS)))
-        delta = sum(1 << (4 * (int(s[1:]) - 1)) if s[0] == "P" else 1 << (47 + int(s[1:]))
-                    for s in move.sources)
-        if verdicts[delta] != WIN:
+        verdicts = {}
+        for m in list(game.legal_moves):
+            game.push(m)
+            verdicts[m] = "win" if game.cards_left() == 0 else \
+                solve(game.remaining_deal(), budget=BUDGET).verdict
+            game.pop()
+        rows.append((ply, list(verdicts.values()).count("win"),
+                     list(verdicts.values()).count("loss")))
+        if verdicts[move] != "win":
             return rows
-        pos -= delta
+        game.push(move)
     return rows
 
 

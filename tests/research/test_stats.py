@@ -88,6 +88,13 @@ def test_unresolved_widen_the_interval_both_ways():
     assert some["ci_high"] == 1.0 > base["ci_high"]
 
 
+def test_the_verdicts_are_the_solvers():
+    import solver
+
+    assert stats.VERDICTS == solver.VERDICTS
+    assert set(stats.VERDICTS) == set(solver.VERDICT_NAMES.values())
+
+
 def test_summarize_rejects_unknown_verdicts():
     df = pd.DataFrame(make_rows(["win", "loss"]))
     df.loc[0, "verdict"] = "maybe"
