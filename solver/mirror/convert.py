@@ -9,7 +9,10 @@ import numpy as np
 from halfmoon.game.deal import SOURCES, Deal
 from halfmoon.game.moves import Move
 
-from .position import DEPTH, NPILES, delta_sources
+from .position import DEPTH, NPILES, RESERVE_SHIFT, delta_sources
+
+_SOURCE_DELTA = {s: 1 << (4 * i) if i < NPILES else 1 << (RESERVE_SHIFT + i - NPILES)
+                 for i, s in enumerate(SOURCES)}
 
 
 def deal_arrays(deal: Deal) -> tuple[np.ndarray, np.ndarray]:
@@ -28,6 +31,11 @@ def delta_to_move(delta: int) -> Move:
     out = np.empty(3, np.int64)
     n = delta_sources(np.uint64(delta), out)
     return Move(tuple(SOURCES[out[k]] for k in range(n)))
+
+
+def move_delta(move: Move) -> int:
+    """The packed move of a game's Move: the delta a position loses when it is played."""
+    return sum(_SOURCE_DELTA[s] for s in move.sources)
 
 
 def sample_arrays() -> tuple[np.ndarray, np.ndarray]:

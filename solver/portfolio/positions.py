@@ -29,11 +29,11 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from halfmoon.game.deal import SOURCES, Deal
+from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.moves import Move
 
-from ..mirror.convert import deal_arrays, delta_to_move
+from ..mirror.convert import deal_arrays, delta_to_move, move_delta
 from ..mirror.position import (
     DEPTH,
     MAX_MOVES,
@@ -47,16 +47,9 @@ from ..mirror.table import Table
 from ..verdicts import LOSS, NAMES, WIN
 from .search import search_arrays
 
-_SOURCE_DELTA = {s: 1 << (4 * i) if i < NPILES else 1 << (RESERVE_SHIFT + i - NPILES)
-                 for i, s in enumerate(SOURCES)}
 _PILE_SHIFTS = np.arange(0, 4 * NPILES, 4, dtype=np.uint64)
 _RESERVE_SHIFTS = np.arange(RESERVE_SHIFT, RESERVE_SHIFT + NRESERVE, dtype=np.uint64)
 _DEPTHS = np.arange(DEPTH, dtype=np.uint64)[None, :]
-
-
-def move_delta(move: Move) -> int:
-    """The packed delta of a game's move (what a position loses when it is played)."""
-    return sum(_SOURCE_DELTA[s] for s in move.sources)
 
 
 def position_arrays(piles: np.ndarray, reserve: np.ndarray,

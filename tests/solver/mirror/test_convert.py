@@ -4,7 +4,7 @@ import numpy as np
 
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
-from solver.mirror.convert import deal_arrays, delta_to_move, sample_arrays
+from solver.mirror.convert import deal_arrays, delta_to_move, move_delta, sample_arrays
 from solver.mirror.position import MAX_MOVES, all_moves, initial_position
 
 
@@ -31,3 +31,9 @@ def test_the_sample_is_deal_0():
     p, r = sample_arrays()
     q, s = deal_arrays(Deal.from_number(0))
     assert (p == q).all() and (r == s).all()
+
+
+def test_a_move_and_its_packed_delta_round_trip():
+    game = Game(Deal.from_number(11))
+    for move in game.legal_moves:
+        assert delta_to_move(move_delta(move)) == move
