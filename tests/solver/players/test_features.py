@@ -6,14 +6,14 @@ import numpy as np
 
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import Deal
-from halfmoon.research.strategies import deal_batch
-from solver.players.fair import sample_layout, view_layout
-from solver.players.features import (GREEDY_WEIGHTS, NMOVE_FEATURES, TUNED_WEIGHTS, move_features, weighted_choice,
-                             weighted_wins)
-from solver.mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, all_moves, delta_sources,
-                            initial_position, pile_count, reserve_full)
-from solver.players.simple import GREEDY, TUNED, greedy_choice, play_game
 from solver.mirror.convert import deal_arrays
+from solver.mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, all_moves,
+                                    delta_sources, initial_position, pile_count, reserve_full)
+from solver.players.fair import sample_layout, view_layout
+from solver.players.features import (GREEDY_WEIGHTS, NMOVE_FEATURES, TUNED_WEIGHTS, move_features,
+                                     weighted_choice, weighted_wins)
+from solver.players.games import deal_batch
+from solver.players.simple import GREEDY, TUNED, greedy_choice, play_game
 
 
 def _positions(number, strategy=GREEDY):
@@ -90,7 +90,8 @@ def test_greedys_weights_make_greedys_moves():
 
 def test_the_tuned_player_is_its_weights_and_differs_from_greedy():
     numbers = random_numbers(300, seed=44)
-    piles, reserve, roots = deal_batch(numbers)
+    batch = deal_batch(numbers)
+    piles, reserve, roots = batch.piles, batch.reserve, batch.roots
     assert np.abs(TUNED_WEIGHTS).sum() > 0  # fitted, not left empty
     tuned = np.zeros(len(numbers), np.bool_)
     weighted_wins(piles, reserve, roots, TUNED_WEIGHTS, tuned)
