@@ -54,7 +54,7 @@ from ..mirror.generator import below
 from ..mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT,
                                all_moves, cards_left, pile_count)
 from .features import NMOVE_FEATURES, TUNED_WEIGHTS, weighted_choice
-from .simple import GREEDY, LOOKAHEAD, TUNED, greedy_choice, lookahead_choice, play_game
+from .simple import LOOKAHEAD, TUNED, greedy_choice, lookahead_choice, play_game
 
 NRANKS = 13
 ROLLOUT = 3  # player codes after the simple players' RANDOM, GREEDY, LOOKAHEAD
