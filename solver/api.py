@@ -234,7 +234,168 @@ def walk_games(deal: DealLike, games: Iterable[Sequence[Move]],
 
 
 # --- the players ---------------------------------------------------------------------------
-# (its entries: see _PLAYERS below)
+# Players by name (a small Player object), deals made into arrays once (a DealBatch), a game
+# of a player on each deal (Games: columns, a row a deal), the board's fair hint.
+
+from .players import games as _games  # noqa: E402
+from .players import hint as _hint  # noqa: E402
+from .players import roster as _roster  # noqa: E402
+from .players.features import GREEDY_WEIGHTS as _GREEDY_WEIGHTS  # noqa: E402
+from .players.features import NMOVE_FEATURES  # noqa: E402
+from .players.games import DealBatch, Games  # noqa: E402
+from .players.hint import FairHint  # noqa: E402
+from .players.roster import FAIR, Player  # noqa: E402
+
+# the simple players: name -> (player code, lookahead depth); simple_games plays them
+SIMPLE_PLAYERS: dict[str, tuple[int, int]] = dict(_roster.SIMPLE)
+# the names player_named knows (each sampling one also as NAME@SAMPLES)
+FAIR_PLAYERS: tuple[str, ...] = (*_roster.PLAYERS, "fair")
+# greedy's moves as the weighted player's weights over the NMOVE_FEATURES move features
+GREEDY_WEIGHTS: np.ndarray = _GREEDY_WEIGHTS.copy()
+GREEDY_WEIGHTS.flags.writeable = False
+
+
+def _check_whole(value, what: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
+        raise HalfMoonError(f"{what} must be a whole number of at least {least}, got {value!r}")
+    return int(value)
+
+
+def _check_deals(deals) -> DealBatch:
+    if isinstance(deals, DealBatch):
+        return deals
+    if isinstance(deals, np.ndarray):
+        return _games.deal_batch(_check_numbers(deals))
+    if isinstance(deals, (str, Deal)) or not isinstance(deals, Iterable):
+        raise HalfMoonError(f"expected a sequence of deals (Deals, codes or numbers), "
+                            f"got {deals!r}")
+    items = list(deals)
+    if all(isinstance(d, Integral) and not isinstance(d, bool) for d in items):
+        return _games.deal_batch(_check_numbers(items))
+    return _games.deal_batch([_check_deal(d) for d in items])
+
+
+def _check_seeds(seeds, n: int) -> np.ndarray:
+    if seeds is None:
+        return np.zeros(n, np.uint64)
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
+        raise HalfMoonError(f"seeds must be a sequence of whole numbers, got {seeds!r}")
+    values = list(seeds)
+    for s in values:
+        if isinstance(s, bool) or not isinstance(s, Integral) or not 0 <= s < 1 << 64:
+            raise HalfMoonError(f"a seed must be a whole number in 0..2**64-1, got {s!r}")
+    if len(values) != n:
+        raise HalfMoonError(f"expected a seed for each of the {n} deals, got {len(values)}")
+    return np.array([int(s) for s in values], np.uint64)
+
+
+def _check_player(player) -> Player:
+    if isinstance(player, Player):
+        if player.kind not in _roster.KINDS:
+            raise HalfMoonError(f"player {player.name!r} is of no known kind: {player.kind!r}")
+        return player
+    if not isinstance(player, str):
+        raise HalfMoonError(f"expected a player's name or a Player, got {player!r}")
+    return _roster.player_named(player)
+
+
+def player_named(name: str, samples: Optional[int] = None) -> Player:
+    """The :class:`Player` called ``name``: one of :data:`FAIR_PLAYERS`, or ``NAME@K`` (a
+    sampling player at K samples a decision); at ``samples`` samples a decision if given
+    (players that do not sample keep none).  A Player carries its settings (``samples``,
+    ``budget``, ...), ``about`` (what it does, in words) and ``settings()`` (its settings in
+    words); :func:`player_games` plays it."""
+    if not isinstance(name, str):
+        raise HalfMoonError(f"a player's name must be a string, got {name!r}")
+    if samples is not None:
+        samples = _check_whole(samples, "samples", 1)
+    return _roster.player_named(name, samples)
+
+
+def deal_batch(deals: Iterable[DealLike]) -> DealBatch:
+    """``deals`` (deal numbers, Deals, deal codes or layout files) made once into the arrays
+    the players take: a :class:`DealBatch`, for :func:`simple_games`, :func:`player_games`
+    and :func:`weighted_wins` to play many times."""
+    return _check_deals(deals)
+
+
+def simple_games(deals: Union[DealBatch, Iterable[DealLike]], player: str = "greedy",
+                 seeds: Optional[Sequence[int]] = None) -> Games:
+    """A game of the simple player ``player`` (a name of :data:`SIMPLE_PLAYERS`) on each of
+    ``deals`` (a :class:`DealBatch`, or deals as :func:`deal_batch` takes them), all in one
+    call of compiled code; ``seeds`` (one a deal, 0..2**64-1; None: all 0) seed the random
+    player's games.  Returns :class:`Games`: ``won``, ``moves_made``, ``cards_left``,
+    ``lines`` (the moves as the solver's move numbers: :func:`line_moves` reads them)."""
+    if player not in _roster.SIMPLE:
+        raise HalfMoonError(f"unknown simple player {player!r} (expected one of "
+                            f"{', '.join(_roster.SIMPLE)})")
+    batch = _check_deals(deals)
+    code, depth = _roster.SIMPLE[player]
+    return _games.simple_games(batch, code, depth, _check_seeds(seeds, len(batch)))
+
+
+def player_games(deals: Union[DealBatch, Iterable[DealLike]], player: Union[Player, str],
+                 seeds: Sequence[int], fatal_budget: int = 0) -> Games:
+    """A game of ``player`` (a :class:`Player`, or a name as :func:`player_named` takes it)
+    on each of ``deals``, ``seeds[d]`` (0..2**64-1) seeding deal ``d``'s game, a game at a
+    time.  Returns :class:`Games` with each game's own ``seconds`` and its ``evaluations``
+    (roll-outs played, or the PIMC player's solves); with ``fatal_budget`` positions a
+    solve (0: none), where each game was lost: ``start`` (the solver's verdict on the deal),
+    ``fatal_ply`` and ``fatal_cards_left`` (the moves made and cards left before the first
+    move after which the game could no longer be won; -1 if none) and ``unresolved`` (a
+    solve ran out of budget: no fatal move named)."""
+    p = _check_player(player)
+    batch = _check_deals(deals)
+    budget = _check_whole(fatal_budget, "the fatal move's budget", 0)
+    return _games.player_games(batch, p, _check_seeds(seeds, len(batch)), budget)
+
+
+def weighted_wins(deals: Union[DealBatch, Iterable[DealLike]], weights: Sequence[float],
+                  threads: int = 0) -> np.ndarray:
+    """Whether the weighted player (the move with the largest weighted sum of its
+    :data:`NMOVE_FEATURES` move features; :data:`GREEDY_WEIGHTS` play greedy's moves) with
+    ``weights`` wins each of ``deals``: a bool array, on ``threads`` threads (0: every
+    core)."""
+    w = np.asarray(weights, np.float64)
+    if w.shape != (NMOVE_FEATURES,) or not np.isfinite(w).all():
+        raise HalfMoonError(f"weights must be {NMOVE_FEATURES} finite numbers, got shape {w.shape}")
+    return _games.weighted_wins(_check_deals(deals), w, _check_whole(threads, "threads", 0))
+
+
+def fair_hint(position: DealLike, samples: int, seed: int, budget: int = 20_000,
+              player: str = "fair") -> FairHint:
+    """What a fair player can say about ``position`` (a Deal, read as the app shows it:
+    give it with its hidden cards out of place, nothing here looks under the tops): the move
+    ``player`` (a name as :func:`player_named` takes it) would make, and for each legal move
+    in how many of ``samples`` layouts drawn uniformly among those consistent with the view
+    the solver (``budget`` positions a solve) wins the position after it.  ``seed`` (any
+    whole number, modulo 2**64) seeds the draws.  Returns a :class:`FairHint`."""
+    p = _check_player(player)
+    d = _check_deal(position)
+    samples = _check_whole(samples, "samples", 1)
+    if isinstance(seed, bool) or not isinstance(seed, Integral):
+        raise HalfMoonError(f"seed must be a whole number, got {seed!r}")
+    return _hint.fair_hint(d, p, samples, int(seed), _check_budget(budget))
+
+
+def solve_cpsat_counts(deal: DealLike, time_limit: Optional[float] = None) -> Result:
+    """:func:`solve_cpsat` with the model's counting view (for each class and step, as many
+    cards of each rank of the class removed by then, no pair Booleans): it proves the hard
+    losses with far fewer conflicts; the census's recheck puts losses to it."""
+    if time_limit is not None and not time_limit > 0:
+        raise HalfMoonError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+    d = _check_deal(deal)
+    try:
+        from .check.cpsat import solve_cpsat as _cpsat
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise HalfMoonError("the cpsat engine needs OR-tools: "
+                            "pip install 'halfmoon[check]'") from exc
+    r = _cpsat([[c.rank for c in pile] for pile in d.piles],
+               [None if c is None else c.rank for c in d.reserve], time_limit=time_limit,
+               counting=True)
+    moves = None if r.moves is None else tuple(Move(m) for m in r.moves)
+    settled_by = None if r.verdict == "unresolved" else "cpsat"
+    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code, settled_by)
 
 
 _CORE = [
@@ -244,5 +405,9 @@ _CORE = [
     "census_features", "warm_up", "compile_in_parallel", "compile_seconds", "is_ready",
 ]
 _POSITIONS: list[str] = ["GameWalk", "walk_games"]
-_PLAYERS: list[str] = []
+_PLAYERS: list[str] = [
+    "Player", "DealBatch", "Games", "FairHint", "FAIR", "FAIR_PLAYERS", "SIMPLE_PLAYERS",
+    "NMOVE_FEATURES", "GREEDY_WEIGHTS", "player_named", "deal_batch", "simple_games",
+    "player_games", "weighted_wins", "fair_hint", "solve_cpsat_counts",
+]
 __all__ = _CORE + _POSITIONS + _PLAYERS

@@ -2,8 +2,8 @@
 
 A win is checked by replaying its recorded winning line, move by move, through the
 reference engine (:meth:`halfmoon.Game.play` refuses any move the rules do not allow),
-which must end with every card removed.  A loss is checked by the CP-SAT model of
-:mod:`solver.check.cpsat`, which shares no code with the search: it must find the deal
+which must end with every card removed.  A loss is checked by the CP-SAT model
+(:func:`solver.solve_cpsat_counts`), which shares no code with the search: it must find the deal
 infeasible within its time limit, or the loss is counted as *not confirmed* (never as
 confirmed).  A deal the two disagree on is a *disagreement*, the one result that would
 be a bug.
@@ -48,14 +48,13 @@ def replays(number: int, line: Optional[str]) -> bool:
 
 
 def model_verdict(number: int, limit: float, counting: bool = True) -> tuple[str, float]:
-    """The CP-SAT model's verdict on deal ``number`` within ``limit`` seconds, and its time."""
-    from solver.check.cpsat import solve_cpsat
+    """The CP-SAT model's verdict on deal ``number`` within ``limit`` seconds (by counts, or
+    by pairs without ``counting``), and its time."""
+    from solver import solve_cpsat, solve_cpsat_counts
 
     deal = Deal.from_number(number)
-    kwargs = {"counting": True} if counting else {}
     t0 = time.perf_counter()
-    r = solve_cpsat([[c.rank for c in pile] for pile in deal.piles],
-                    [None if c is None else c.rank for c in deal.reserve], time_limit=limit, **kwargs)
+    r = (solve_cpsat_counts if counting else solve_cpsat)(deal, limit)
     return r.verdict, time.perf_counter() - t0
 
 

@@ -43,9 +43,7 @@ from typing import Iterable, Union
 import numpy as np
 import pandas as pd
 
-from solver.mirror.position import DEPTH, MAX_PLY, NPILES, NRESERVE, cards_left, initial_position
-from solver.players.simple import GREEDY, LOOKAHEAD, RANDOM, TUNED, play_batch
-from solver.mirror.convert import deal_arrays, delta_to_move
+from solver import SIMPLE_PLAYERS, line_moves, simple_games
 
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
@@ -53,14 +51,8 @@ from halfmoon.game.generator import MASK64, SplitMix64
 from halfmoon.game.inputs import load_deal
 from halfmoon.game.moves import Move
 
-# name -> (kernel strategy code, lookahead depth; the depth matters to the lookahead only)
-STRATEGIES = {
-    "random": (RANDOM, 0),
-    "greedy": (GREEDY, 0),
-    "lookahead": (LOOKAHEAD, 2),
-    "lookahead3": (LOOKAHEAD, 3),
-    "tuned": (TUNED, 0),
-}
+# name -> (player code, lookahead depth; the depth matters to the lookahead only)
+STRATEGIES = SIMPLE_PLAYERS
 COMPARED = ("greedy", "random")  # the players compare_players puts beside the solver by default
 _SEED_STRIDE = 0xD1B54A32D192ED03  # an odd constant: distinct deals get distinct streams
 
@@ -80,14 +72,10 @@ def game_seed(seed: int, index: int) -> int:
     return (SplitMix64(seed).next() + index * _SEED_STRIDE) & MASK64
 
 
-def _strategy_code(strategy: str) -> tuple[int, int]:
-    """(kernel code, depth) of a strategy name."""
-    try:
-        return STRATEGIES[strategy]
-    except KeyError:
-        raise HalfMoonError(
-            f"unknown strategy {strategy!r} (expected one of {', '.join(STRATEGIES)})"
-        ) from None
+def _check_strategy(strategy: str) -> None:
+    if strategy not in STRATEGIES:
+        raise HalfMoonError(f"unknown strategy {strategy!r} "
+                            f"(expected one of {', '.join(STRATEGIES)})")
 
 
 def _as_deal(deal: Union[Deal, str, int]) -> Deal:
@@ -104,13 +92,12 @@ def play(deal: Union[Deal, str, int], strategy: str = "greedy", seed: int = 0) -
     The random player's game on a deal with a number uses the same seed as in
     :func:`play_many`, so both give the same game.
     """
-    code, depth = _strategy_code(strategy)
+    _check_strategy(strategy)
     d = _as_deal(deal)
-    piles, reserve = deal_arrays(d)
     index = d.number if d.number is not None and d == Deal(d.code) else 0
-    lines, nmoves, finals = _run(piles[None], reserve[None], code, [game_seed(seed, index)], depth)
-    moves = tuple(delta_to_move(int(x)) for x in lines[0, : nmoves[0]])
-    return Play(strategy, bool(finals[0] == 0), moves, int(cards_left(finals[0])))
+    g = simple_games([d], strategy, [game_seed(seed, index)])
+    moves = line_moves(g.lines[0, : g.moves_made[0]])
+    return Play(strategy, bool(g.won[0]), moves, int(g.cards_left[0]))
 
 
 def play_many(numbers: Iterable[int], strategy: str = "greedy", seed: int = 0) -> pd.DataFrame:
@@ -121,32 +108,20 @@ def play_many(numbers: Iterable[int], strategy: str = "greedy", seed: int = 0) -
     :func:`game_seed` ``(seed, n)``, so results do not depend on which other deals
     are played alongside.
     """
-    code, depth = _strategy_code(strategy)
+    _check_strategy(strategy)
     nums = np.asarray(list(numbers), dtype=np.int64)
     if nums.size and nums.min() < 0:
         raise HalfMoonError(f"deal numbers must be non-negative, got {int(nums.min())}")
-    piles, reserve, _ = deal_batch(nums)
-    seeds = [game_seed(seed, int(n)) for n in nums] if code == RANDOM else [0] * nums.size
-    _, nmoves, finals = _run(piles, reserve, code, seeds, depth)
-    left = np.array([cards_left(f) for f in finals], dtype=np.int16)
+    seeds = [game_seed(seed, int(n)) for n in nums] if strategy == "random" else None
+    g = simple_games(nums, strategy, seeds)
     return pd.DataFrame(
         {
             "deal": nums,
-            "won": finals == 0,
-            "moves_made": nmoves.astype(np.int16),
-            "cards_left": left,
+            "won": g.won,
+            "moves_made": g.moves_made.astype(np.int16),
+            "cards_left": g.cards_left.astype(np.int16),
         }
     )
-
-
-def deal_batch(numbers) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The kernels' arrays of many deal numbers: piles, reserves and start positions."""
-    piles = np.zeros((len(numbers), NPILES, DEPTH), np.int8)
-    reserve = np.zeros((len(numbers), NRESERVE), np.int8)
-    for k, n in enumerate(numbers):
-        piles[k], reserve[k] = deal_arrays(Deal.from_number(int(n)))
-    roots = np.array([initial_position(piles[k], reserve[k]) for k in range(len(numbers))], np.uint64)
-    return piles, reserve, roots
 
 
 def random_games(deal: Union[Deal, str, int], games: int, seed: int = 0) -> pd.DataFrame:
@@ -157,30 +132,16 @@ def random_games(deal: Union[Deal, str, int], games: int, seed: int = 0) -> pd.D
     """
     if games < 1:
         raise HalfMoonError(f"games must be at least 1, got {games}")
-    piles, reserve = deal_arrays(_as_deal(deal))
-    seeds = [game_seed(seed, k) for k in range(games)]
-    _, nmoves, finals = _run(
-        np.repeat(piles[None], games, axis=0), np.repeat(reserve[None], games, axis=0), RANDOM, seeds
-    )
+    d = _as_deal(deal)
+    g = simple_games([d] * games, "random", [game_seed(seed, k) for k in range(games)])
     return pd.DataFrame(
         {
             "game": np.arange(games),
-            "won": finals == 0,
-            "moves_made": nmoves.astype(np.int16),
-            "cards_left": np.array([cards_left(f) for f in finals], dtype=np.int16),
+            "won": g.won,
+            "moves_made": g.moves_made.astype(np.int16),
+            "cards_left": g.cards_left.astype(np.int16),
         }
     )
-
-
-def _run(piles: np.ndarray, reserve: np.ndarray, code: int, seeds, depth: int = 2) -> tuple:
-    n = piles.shape[0]
-    roots = np.array([initial_position(piles[k], reserve[k]) for k in range(n)], dtype=np.uint64)
-    lines = np.zeros((n, MAX_PLY), np.uint64)
-    nmoves = np.zeros(n, np.int64)
-    finals = np.zeros(n, np.uint64)
-    play_batch(piles, reserve, roots, np.int64(code), np.array(seeds, dtype=np.uint64), lines, nmoves, finals,
-               np.int64(depth))
-    return lines, nmoves, finals
 
 
 def compare_players(results: pd.DataFrame, seed: int = 0, players: Iterable[str] = COMPARED) -> pd.DataFrame:
@@ -198,7 +159,7 @@ def compare_players(results: pd.DataFrame, seed: int = 0, players: Iterable[str]
 
     players = (players,) if isinstance(players, str) else tuple(players)
     for name in players:
-        _strategy_code(name)  # unknown names fail before any work
+        _check_strategy(name)  # unknown names fail before any work
     s = summarize(results)
     solver_wins = results["verdict"].to_numpy() == "win"
     n_winnable = int(solver_wins.sum())

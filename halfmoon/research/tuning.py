@@ -18,9 +18,7 @@ the player is judged on other deals (``halfmoon players``), never on its trainin
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Optional
 
@@ -28,14 +26,12 @@ import numpy as np
 
 from halfmoon.game.codes import random_numbers
 
-from .strategies import deal_batch
-
 TRAIN_SEED = 777001
 TRAIN_DEALS = 20_000
 POPULATION = 40
 ITERATIONS = 40
 FIT_SEED = 5
-# the usual size of each feature of solver.players.features (what one unit of weight is worth)
+# the usual size of each move feature (what one unit of weight is worth)
 SCALE = np.array([1, 1, 1, 8, 40, 1, 3, 1, 4, 3, 8, 1, 8, 60, 8, 4, 1, 6], np.float64)
 
 
@@ -51,31 +47,19 @@ class Fit:
     deals: int
 
 
-def wins(batch: tuple, weights: np.ndarray, threads: int = 0) -> np.ndarray:
-    """Whether the weighted player with ``weights`` wins each deal of ``batch``
-    (:func:`halfmoon.research.strategies.deal_batch`), on ``threads`` threads (0: all cores)."""
-    from solver.players.features import weighted_wins
+def wins(batch, weights: np.ndarray, threads: int = 0) -> np.ndarray:
+    """Whether the weighted player with ``weights`` wins each deal of ``batch`` (a
+    :func:`solver.deal_batch`, or deal numbers), on ``threads`` threads (0: all cores)."""
+    from solver import weighted_wins
 
-    piles, reserve, roots = batch
-    w = np.ascontiguousarray(weights, np.float64)
-    out = np.zeros(roots.size, np.bool_)
-    threads = threads or os.cpu_count() or 1
-    if threads == 1 or roots.size < 256:
-        weighted_wins(piles, reserve, roots, w, out)
-        return out
-    cut = np.linspace(0, roots.size, threads + 1).astype(np.intp)
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(lambda i: weighted_wins(piles[cut[i]:cut[i + 1]], reserve[cut[i]:cut[i + 1]],
-                                              roots[cut[i]:cut[i + 1]], w, out[cut[i]:cut[i + 1]]),
-                      range(threads)))
-    return out
+    return weighted_wins(batch, weights, threads)
 
 
 def fit(numbers, population: int = POPULATION, iterations: int = ITERATIONS, seed: int = FIT_SEED,
         start: Optional[np.ndarray] = None, report=None) -> Fit:
     """Fit the weights on the deals ``numbers`` (see the module); ``report(i, fit)`` after
     each iteration if given."""
-    from solver.players.features import GREEDY_WEIGHTS, NFEATURES
+    from solver import GREEDY_WEIGHTS, NMOVE_FEATURES, deal_batch
 
     if population < 2 or iterations < 1:
         raise ValueError("the fit needs a population of at least 2 and at least one iteration")
@@ -84,9 +68,9 @@ def fit(numbers, population: int = POPULATION, iterations: int = ITERATIONS, see
     mean = (GREEDY_WEIGHTS / GREEDY_WEIGHTS[0] if start is None else np.asarray(start, np.float64)).copy()
     spread = 0.4 / SCALE
     elite = max(2, population // 5)
-    out = Fit(mean, mean.copy(), int(wins(batch, mean).sum()), [], len(batch[2]))
+    out = Fit(mean, mean.copy(), int(wins(batch, mean).sum()), [], len(batch))
     for i in range(iterations):
-        cands = mean + spread * rng.standard_normal((population, NFEATURES))
+        cands = mean + spread * rng.standard_normal((population, NMOVE_FEATURES))
         cands[0] = mean
         scores = np.array([int(wins(batch, w).sum()) for w in cands])
         order = np.argsort(-scores, kind="stable")

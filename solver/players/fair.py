@@ -40,8 +40,9 @@ counts and the reserve), the ranks on the tops and the hidden multiset
   searches.  The move tried most at the root is played if its win rate beats the base
   move's by ``z`` standard errors, else the base move.
 
-Random numbers come from SplitMix64 (``solver.generator``): a player is reproducible from
-its seed.  Like the other kernels, this module imports nothing outside :mod:`solver`.
+Random numbers come from SplitMix64 (:mod:`solver.mirror.generator`): a player is
+reproducible from its seed.  Like the other kernels, this module imports nothing outside
+:mod:`solver`.
 """
 
 from __future__ import annotations
@@ -49,14 +50,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .features import NFEATURES, TUNED_WEIGHTS, weighted_choice
 from ..mirror.generator import below
-from ..mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, all_moves, cards_left,
-                      pile_count)
-from .simple import GREEDY, LOOKAHEAD, TUNED, _lookahead_choice, greedy_choice, play_game
+from ..mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT,
+                               all_moves, cards_left, pile_count)
+from .features import NMOVE_FEATURES, TUNED_WEIGHTS, weighted_choice
+from .simple import LOOKAHEAD, TUNED, greedy_choice, lookahead_choice, play_game
 
 NRANKS = 13
-ROLLOUT = 3  # player codes after solver.players' RANDOM, GREEDY, LOOKAHEAD
+ROLLOUT = 3  # player codes after the simple players' RANDOM, GREEDY, LOOKAHEAD
 MCTS = 4
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -154,10 +155,10 @@ def base_choice(piles, reserve, pos, moves, m, base):
     """The move index of the greedy (``GREEDY``), lookahead (``LOOKAHEAD``) or tuned
     (``TUNED``) player."""
     if base == LOOKAHEAD:
-        return _lookahead_choice(piles, reserve, pos, moves, m, 2)
+        return lookahead_choice(piles, reserve, pos, moves, m, 2)
     if base == TUNED:
         return weighted_choice(piles, reserve, pos, moves, m, TUNED_WEIGHTS,
-                               np.empty((MAX_MOVES, NFEATURES), np.float64))
+                               np.empty((MAX_MOVES, NMOVE_FEATURES), np.float64))
     return greedy_choice(pos, moves, m)
 
 

@@ -43,14 +43,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..mirror.position import MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, delta_sources, pile_count, reserve_full
+from ..mirror.position import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, delta_sources,
+                               pile_count, reserve_full)
 
-NFEATURES = 18
+NMOVE_FEATURES = 18
 # fitted by `python -m halfmoon.research.tuning` (its defaults; docs/fair-play.md gives the run)
 TUNED_WEIGHTS = np.array([0.646656, 0.826133, 0.0825928, 0.0142439, 0.00528023, 0.0939478, 0.121856, 0.480348,
                           0.104545, 0.116907, -0.030666, -0.229383, -0.0611885, 0.00804002, 0.00170391,
                           -0.0546716, 0.719398, 0.116944])
-GREEDY_WEIGHTS = np.zeros(NFEATURES, np.float64)
+GREEDY_WEIGHTS = np.zeros(NMOVE_FEATURES, np.float64)
 GREEDY_WEIGHTS[0], GREEDY_WEIGHTS[1], GREEDY_WEIGHTS[3] = 64.0, 32.0, 1.0
 
 
@@ -164,13 +165,13 @@ def move_features(piles, reserve, pos, moves, m, out):
 @njit(cache=True)
 def weighted_choice(piles, reserve, pos, moves, m, weights, scratch):
     """The index of the move with the largest weighted sum of its features (``scratch``:
-    float64[MAX_MOVES, NFEATURES]), ties to the first."""
+    float64[MAX_MOVES, NMOVE_FEATURES]), ties to the first."""
     move_features(piles, reserve, pos, moves, m, scratch)
     k = 0
     best = -np.inf
     for j in range(m):
         s = 0.0
-        for f in range(NFEATURES):
+        for f in range(NMOVE_FEATURES):
             s += weights[f] * scratch[j, f]
         if s > best + 1e-12:
             best = s
@@ -183,7 +184,7 @@ def weighted_wins(piles, reserve, roots, weights, out):
     """Whether the weighted player with ``weights`` wins each deal ``d`` (``piles[d]``,
     ``reserve[d]`` from ``roots[d]``) into ``out[d]``; without the GIL (threads may share a batch)."""
     moves = np.empty(MAX_MOVES, np.uint64)
-    scratch = np.zeros((MAX_MOVES, NFEATURES), np.float64)
+    scratch = np.zeros((MAX_MOVES, NMOVE_FEATURES), np.float64)
     for d in range(roots.shape[0]):
         pos = roots[d]
         while pos != np.uint64(0):

@@ -1,7 +1,7 @@
 """Simple players over the packed mirror: a random, a greedy, a lookahead and a tuned player.
 
 Each turn a player looks at the legal moves of the position (the unpruned
-:func:`solver.kernels.all_moves`, in the reference engine's order) and picks one,
+:func:`solver.mirror.position.all_moves`, in the reference engine's order) and picks one,
 until the game is won or stuck.  None of them uses what the app does not show: the
 app shows the top card of each pile and the reserve, and the card under a top only
 when the top is removed (see the rules), so the cards under the tops are hidden.
@@ -61,7 +61,7 @@ when the top is removed (see the rules), so the cards under the tops are hidden.
   the greedy key summed over the line, dead ends last) won 729 (36.5 %).
 
 - **Tuned** (``TUNED``): the move with the largest weighted sum of 18 features a fair
-  player can compute (:mod:`solver.features`), with weights fitted on random deals by the
+  player can compute (:mod:`solver.players.features`), with weights fitted on random deals by the
   cross-entropy method (:mod:`halfmoon.research.tuning`).  Deterministic.
 
 Each game writes its moves, as deltas, into ``line`` (uint64[48]).  Like the other
@@ -73,14 +73,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .features import NFEATURES, TUNED_WEIGHTS, count_view, playable_with, weighted_choice
 from ..mirror.generator import below
-from ..mirror.position import MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, cards_left, delta_sources, pile_count
+from ..mirror.position import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, cards_left,
+                               delta_sources, pile_count)
+from .features import NMOVE_FEATURES, TUNED_WEIGHTS, count_view, playable_with, weighted_choice
 
 RANDOM = 0
 GREEDY = 1
 LOOKAHEAD = 2
-TUNED = 5  # after solver.fair's ROLLOUT (3) and MCTS (4)
+TUNED = 5  # after the fair players' ROLLOUT (3) and MCTS (4)
 MAX_DEPTH = 3
 
 
@@ -153,7 +154,7 @@ def _score_group(view, hidden, total, line_ranks, mranks, ncards, unc, sizes, gr
 
 
 @njit(cache=True)
-def _lookahead_choice(piles, reserve, pos, moves, m, depth):
+def lookahead_choice(piles, reserve, pos, moves, m, depth):
     """The index of the lookahead player's move among ``moves[:m]`` (see the module)."""
     view = np.zeros(14, np.int64)
     hidden = np.zeros(14, np.int64)
@@ -248,7 +249,7 @@ def play_game(piles, reserve, pos, strategy, state, line, depth=2):
     ``depth`` is the lookahead player's number of moves (1 to 3; ignored by the others).
     """
     moves = np.empty(MAX_MOVES, np.uint64)
-    scratch = np.empty((MAX_MOVES if strategy == TUNED else 1, NFEATURES), np.float64)
+    scratch = np.empty((MAX_MOVES if strategy == TUNED else 1, NMOVE_FEATURES), np.float64)
     n = 0
     while pos != np.uint64(0):
         m = all_moves(piles, reserve, pos, moves)
@@ -257,7 +258,7 @@ def play_game(piles, reserve, pos, strategy, state, line, depth=2):
         if strategy == RANDOM:
             k = below(state, m)
         elif strategy == LOOKAHEAD:
-            k = _lookahead_choice(piles, reserve, pos, moves, m, depth)
+            k = lookahead_choice(piles, reserve, pos, moves, m, depth)
         elif strategy == TUNED:
             k = weighted_choice(piles, reserve, pos, moves, m, TUNED_WEIGHTS, scratch)
         else:

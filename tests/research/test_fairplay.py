@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from solver import line_moves, player_games
 
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.research.fairplay import FAIR, ladder, play_players, players
 from halfmoon.research.stats import paired_difference, wilson_interval
-from halfmoon.research.strategies import play_many
+from halfmoon.research.strategies import game_seed, play_many
 
 
 def test_the_registry_and_fair():
@@ -60,32 +61,24 @@ def test_the_fatal_move_is_where_the_forgiveness_walk_finds_it():
 
 
 def test_no_fatal_move_on_a_lost_deal():
-    from halfmoon.research.fairplay import fatal_move
-    from halfmoon.research.strategies import deal_batch
-    from solver.mirror.position import MAX_PLY
-    from solver.players.simple import GREEDY, play_game
-
-    piles, reserve, roots = deal_batch([55])  # a deal the solver proves lost (tests/solver/test_search.py)
-    line = np.zeros(MAX_PLY, np.uint64)
-    n, final = play_game(piles[0], reserve[0], roots[0], GREEDY, np.array([1], np.uint64), line, 2)
-    assert final != 0
-    assert fatal_move(piles[0], reserve[0], int(roots[0]), line[:n], 1_000_000) == ("loss", -1, -1, False)
+    # deal 55: the solver proves it lost (tests/solver/portfolio/test_search.py)
+    row = play_players([55], ["greedy"], seed=1, workers=1, fatal_budget=1_000_000).iloc[0]
+    assert not row["won"]
+    fatal = (row["start"], row["fatal_ply"], row["fatal_cards_left"], row["unresolved"])
+    assert fatal == ("loss", -1, -1, False)
 
 
-def test_a_fair_game_is_legal_all_the_way():
-    from halfmoon.research.fairplay import _game
-    from halfmoon.research.strategies import deal_batch
-    from solver.mirror.position import MAX_PLY
-    from solver.mirror.convert import delta_to_move
-
+def test_a_pimc_game_is_legal_all_the_way_and_seeded_per_deal():
     (p,) = players(["pimc"], samples=2)
-    piles, reserve, roots = deal_batch([12345])
-    line = np.zeros(MAX_PLY, np.uint64)
-    n, final, solves = _game(piles[0], reserve[0], roots[0], p, 9, line)
+    g = player_games([12345], p, [9])
     game = Game(12345)
-    for d in line[:n]:
-        game.play(delta_to_move(int(d)))
-    assert game.is_over and game.is_won == (final == 0) and solves > 0
+    for move in line_moves(g.lines[0, :g.moves_made[0]]):
+        game.play(move)
+    assert game.is_over and game.is_won == g.won[0] and g.evaluations[0] > 0
+    row = play_players([12345], ["pimc"], seed=3, samples=2, workers=1).iloc[0]
+    h = player_games([12345], p, [game_seed(3, 12345)])
+    assert (row["moves_made"], row["cards_left"], row["evaluations"]) == (
+        h.moves_made[0], h.cards_left[0], h.evaluations[0])
 
 
 def test_workers_give_the_same_games():

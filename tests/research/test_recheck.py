@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from solver import solve, solve_cpsat_counts
 
-from halfmoon.research.recheck import recheck, recheck_counts, replays
-from solver.portfolio.search import solve
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.research.recheck import model_verdict, recheck, recheck_counts, replays
 
 
 def line_of(number: int) -> str:
@@ -41,3 +42,14 @@ def test_recheck_confirms_losses_and_catches_a_false_one():
 def test_a_bad_limit_is_refused():
     with pytest.raises(ValueError, match="time limit"):
         recheck(pd.DataFrame({"deal": [0], "verdict": ["win"], "line": [""]}), limit=0)
+
+
+def test_both_views_of_the_model_settle_a_loss_and_a_win():
+    loss = next(n for n in range(200) if solve(n, budget=200_000).verdict == "loss")
+    assert model_verdict(loss, 60)[0] == model_verdict(loss, 60, counting=False)[0] == "loss"
+    r = solve_cpsat_counts(0, 60)
+    assert r.verdict == "win" and r.settled_by == "cpsat" and replays(0, " ".join(map(str, r.moves)))
+    with pytest.raises(HalfMoonError, match="time limit"):
+        solve_cpsat_counts(0, 0)
+    with pytest.raises(HalfMoonError, match="expected a Deal"):
+        solve_cpsat_counts(1.5)

@@ -112,7 +112,7 @@ def test_lookahead_is_deterministic(strategy):
 
 
 def test_lookahead_never_wins_a_deal_the_solver_proves_lost():
-    from solver.portfolio.search import solve
+    from solver import solve
 
     numbers = range(300)
     verdicts = {n: solve(n, budget=200_000).verdict for n in numbers}

@@ -6,14 +6,14 @@ import numpy as np
 
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import Deal
-from halfmoon.research.strategies import deal_batch
-from solver.players.fair import sample_layout, view_layout
-from solver.players.features import (GREEDY_WEIGHTS, NFEATURES, TUNED_WEIGHTS, move_features, weighted_choice,
-                             weighted_wins)
-from solver.mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, all_moves, delta_sources,
-                            initial_position, pile_count, reserve_full)
-from solver.players.simple import GREEDY, TUNED, greedy_choice, play_game
 from solver.mirror.convert import deal_arrays
+from solver.mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, all_moves,
+                                    delta_sources, initial_position, pile_count, reserve_full)
+from solver.players.fair import sample_layout, view_layout
+from solver.players.features import (GREEDY_WEIGHTS, NMOVE_FEATURES, TUNED_WEIGHTS, move_features,
+                                     weighted_choice, weighted_wins)
+from solver.players.games import deal_batch
+from solver.players.simple import GREEDY, TUNED, greedy_choice, play_game
 
 
 def _positions(number, strategy=GREEDY):
@@ -30,7 +30,7 @@ def _positions(number, strategy=GREEDY):
 
 def test_the_simple_features_say_what_the_move_takes():
     moves = np.empty(MAX_MOVES, np.uint64)
-    feats = np.zeros((MAX_MOVES, NFEATURES))
+    feats = np.zeros((MAX_MOVES, NMOVE_FEATURES))
     srcs = np.empty(3, np.int64)
     for number in random_numbers(10, seed=41):
         piles, reserve, positions = _positions(number)
@@ -67,7 +67,7 @@ def test_the_features_use_the_view_only():
             sample_layout(view, pos, state, sample)
             got = []
             for layout in (piles, view, sample):
-                f = np.zeros((MAX_MOVES, NFEATURES))
+                f = np.zeros((MAX_MOVES, NMOVE_FEATURES))
                 move_features(layout, reserve, pos, moves, m, f)
                 got.append(f[:m])
             assert np.array_equal(got[0], got[1]) and np.array_equal(got[0], got[2])
@@ -75,7 +75,7 @@ def test_the_features_use_the_view_only():
 
 def test_greedys_weights_make_greedys_moves():
     moves = np.empty(MAX_MOVES, np.uint64)
-    scratch = np.zeros((MAX_MOVES, NFEATURES))
+    scratch = np.zeros((MAX_MOVES, NMOVE_FEATURES))
     decisions = 0
     for number in random_numbers(20, seed=43):
         piles, reserve, positions = _positions(number)
@@ -90,7 +90,8 @@ def test_greedys_weights_make_greedys_moves():
 
 def test_the_tuned_player_is_its_weights_and_differs_from_greedy():
     numbers = random_numbers(300, seed=44)
-    piles, reserve, roots = deal_batch(numbers)
+    batch = deal_batch(numbers)
+    piles, reserve, roots = batch.piles, batch.reserve, batch.roots
     assert np.abs(TUNED_WEIGHTS).sum() > 0  # fitted, not left empty
     tuned = np.zeros(len(numbers), np.bool_)
     weighted_wins(piles, reserve, roots, TUNED_WEIGHTS, tuned)
