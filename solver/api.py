@@ -7,6 +7,10 @@ private to its subpackage and free to change; the applications (``halfmoon.batch
 - One deal: :func:`solve` (a :class:`Result`), :func:`solve_cpsat` (the independent check).
 - Many deals by number: :func:`solve_numbers` (columns, one row a deal), :func:`line_moves`,
   :func:`deal_features`, :func:`census_features`.
+- The positions of a game: :func:`walk_games` (every child's verdict along games' moves).
+- The players: :func:`player_named` (a :class:`Player`), :func:`deal_batch`,
+  :func:`simple_games` and :func:`player_games` (:class:`Games`), :func:`weighted_wins`,
+  :func:`fair_hint` (the board's hint that does not peek).
 - The build: :func:`warm_up`, :func:`compile_in_parallel`, :func:`compile_seconds`,
   :func:`is_ready` over the kernel groups of :data:`KERNEL_GROUPS`.
 """
@@ -26,10 +30,19 @@ from halfmoon.game.moves import Move
 from .build import warmup as _warmup
 from .mirror.convert import delta_to_move as _delta_to_move
 from .mirror.generator import LAYOUT_FEATURES
+from .players import games as _games
+from .players import hint as _hint
+from .players import roster as _roster
+from .players.features import GREEDY_WEIGHTS as _GREEDY_WEIGHTS
+from .players.features import NMOVE_FEATURES
+from .players.games import DealBatch, Games
+from .players.hint import FairHint
+from .players.roster import FAIR, Player
 from .portfolio import deal_numbers as _numbers
+from .portfolio import positions as _positions
 from .portfolio.deal_numbers import DEAL_FEATURES, Piece
-from .portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, Result
-from .portfolio.search import _as_deal
+from .portfolio.positions import GameWalk
+from .portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, Result, _as_deal
 from .portfolio.search import solve as _solve
 from .verdicts import NAMES as _NAMES
 from .verdicts import VERDICTS
@@ -51,7 +64,8 @@ def _check_budget(budget) -> int:
 
 def _check_deal(deal) -> Deal:
     if isinstance(deal, bool) or not isinstance(deal, (Deal, str, Integral)):
-        raise HalfMoonError(f"expected a Deal, a deal code, a deal number or a layout file, got {deal!r}")
+        raise HalfMoonError("expected a Deal, a deal code, a deal number or a layout file, "
+                            f"got {deal!r}")
     return _as_deal(int(deal) if isinstance(deal, Integral) else deal)
 
 
@@ -69,19 +83,25 @@ def solve(deal: DealLike, budget: int = DEFAULT_BUDGET) -> Result:
     return _solve(_check_deal(deal), budget)
 
 
-def solve_cpsat(deal: DealLike, time_limit: Optional[float] = None) -> Result:
+def solve_cpsat(deal: DealLike, time_limit: Optional[float] = None, *,
+                counting: bool = False) -> Result:
     """The verdict of the independent constraint model (OR-tools CP-SAT; needs
     ``halfmoon[check]``), as a :class:`Result` whose ``nodes`` are the model's branches and
-    ``settled_by`` is ``"cpsat"``; ``time_limit`` in seconds (None: no limit)."""
+    ``settled_by`` is ``"cpsat"``; ``time_limit`` in seconds (None: no limit).  With
+    ``counting`` the model is written by counts (for each class and step, as many cards of
+    each rank of the class removed by then; no pair Booleans), which proves hard losses
+    with far fewer conflicts: the census's recheck puts its losses to it."""
     if time_limit is not None and not time_limit > 0:
         raise HalfMoonError(f"time limit must be a positive number of seconds, got {time_limit!r}")
     d = _check_deal(deal)
     try:
         from .check.cpsat import solve_cpsat as _cpsat
     except ImportError as exc:  # pragma: no cover - depends on the install
-        raise HalfMoonError("the cpsat engine needs OR-tools: pip install 'halfmoon[check]'") from exc
+        raise HalfMoonError("the cpsat engine needs OR-tools: "
+                            "pip install 'halfmoon[check]'") from exc
     r = _cpsat([[c.rank for c in pile] for pile in d.piles],
-               [None if c is None else c.rank for c in d.reserve], time_limit=time_limit)
+               [None if c is None else c.rank for c in d.reserve], time_limit=time_limit,
+               counting=bool(counting))
     moves = None if r.moves is None else tuple(Move(m) for m in r.moves)
     settled_by = None if r.verdict == "unresolved" else "cpsat"
     return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code, settled_by)
@@ -153,7 +173,8 @@ def _check_groups(groups) -> list[str]:
     names = [groups] if isinstance(groups, str) else list(groups)
     for g in names:
         if g not in KERNEL_GROUPS:
-            raise HalfMoonError(f"no kernel group {g!r}: expected one of {', '.join(KERNEL_GROUPS)}")
+            raise HalfMoonError(f"no kernel group {g!r}: expected one of "
+                                f"{', '.join(KERNEL_GROUPS)}")
     return names
 
 
@@ -188,9 +209,6 @@ def is_ready(group: str) -> bool:
 
 
 # --- the positions of a game (forgiveness, deadlocks) -------------------------------------
-# (imported here, beside the entries that use them)
-from .portfolio import positions as _positions  # noqa: E402
-from .portfolio.positions import GameWalk  # noqa: E402
 
 
 def _check_games(games) -> list[list[Move]]:
@@ -237,14 +255,6 @@ def walk_games(deal: DealLike, games: Iterable[Sequence[Move]],
 # Players by name (a small Player object), deals made into arrays once (a DealBatch), a game
 # of a player on each deal (Games: columns, a row a deal), the board's fair hint.
 
-from .players import games as _games  # noqa: E402
-from .players import hint as _hint  # noqa: E402
-from .players import roster as _roster  # noqa: E402
-from .players.features import GREEDY_WEIGHTS as _GREEDY_WEIGHTS  # noqa: E402
-from .players.features import NMOVE_FEATURES  # noqa: E402
-from .players.games import DealBatch, Games  # noqa: E402
-from .players.hint import FairHint  # noqa: E402
-from .players.roster import FAIR, Player  # noqa: E402
 
 # the simple players: name -> (player code, lookahead depth); simple_games plays them
 SIMPLE_PLAYERS: dict[str, tuple[int, int]] = dict(_roster.SIMPLE)
@@ -378,36 +388,16 @@ def fair_hint(position: DealLike, samples: int, seed: int, budget: int = 20_000,
     return _hint.fair_hint(d, p, samples, int(seed), _check_budget(budget))
 
 
-def solve_cpsat_counts(deal: DealLike, time_limit: Optional[float] = None) -> Result:
-    """:func:`solve_cpsat` with the model's counting view (for each class and step, as many
-    cards of each rank of the class removed by then, no pair Booleans): it proves the hard
-    losses with far fewer conflicts; the census's recheck puts losses to it."""
-    if time_limit is not None and not time_limit > 0:
-        raise HalfMoonError(f"time limit must be a positive number of seconds, got {time_limit!r}")
-    d = _check_deal(deal)
-    try:
-        from .check.cpsat import solve_cpsat as _cpsat
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise HalfMoonError("the cpsat engine needs OR-tools: "
-                            "pip install 'halfmoon[check]'") from exc
-    r = _cpsat([[c.rank for c in pile] for pile in d.piles],
-               [None if c is None else c.rank for c in d.reserve], time_limit=time_limit,
-               counting=True)
-    moves = None if r.moves is None else tuple(Move(m) for m in r.moves)
-    settled_by = None if r.verdict == "unresolved" else "cpsat"
-    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code, settled_by)
-
-
-_CORE = [
+__all__ = [
+    # one deal, the check, many deals by number, the build
     "DEFAULT_BUDGET", "SOLVER_VERSION", "VERDICTS", "VERDICT_NAMES", "Result", "Piece",
     "DEAL_FEATURES", "LAYOUT_FEATURES", "KERNEL_GROUPS", "SOLVING",
     "solve", "solve_cpsat", "solve_numbers", "line_moves", "move_of", "deal_features",
     "census_features", "warm_up", "compile_in_parallel", "compile_seconds", "is_ready",
-]
-_POSITIONS: list[str] = ["GameWalk", "walk_games"]
-_PLAYERS: list[str] = [
+    # the positions of a game
+    "GameWalk", "walk_games",
+    # the players
     "Player", "DealBatch", "Games", "FairHint", "FAIR", "FAIR_PLAYERS", "SIMPLE_PLAYERS",
     "NMOVE_FEATURES", "GREEDY_WEIGHTS", "player_named", "deal_batch", "simple_games",
-    "player_games", "weighted_wins", "fair_hint", "solve_cpsat_counts",
+    "player_games", "weighted_wins", "fair_hint",
 ]
-__all__ = _CORE + _POSITIONS + _PLAYERS

@@ -3,7 +3,7 @@
 A win is checked by replaying its recorded winning line, move by move, through the
 reference engine (:meth:`halfmoon.Game.play` refuses any move the rules do not allow),
 which must end with every card removed.  A loss is checked by the CP-SAT model
-(:func:`solver.solve_cpsat_counts`), which shares no code with the search: it must find the deal
+(:func:`solver.solve_cpsat` with ``counting``), which shares no code with the search: it must find the deal
 infeasible within its time limit, or the loss is counted as *not confirmed* (never as
 confirmed).  A deal the two disagree on is a *disagreement*, the one result that would
 be a bug.
@@ -50,11 +50,11 @@ def replays(number: int, line: Optional[str]) -> bool:
 def model_verdict(number: int, limit: float, counting: bool = True) -> tuple[str, float]:
     """The CP-SAT model's verdict on deal ``number`` within ``limit`` seconds (by counts, or
     by pairs without ``counting``), and its time."""
-    from solver import solve_cpsat, solve_cpsat_counts
+    from solver import solve_cpsat
 
     deal = Deal.from_number(number)
     t0 = time.perf_counter()
-    r = (solve_cpsat_counts if counting else solve_cpsat)(deal, limit)
+    r = solve_cpsat(deal, limit, counting=counting)
     return r.verdict, time.perf_counter() - t0
 
 
