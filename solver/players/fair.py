@@ -51,8 +51,17 @@ import numpy as np
 from numba import njit
 
 from ..mirror.generator import below
-from ..mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT,
-                               all_moves, cards_left, pile_count)
+from ..mirror.position import (
+    DEPTH,
+    MAX_MOVES,
+    MAX_PLY,
+    NPILES,
+    NRESERVE,
+    RESERVE_SHIFT,
+    all_moves,
+    cards_left,
+    pile_count,
+)
 from .features import NMOVE_FEATURES, TUNED_WEIGHTS, weighted_choice
 from .simple import LOOKAHEAD, TUNED, greedy_choice, lookahead_choice, play_game
 
@@ -305,10 +314,12 @@ def _slot(keys, key, add):
 
 
 @njit(cache=True)
-def mcts_choice(view, reserve, pos, moves, m, base, iterations, c, z, state, keys, visits, wins, stats):
+def mcts_choice(view, reserve, pos, moves, m, base, iterations, c, z, state, keys, visits, wins,
+                stats):
     """The UCT player's move index among ``moves[:m]`` after ``iterations`` iterations (see
     the module); ``c`` is UCB1's exploration constant, ``z`` the bound by which the move
-    tried most must beat the base move's win rate to be played.  ``stats[0]`` counts roll-outs."""
+    tried most must beat the base move's win rate to be played.  ``stats[0]`` counts
+    roll-outs."""
     b = base_choice(view, reserve, pos, moves, m, base)
     if m == 1 or iterations <= 0:
         return b
@@ -418,7 +429,8 @@ NPARAMS = 7
 
 
 @njit(cache=True)
-def decide(piles, reserve, position, moves, m, player, base, params, state, keys, visits, wins, stats, view):
+def decide(piles, reserve, position, moves, m, player, base, params, state, keys, visits, wins,
+           stats, view):
     """The fair player's move index among the legal moves ``moves[:m]`` at ``position`` of the
     deal ``piles``/``reserve``, decided on :func:`view_layout` (written into ``view``) alone.
 
@@ -427,19 +439,20 @@ def decide(piles, reserve, position, moves, m, player, base, params, state, keys
     rollout player's rounds, the bound ``z`` of a deviation from the base move, UCT's
     constant ``c``, the credit a lost roll-out gets for the share of cards it removed, the
     rollout player's default player plus one (0: its base player) and whether it weighs one
-    move of each :func:`move_signature` only (1) or all (0).
-    ``state`` is the SplitMix64 state of the random numbers; ``keys``/``visits``/``wins`` UCT's
-    table (:func:`new_tree`).  ``stats[0]`` counts the roll-outs played."""
+    move of each :func:`move_signature` only (1) or all (0).  ``state`` is the SplitMix64
+    state of the random numbers; ``keys``/``visits``/``wins`` UCT's table (:func:`new_tree`).
+    ``stats[0]`` counts the roll-outs played."""
     pos = np.uint64(position)  # a position from Python arrives as an int
     view_layout(piles, pos, view)
     budget = np.int64(params[P_BUDGET])
     if player == ROLLOUT:
-        return rollout_choice(view, reserve, pos, moves, m, base, budget, np.int64(params[P_ROUNDS]),
-                              params[P_Z], params[P_PARTIAL], state, stats,
+        return rollout_choice(view, reserve, pos, moves, m, base, budget,
+                              np.int64(params[P_ROUNDS]), params[P_Z], params[P_PARTIAL], state,
+                              stats,
                               np.int64(params[P_DEFAULT]) - 1, params[P_DEDUPE] > 0)
     if player == MCTS:
-        return mcts_choice(view, reserve, pos, moves, m, base, budget, params[P_C], params[P_Z], state, keys,
-                           visits, wins, stats)
+        return mcts_choice(view, reserve, pos, moves, m, base, budget, params[P_C], params[P_Z],
+                           state, keys, visits, wins, stats)
     return base_choice(view, reserve, pos, moves, m, player)
 
 
@@ -459,7 +472,8 @@ def fair_game(piles, reserve, root, player, base, params, seed, bits, line, stat
         m = all_moves(piles, reserve, pos, moves)
         if m == 0:
             break
-        k = decide(piles, reserve, pos, moves, m, player, base, params, state, keys, visits, wins, stats, view)
+        k = decide(piles, reserve, pos, moves, m, player, base, params, state, keys, visits, wins,
+                   stats, view)
         line[n] = moves[k]
         n += 1
         pos = pos - moves[k]

@@ -43,14 +43,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..mirror.position import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, delta_sources,
-                               pile_count, reserve_full)
+from ..mirror.position import (
+    MAX_MOVES,
+    NPILES,
+    NRESERVE,
+    NSOURCES,
+    all_moves,
+    delta_sources,
+    pile_count,
+    reserve_full,
+)
 
 NMOVE_FEATURES = 18
 # fitted by `python -m halfmoon.research.tuning` (its defaults; docs/fair-play.md gives the run)
-TUNED_WEIGHTS = np.array([0.646656, 0.826133, 0.0825928, 0.0142439, 0.00528023, 0.0939478, 0.121856, 0.480348,
-                          0.104545, 0.116907, -0.030666, -0.229383, -0.0611885, 0.00804002, 0.00170391,
-                          -0.0546716, 0.719398, 0.116944])
+TUNED_WEIGHTS = np.array([0.646656, 0.826133, 0.0825928, 0.0142439, 0.00528023, 0.0939478,
+                          0.121856, 0.480348, 0.104545, 0.116907, -0.030666, -0.229383,
+                          -0.0611885, 0.00804002, 0.00170391, -0.0546716, 0.719398, 0.116944])
 GREEDY_WEIGHTS = np.zeros(NMOVE_FEATURES, np.float64)
 GREEDY_WEIGHTS[0], GREEDY_WEIGHTS[1], GREEDY_WEIGHTS[3] = 64.0, 32.0, 1.0
 
@@ -182,7 +190,8 @@ def weighted_choice(piles, reserve, pos, moves, m, weights, scratch):
 @njit(cache=True, nogil=True)
 def weighted_wins(piles, reserve, roots, weights, out):
     """Whether the weighted player with ``weights`` wins each deal ``d`` (``piles[d]``,
-    ``reserve[d]`` from ``roots[d]``) into ``out[d]``; without the GIL (threads may share a batch)."""
+    ``reserve[d]`` from ``roots[d]``) into ``out[d]``; without the GIL (threads may share a
+    batch)."""
     moves = np.empty(MAX_MOVES, np.uint64)
     scratch = np.zeros((MAX_MOVES, NMOVE_FEATURES), np.float64)
     for d in range(roots.shape[0]):
@@ -191,5 +200,6 @@ def weighted_wins(piles, reserve, roots, weights, out):
             m = all_moves(piles[d], reserve[d], pos, moves)
             if m == 0:
                 break
-            pos = pos - moves[weighted_choice(piles[d], reserve[d], pos, moves, m, weights, scratch)]
+            k = weighted_choice(piles[d], reserve[d], pos, moves, m, weights, scratch)
+            pos = pos - moves[k]
         out[d] = pos == np.uint64(0)

@@ -11,8 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..mirror.position import (DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count,
-                               reserve_full)
+from ..mirror.position import (
+    DEPTH,
+    MAX_MOVES,
+    NPILES,
+    NRESERVE,
+    all_moves,
+    pile_count,
+    reserve_full,
+)
 from ..portfolio.search import search_arrays
 from ..verdicts import LOSS, WIN
 from .fair import base_choice, sample_layout, view_layout

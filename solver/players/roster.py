@@ -19,8 +19,18 @@ import numpy as np
 
 from halfmoon.game.errors import HalfMoonError
 
-from .fair import (MCTS, NPARAMS, P_BUDGET, P_C, P_DEDUPE, P_DEFAULT, P_PARTIAL, P_ROUNDS, P_Z,
-                   ROLLOUT)
+from .fair import (
+    MCTS,
+    NPARAMS,
+    P_BUDGET,
+    P_C,
+    P_DEDUPE,
+    P_DEFAULT,
+    P_PARTIAL,
+    P_ROUNDS,
+    P_Z,
+    ROLLOUT,
+)
 from .simple import GREEDY, LOOKAHEAD, RANDOM, TUNED
 
 # name -> (player code, lookahead depth; the depth matters to the lookahead only)

@@ -20,9 +20,7 @@ when the top is removed (see the rules), so the cards under the tops are hidden.
 
   and ties go to the first move in the engine's order (sources P1..P12, R1..R8).
 
-  The rule was chosen among a few simple ones on deals 0–1,999: this one won 21.0 %
-  of them; the same rule with triplets before pairs won 15.2 %, the fullest piles
-  alone 17.8 %, pairs before triplets then the fullest piles 9.4 %.
+  The rule won the most deals of the few simple ones tried (docs/tuning-log.md, 2026-12-04).
 - **Lookahead** (``LOOKAHEAD``, ``depth`` D = 2 by default, or 1 or 3): thinks D moves
   ahead over the cards in view (the pile tops and the reserve).  A card that a move
   would uncover is unknown, so a line never uses it, nor a second card of a pile it
@@ -46,23 +44,12 @@ when the top is removed (see the rules), so the cards under the tops are hidden.
   The player makes the move whose best line scores highest; ties go to the larger
   greedy key, then to the first move in the engine's order.  Deterministic.
 
-  Measured on deals 0–1,999 (one game each, ``play_many``): depth 2 won 431 (21.55 %,
-  greedy 420: 36 deals won by it only, 25 by greedy only), depth 3 won 424 (21.2 %),
-  depth 1 384 (19.2 %); on deals 2,000–5,999 depth 2 won 918 and greedy 887, on
-  100,000–109,999 2,152 and 2,123.  A game costs about 0.4 ms at depth 2 and 0.7 ms at
-  depth 3 (greedy 0.2 ms; ``play_many`` on 10,000 deals, both cores busy), so depth 2
-  is the strong one: depth 3 is slower and no better.  Other scores tried, depth 2 on
-  0–1,999: fewest cards left then most moves in view (the first idea) 225 wins, 323 at
-  depth 3 (it favours triplets, which remove more cards); the greedy key summed over
-  the line, then most moves in view, 420, the same games as greedy but for 27 deals;
-  u × h after cards uncovered and pairs 424.  Criterion 2 changed no result on deals
-  0–5,999 (criterion 3 nearly always decides first); it keeps sure dead ends last.  Looking ahead gains little because the
-  next cards are hidden: a depth-2 player that peeked under the tops (not allowed;
-  the greedy key summed over the line, dead ends last) won 729 (36.5 %).
+  Depth 2 is the default: depth 3 is slower and wins no more, since the next cards are
+  hidden (the figures, and the scores tried: docs/tuning-log.md, 2026-12-04).
 
 - **Tuned** (``TUNED``): the move with the largest weighted sum of 18 features a fair
-  player can compute (:mod:`solver.players.features`), with weights fitted on random deals by the
-  cross-entropy method (:mod:`halfmoon.research.tuning`).  Deterministic.
+  player can compute (:mod:`solver.players.features`), with weights fitted on random
+  deals by the cross-entropy method (:mod:`halfmoon.research.tuning`).  Deterministic.
 
 Each game writes its moves, as deltas, into ``line`` (uint64[48]).  Like the other
 kernels, this module imports nothing from the project outside :mod:`solver`.
@@ -74,8 +61,16 @@ import numpy as np
 from numba import njit
 
 from ..mirror.generator import below
-from ..mirror.position import (MAX_MOVES, NPILES, NRESERVE, NSOURCES, all_moves, cards_left,
-                               delta_sources, pile_count)
+from ..mirror.position import (
+    MAX_MOVES,
+    NPILES,
+    NRESERVE,
+    NSOURCES,
+    all_moves,
+    cards_left,
+    delta_sources,
+    pile_count,
+)
 from .features import NMOVE_FEATURES, TUNED_WEIGHTS, count_view, playable_with, weighted_choice
 
 RANDOM = 0
@@ -229,7 +224,8 @@ def lookahead_choice(piles, reserve, pos, moves, m, depth):
 
 @njit(cache=True)
 def greedy_choice(pos, moves, m):
-    """The index of the greedy player's move among ``moves[:m]``: the largest key, ties to the first."""
+    """The index of the greedy player's move among ``moves[:m]``: the largest key, ties to the
+    first."""
     k = 0
     best = _greedy_key(pos, moves[0])
     for j in range(1, m):

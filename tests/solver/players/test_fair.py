@@ -12,16 +12,42 @@ import pytest
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
-from solver.players.fair import (MCTS, NPARAMS, NRANKS, P_BUDGET, P_C, P_DEDUPE, P_DEFAULT, P_PARTIAL, P_ROUNDS, P_Z,
-                         ROLLOUT, decide, fair_game, hidden_counts, move_signature, new_tree, sample_layout,
-                         view_layout)
-from solver.mirror.position import DEPTH, MAX_MOVES, MAX_PLY, NPILES, all_moves, initial_position, pile_count
-from solver.players.simple import GREEDY, LOOKAHEAD, TUNED, play_game
 from solver.mirror.convert import deal_arrays, delta_to_move
+from solver.mirror.position import (
+    DEPTH,
+    MAX_MOVES,
+    MAX_PLY,
+    NPILES,
+    all_moves,
+    initial_position,
+    pile_count,
+)
+from solver.players.fair import (
+    MCTS,
+    NPARAMS,
+    NRANKS,
+    P_BUDGET,
+    P_C,
+    P_DEDUPE,
+    P_DEFAULT,
+    P_PARTIAL,
+    P_ROUNDS,
+    P_Z,
+    ROLLOUT,
+    decide,
+    fair_game,
+    hidden_counts,
+    move_signature,
+    new_tree,
+    sample_layout,
+    view_layout,
+)
+from solver.players.simple import GREEDY, LOOKAHEAD, TUNED, play_game
 
 # (player, base, budget, other settings): each fair player at a small budget
 PLAYERS = [(GREEDY, GREEDY, 0, {}), (LOOKAHEAD, LOOKAHEAD, 0, {}), (ROLLOUT, GREEDY, 12, {}),
-           (ROLLOUT, LOOKAHEAD, 6, {}), (MCTS, GREEDY, 60, {}), (ROLLOUT, GREEDY, 8, {P_PARTIAL: 0.5}),
+           (ROLLOUT, LOOKAHEAD, 6, {}), (MCTS, GREEDY, 60, {}),
+           (ROLLOUT, GREEDY, 8, {P_PARTIAL: 0.5}),
            (ROLLOUT, GREEDY, 12, {P_DEDUPE: 1, P_DEFAULT: LOOKAHEAD + 1}), (TUNED, TUNED, 0, {}),
            (ROLLOUT, TUNED, 8, {P_DEDUPE: 1})]
 
@@ -152,10 +178,12 @@ def test_a_fair_players_moves_do_not_depend_on_the_hidden_cards(player, base, bu
     cards shuffled gets the same move, though its samples and roll-outs would differ if the
     player looked."""
     checked = changed = 0
-    for piles, shuffled, reserve, pos, moves, m in _decisions(np.random.default_rng(player * 10 + base)):
+    rng = np.random.default_rng(player * 10 + base)
+    for piles, shuffled, reserve, pos, moves, m in _decisions(rng):
         changed += not np.array_equal(shuffled, piles)
         picks = [int(decide(layout, reserve, pos, moves, m, player, base, _params(budget, other),
-                            np.array([99], np.uint64), *new_tree(16), np.zeros(1, np.int64), np.zeros_like(piles)))
+                            np.array([99], np.uint64), *new_tree(16), np.zeros(1, np.int64),
+                            np.zeros_like(piles)))
                  for layout in (piles, shuffled)]
         assert picks[0] == picks[1], hex(int(pos))
         checked += 1
@@ -179,7 +207,8 @@ def test_a_peeking_decision_would_be_caught():
 
 
 @pytest.mark.parametrize("player, base, budget, other", PLAYERS)
-def test_fair_games_replay_through_the_engine_and_repeat_from_their_seed(player, base, budget, other):
+def test_fair_games_replay_through_the_engine_and_repeat_from_their_seed(player, base, budget,
+                                                                         other):
     won = 0
     for number in random_numbers(8, seed=23):
         piles, reserve = _arrays(number)
@@ -187,8 +216,8 @@ def test_fair_games_replay_through_the_engine_and_repeat_from_their_seed(player,
         lines = []
         for _ in range(2):
             line = np.zeros(MAX_PLY, np.uint64)
-            n, final = fair_game(piles, reserve, root, player, base, _params(budget, other), 12345, 16, line,
-                                 np.zeros(1, np.int64))
+            n, final = fair_game(piles, reserve, root, player, base, _params(budget, other), 12345,
+                                 16, line, np.zeros(1, np.int64))
             lines.append(line[:n].tolist())
         assert lines[0] == lines[1]  # the same seed, the same game
         game = Game(number)
@@ -215,7 +244,8 @@ def test_moves_a_fair_player_cannot_tell_apart_share_a_signature():
     def sig(*sources):
         return move_signature(view, reserve, pos, sum(source_delta(s) for s in sources))
 
-    assert sig(0, 12) == sig(1, 12) == sig(0, 13) == sig(1, 13)  # same-size piles, same-rank reserve cards
+    # same-size piles, same-rank reserve cards
+    assert sig(0, 12) == sig(1, 12) == sig(0, 13) == sig(1, 13)
     assert sig(0, 12) != sig(2, 12)  # a pile of another size
     hidden = piles.copy()
     hidden[0, :2] = [4, 3]  # where the hidden cards lie does not count

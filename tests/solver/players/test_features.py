@@ -7,11 +7,27 @@ import numpy as np
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import Deal
 from solver.mirror.convert import deal_arrays
-from solver.mirror.position import (DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, all_moves,
-                                    delta_sources, initial_position, pile_count, reserve_full)
+from solver.mirror.position import (
+    DEPTH,
+    MAX_MOVES,
+    MAX_PLY,
+    NPILES,
+    NRESERVE,
+    all_moves,
+    delta_sources,
+    initial_position,
+    pile_count,
+    reserve_full,
+)
 from solver.players.fair import sample_layout, view_layout
-from solver.players.features import (GREEDY_WEIGHTS, NMOVE_FEATURES, TUNED_WEIGHTS, move_features,
-                                     weighted_choice, weighted_wins)
+from solver.players.features import (
+    GREEDY_WEIGHTS,
+    NMOVE_FEATURES,
+    TUNED_WEIGHTS,
+    move_features,
+    weighted_choice,
+    weighted_wins,
+)
 from solver.players.games import deal_batch
 from solver.players.simple import GREEDY, TUNED, greedy_choice, play_game
 
@@ -103,7 +119,8 @@ def test_the_tuned_player_is_its_weights_and_differs_from_greedy():
         n, final = play_game(piles[k], reserve[k], roots[k], TUNED, np.zeros(1, np.uint64), line, 2)
         assert tuned[k] == (final == 0)
         gline = np.zeros(MAX_PLY, np.uint64)
-        g, gfinal = play_game(piles[k], reserve[k], roots[k], GREEDY, np.zeros(1, np.uint64), gline, 2)
+        g, gfinal = play_game(piles[k], reserve[k], roots[k], GREEDY, np.zeros(1, np.uint64),
+                              gline, 2)
         assert greedy[k] == (gfinal == 0)
         same_moves += n == g and np.array_equal(line[:n], gline[:g])
     assert same_moves < len(numbers)  # another player, not greedy under another name

@@ -12,8 +12,15 @@ from halfmoon.game.engine import Game
 from halfmoon.game.layouts import parse_layout
 from solver import solve
 from solver.mirror.convert import deal_arrays, delta_to_move
-from solver.mirror.position import (MAX_MOVES, MAX_PLY, NPILES, all_moves, initial_position,
-                                    pile_count, reserve_full)
+from solver.mirror.position import (
+    MAX_MOVES,
+    MAX_PLY,
+    NPILES,
+    all_moves,
+    initial_position,
+    pile_count,
+    reserve_full,
+)
 from solver.players.fair import view_layout
 from solver.players.pimc import child_solves, layout_at, pimc_choice, pimc_game
 from solver.players.simple import GREEDY, LOOKAHEAD, play_game

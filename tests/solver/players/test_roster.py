@@ -10,8 +10,18 @@ import pytest
 
 import solver
 from halfmoon.game.errors import HalfMoonError
-from solver.players.fair import (MCTS, NPARAMS, P_BUDGET, P_C, P_DEDUPE, P_DEFAULT, P_PARTIAL,
-                                 P_ROUNDS, P_Z, ROLLOUT)
+from solver.players.fair import (
+    MCTS,
+    NPARAMS,
+    P_BUDGET,
+    P_C,
+    P_DEDUPE,
+    P_DEFAULT,
+    P_PARTIAL,
+    P_ROUNDS,
+    P_Z,
+    ROLLOUT,
+)
 from solver.players.features import GREEDY_WEIGHTS
 from solver.players.roster import FAIR, PLAYERS, SIMPLE, player_named
 from solver.players.simple import GREEDY, LOOKAHEAD, RANDOM, TUNED

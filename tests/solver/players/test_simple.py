@@ -9,13 +9,12 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from conftest import naive_greedy, naive_random
 
 from halfmoon import Deal, Game
+from solver.mirror.convert import deal_arrays, delta_to_move
 from solver.mirror.position import MAX_PLY, cards_left, initial_position
 from solver.players.simple import GREEDY, LOOKAHEAD, RANDOM, play_batch
-from solver.mirror.convert import deal_arrays, delta_to_move
-
-from conftest import naive_greedy, naive_random
 
 DEALS = range(40)
 
@@ -28,8 +27,8 @@ def kernel_game(deal: Deal, strategy: int, seed: int = 0, depth=None) -> tuple[l
     lines = np.zeros((1, MAX_PLY), np.uint64)
     nmoves = np.zeros(1, np.int64)
     finals = np.zeros(1, np.uint64)
-    args = (piles[None], reserve[None], roots, np.int64(strategy), np.array([seed], dtype=np.uint64),
-            lines, nmoves, finals)
+    args = (piles[None], reserve[None], roots, np.int64(strategy),
+            np.array([seed], dtype=np.uint64), lines, nmoves, finals)
     play_batch(*args) if depth is None else play_batch(*args, np.int64(depth))
     return [delta_to_move(int(x)) for x in lines[0, : nmoves[0]]], int(cards_left(finals[0]))
 
@@ -41,7 +40,8 @@ def naive_lookahead_choice(game: Game, moves: list, depth: int) -> int:
     the hidden cards as a multiset (what counting the cards seen tells), never a hidden
     card's place."""
     view = game.playable()  # source -> card
-    hidden = Counter(c.rank for pile, n in zip(game.deal.piles, game.counts) for c in pile[: max(n - 1, 0)])
+    hidden = Counter(c.rank for pile, n in zip(game.deal.piles, game.counts)
+                     for c in pile[: max(n - 1, 0)])
     total = game.cards_left()
 
     def size(src):
@@ -60,7 +60,8 @@ def naive_lookahead_choice(game: Game, moves: list, depth: int) -> int:
         u = sum(1 for s in srcs if size(s) >= 2)
         receptive = sum(n for rank, n in hidden.items() if playable_with(left, rank))
         alive = u > 0 or any(playable_with(left, view[s].rank) for s in view if s not in srcs)
-        return (0, alive, u * receptive, sum(1 for m in line if len(m) == 2), sum(size(s) for s in srcs))
+        return (0, alive, u * receptive, sum(1 for m in line if len(m) == 2),
+                sum(size(s) for s in srcs))
 
     def disjoint(line, move):
         return not any(set(move.sources) & set(m.sources) for m in line)
@@ -79,7 +80,8 @@ def naive_lookahead_choice(game: Game, moves: list, depth: int) -> int:
 
     def greedy_key(move):
         piles = [s for s in move.sources if s[0] == "P"]
-        return (sum(1 for s in piles if size(s) >= 2), not move.is_triplet, sum(size(s) for s in piles))
+        return (sum(1 for s in piles if size(s) >= 2), not move.is_triplet,
+                sum(size(s) for s in piles))
 
     return max(range(len(moves)), key=lambda j: (best[j], greedy_key(moves[j]), -j))
 
@@ -97,7 +99,8 @@ def test_greedy_kernel_plays_the_documented_rule(number):
     deal = Deal.from_number(number)
     moves, left = kernel_game(deal, GREEDY)
     assert moves == naive_greedy(deal)
-    assert left == 104 - 2 * sum(1 for m in moves if not m.is_triplet) - 3 * sum(1 for m in moves if m.is_triplet)
+    assert left == (104 - 2 * sum(1 for m in moves if not m.is_triplet)
+                    - 3 * sum(1 for m in moves if m.is_triplet))
 
 
 @pytest.mark.parametrize("number", DEALS)
