@@ -4,6 +4,7 @@ chunks and pieces (:mod:`.plan`), through a backend (:mod:`.backends`, :mod:`.cl
 a results directory (:mod:`.directory`), local or at an fsspec URL (:mod:`.store`), whose
 rows follow the schema of :mod:`.results`."""
 
+from .backends import default_workers
 from .errors import BatchError
 from .plan import CHUNK_SIZE, DryRun, Plan, parse_chunks
 from .run import BatchInterrupted, BatchSummary, plan_batch, run_batch
@@ -15,7 +16,6 @@ from .sources import (
     deals_from_range,
     parse_range,
 )
-from .backends import default_workers
 
 __all__ = [
     "BatchError", "BatchInterrupted", "BatchSummary", "CHUNK_SIZE", "DealList", "DryRun", "Plan",

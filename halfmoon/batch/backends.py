@@ -112,7 +112,8 @@ class Pool:
         self.budget = budget
         self.window = 4 * workers
         self.executor = cf.ProcessPoolExecutor(
-            workers, mp_context=self.context(), initializer=_init_pool_worker, initargs=(os.getpid(),)
+            workers, mp_context=self.context(), initializer=_init_pool_worker,
+            initargs=(os.getpid(),)
         )
 
     @staticmethod

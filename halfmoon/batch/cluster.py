@@ -105,7 +105,8 @@ class Cluster:
         try:
             self.client = Client(address, set_as_default=False)
         except (OSError, ValueError) as exc:
-            raise BatchError(f"cannot reach the Dask scheduler at {address}: {error_text(exc)}") from None
+            raise BatchError(f"cannot reach the Dask scheduler at {address}: "
+                             f"{error_text(exc)}") from None
         threads = list(self.client.nthreads().values())
         # The solver runs one search at a time in a process (its tables are the module's),
         # so a worker process is one core, whatever its threads.
@@ -115,9 +116,9 @@ class Cluster:
             self.warning = ("the scheduler has no workers yet: the run is sized for one core"
                             " (--chunk-size to choose)")
         elif any(n > 1 for n in threads):
-            self.warning = (f"the cluster's workers have {max(threads)} threads each, but a worker solves"
-                            " one deal at a time: start one worker per core (dask worker --nthreads 1"
-                            " --nworkers N)")
+            self.warning = (f"the cluster's workers have {max(threads)} threads each, but a worker"
+                            " solves one deal at a time: start one worker per core (dask worker"
+                            " --nthreads 1 --nworkers N)")
         self.window = TASKS_IN_FLIGHT * self.cores
         self._counted = time.monotonic()
         self.finished = as_completed(loop=self.client.loop)
@@ -179,9 +180,9 @@ def run_on_cluster(cluster: Cluster, directory: Directory, plan: Plan, todo, bud
                     raise _task_failed(exc, plan.chunk(index)) from None
                 if not directory.has_chunk(index):
                     raise BatchError(
-                        f"a worker ({summary['worker']}) wrote {chunk_name(index)} where this process"
-                        f" cannot see it: --out {directory.path} must be a shared filesystem or a URL"
-                        " that every worker and this process reach")
+                        f"a worker ({summary['worker']}) wrote {chunk_name(index)} where this"
+                        f" process cannot see it: --out {directory.path} must be a shared"
+                        " filesystem or a URL that every worker and this process reach")
                 on_chunk(index, Counter(summary["counts"]))
     except BaseException:
         cluster.close(cancel=True)

@@ -13,8 +13,18 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .errors import BatchError
-from .results import (CHUNK_RE, MANIFEST_NAME, ROW_GROUP_ROWS, SCHEMA, error_text, manifest_from_text,
-                      chunk_format, read_chunk, rows_to_table, write_options)
+from .results import (
+    CHUNK_RE,
+    MANIFEST_NAME,
+    ROW_GROUP_ROWS,
+    SCHEMA,
+    chunk_format,
+    error_text,
+    manifest_from_text,
+    read_chunk,
+    rows_to_table,
+    write_options,
+)
 from .store import TMP_RE, location
 
 LOCK_NAME = ".lock"
@@ -36,7 +46,8 @@ def write_tables(f, tables: Iterable[pa.Table]) -> int:
 
         def flush():
             table = pa.concat_tables(group).unify_dictionaries().combine_chunks()
-            writer.write_table(table.take(pc.sort_indices(table["deal"])), row_group_size=max(1, len(table)))
+            writer.write_table(table.take(pc.sort_indices(table["deal"])),
+                               row_group_size=max(1, len(table)))
             group.clear()
 
         for table in tables:
@@ -53,7 +64,8 @@ def write_tables(f, tables: Iterable[pa.Table]) -> int:
 class Directory:
     """The run's output directory: lock (on a local disk), manifest, chunk files."""
 
-    def __init__(self, path: Union[str, Path], log: Callable[[str], None], lines: bool = True) -> None:
+    def __init__(self, path: Union[str, Path], log: Callable[[str], None],
+                 lines: bool = True) -> None:
         self.where = location(path)
         self.lines = lines  # whether the chunks keep the winning lines
         self.path = self.where.path
@@ -88,7 +100,8 @@ class Directory:
                 self.where.delete(name)
 
     def _lock(self) -> None:
-        if not self.where.is_local:  # an object store has no locks: one run at a time is up to the user
+        # an object store has no locks: one run at a time is up to the user
+        if not self.where.is_local:
             return
         try:
             import fcntl
@@ -161,7 +174,8 @@ class Directory:
         if self._lock_file is None:  # an object store, or not POSIX
             return
         try:
-            same = os.stat(self.where.absolute / LOCK_NAME).st_ino == os.fstat(self._lock_file.fileno()).st_ino
+            same = (os.stat(self.where.absolute / LOCK_NAME).st_ino
+                    == os.fstat(self._lock_file.fileno()).st_ino)
         except OSError:
             same = False
         if not same:

@@ -6,4 +6,5 @@ from halfmoon.game.errors import HalfMoonError
 
 
 class BatchError(HalfMoonError):
-    """A batch run cannot start or go on (bad input, a foreign results directory, a failed worker)."""
+    """A batch run cannot start or go on (bad input, a foreign results directory, a failed
+    worker)."""

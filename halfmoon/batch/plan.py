@@ -21,7 +21,8 @@ MAX_FILES = 10_000  # on a cluster, chosen chunk sizes aim at a run of at most t
 LOCAL_FILES = 40  # locally, at about this many (see choose_chunk_size)
 LOCAL_MAX_CHUNK = 100_000  # this process holds a chunk's rows until the chunk is whole
 CLUSTER_MAX_CHUNK = 1_000_000  # a worker streams its chunk to the file, a piece at a time
-TASKS_PER_CORE = 4  # on a cluster, at least this many chunks (tasks) per core where the range allows
+# on a cluster, at least this many chunks (tasks) per core where the range allows
+TASKS_PER_CORE = 4
 PIECE_SIZE = 16  # locally: deals in a task sent to a worker (balance, a lively progress bar)
 CLUSTER_PIECE_SIZE = 10_000  # on a cluster: deals a worker solves between row groups it writes
 SAMPLE = 100  # deals solved by a dry run to time the solver
@@ -92,9 +93,11 @@ class Plan:
 
     def __post_init__(self) -> None:
         if self.chunk_size < 1:
-            raise BatchError(f"bad chunk size {self.chunk_size}: expected at least 1 deal per chunk")
+            raise BatchError(f"bad chunk size {self.chunk_size}: "
+                             "expected at least 1 deal per chunk")
         if self.piece_size < 1:
-            raise BatchError(f"bad piece size {self.piece_size}: expected at least 1 deal per piece")
+            raise BatchError(f"bad piece size {self.piece_size}: "
+                             "expected at least 1 deal per piece")
         if self.selected is not None and self.selected.start >= self.nchunks:
             raise BatchError(f"bad --chunks {self.selected.start}:{self.selected.stop}:"
                              f" the run has {self.nchunks} chunks (0 to {self.nchunks - 1})")
@@ -173,13 +176,16 @@ def calibrate(deals: DealList, budget: int, sample: int = SAMPLE, lines: str = "
     seconds = time.perf_counter() - t0
     times = [row["seconds"] for row in rows]
     mean = statistics.fmean(times)
-    spread = statistics.stdev(times) / math.sqrt(len(times)) / mean if len(times) > 1 and mean > 0 else 0.0
+    spread = (statistics.stdev(times) / math.sqrt(len(times)) / mean
+              if len(times) > 1 and mean > 0 else 0.0)
     per_deal, file_bytes = price_rows(rows, lines == "all", neighbours)
     return Calibration(len(numbers), seconds, spread, per_deal, file_bytes)
 
 
-def price_rows(rows: list[dict], lines: bool, neighbours: Optional[Sequence[int]] = None) -> tuple[float, int]:
-    """(bytes a deal, bytes a file has whatever its rows) of chunk files holding rows like ``rows``.
+def price_rows(rows: list[dict], lines: bool,
+               neighbours: Optional[Sequence[int]] = None) -> tuple[float, int]:
+    """(bytes a deal, bytes a file has whatever its rows) of chunk files holding rows like
+    ``rows``.
 
     The deal numbers are delta-coded in a file, so their cost depends on how close a chunk's
     deals are, not on the sample's spread: the rows are priced with the smallest of
@@ -190,7 +196,8 @@ def price_rows(rows: list[dict], lines: bool, neighbours: Optional[Sequence[int]
     from .results import SCHEMA, rows_to_table
 
     if neighbours is not None and len(neighbours) >= len(rows):
-        close = list(neighbours[: len(rows)]) if isinstance(neighbours, range) else sorted(neighbours)[: len(rows)]
+        close = (list(neighbours[: len(rows)]) if isinstance(neighbours, range)
+                 else sorted(neighbours)[: len(rows)])
         rows = [dict(row, deal=int(n)) for row, n in zip(rows, close)]
 
     def size(tables) -> int:
@@ -270,7 +277,8 @@ class DryRun:
         shape = f"{p.nchunks:,} files of {p.chunk_size:,} deals" + (
             f" (the last {last:,})" if last != p.chunk_size else "")
         if p.selected is not None:
-            shape += f"; this run: chunks {chunks.start:,} to {chunks.stop - 1:,} ({p.deals_in(chunks):,} deals)"
+            shape += (f"; this run: chunks {chunks.start:,} to {chunks.stop - 1:,}"
+                      f" ({p.deals_in(chunks):,} deals)")
         todo_chunks = len(chunks) - self.present
         if self.cluster:
             tasks = (f"{todo_chunks:,} on the cluster, one a chunk, each worker writing its file;"
@@ -278,10 +286,12 @@ class DryRun:
             longest = p.chunk_size * c.per_deal
         else:
             where = "this process" if self.workers == 1 else f"{self.workers} local workers"
-            tasks = (f"{self.todo_pieces:,} pieces of at most {p.piece_size:,} deals, solved by {where};"
-                     " this process writes the files")
-            longest = p.chunk_size * c.per_deal / min(self.cores, max(1, p.npieces(chunks.start)))
-        done = (f"{self.present:,} of {len(chunks):,} chunk files present (checked when the run starts)"
+            tasks = (f"{self.todo_pieces:,} pieces of at most {p.piece_size:,} deals,"
+                     f" solved by {where}; this process writes the files")
+            longest = (p.chunk_size * c.per_deal
+                       / min(self.cores, max(1, p.npieces(chunks.start))))
+        done = (f"{self.present:,} of {len(chunks):,} chunk files present"
+                " (checked when the run starts)"
                 if self.resumed else "a new run")
         return [
             f"plan for {self.out}: {len(deals):,} deals ({_source(deals)}), budget {self.budget:,}",
@@ -291,8 +301,9 @@ class DryRun:
             f"  sample: {c.deals} deals spread over the run, solved here in {c.seconds:.2f} s:"
             f" {c.per_deal * 1000:.3g} ms a deal (±{c.spread * 100:.0f}%)",
             f"  output: {self.output_line()}",
-            f"  time:   about {duration(self.seconds)} on {self.cores:,} core{'s' if self.cores > 1 else ''}"
-            f" at this machine's speed ({self.todo_deals * c.per_deal / 3600:,.0f} core-hours);"
+            f"  time:   about {duration(self.seconds)} on {self.cores:,}"
+            f" core{'s' if self.cores > 1 else ''} at this machine's speed"
+            f" ({self.todo_deals * c.per_deal / 3600:,.0f} core-hours);"
             f" a chunk takes about {duration(longest)}",
         ]
 

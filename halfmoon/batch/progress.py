@@ -44,7 +44,8 @@ class Progress:
                 file=self.stream,
                 dynamic_ncols=True,
                 smoothing=0.05,
-                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]",
+                bar_format=("{l_bar}{bar}| {n_fmt}/{total_fmt} "
+                            "[{elapsed}<{remaining}, {rate_fmt}{postfix}]"),
                 postfix=self.postfix(),
             )
 

@@ -114,7 +114,8 @@ def deal_features(deal: Deal) -> dict:
 
 
 def result_row(number: int, result, budget: int, deal: Optional[Deal] = None) -> dict:
-    """One row (the columns of :data:`ROW_SCHEMA`) for deal ``number`` solved as ``result`` (a solver Result)."""
+    """One row (the columns of :data:`ROW_SCHEMA`) for deal ``number`` solved as ``result`` (a
+    solver :class:`~solver.Result`)."""
     from solver import SOLVER_VERSION
 
     if deal is None:
@@ -141,8 +142,8 @@ def check_rows(rows: list[dict], numbers, solver_version: str) -> None:
     versions = {row["solver_version"] for row in rows}
     if versions != {solver_version}:
         raise BatchError(
-            f"workers run solver version {', '.join(sorted(versions))}, this run is version {solver_version}:"
-            " install the same halfmoon on every worker"
+            f"workers run solver version {', '.join(sorted(versions))}, this run is version"
+            f" {solver_version}: install the same halfmoon on every worker"
         )
 
 
@@ -179,7 +180,8 @@ def numbers_to_codes(numbers) -> list[str]:
     """Deal codes of many numbers at once (:func:`halfmoon.game.codes.number_to_code`)."""
     nums = np.asarray(numbers, dtype=np.int64)
     letters = (nums[:, None] // _PLACES) % 26 + ord("A")
-    return [_CODE_PREFIX + s for s in letters.astype(np.uint8).view(f"S{_PLACES.size}").ravel().astype(str).tolist()]
+    texts = letters.astype(np.uint8).view(f"S{_PLACES.size}").ravel().astype(str).tolist()
+    return [_CODE_PREFIX + s for s in texts]
 
 
 class _MoveTexts(dict):
@@ -214,7 +216,8 @@ def line_text(blob: Optional[bytes]) -> Optional[str]:
     if blob is None:
         return None
     moves = len(blob) * 8 // _MOVE_BITS
-    bits = np.unpackbits(np.frombuffer(blob, np.uint8))[: moves * _MOVE_BITS].reshape(moves, _MOVE_BITS)
+    bits = (np.unpackbits(np.frombuffer(blob, np.uint8))[: moves * _MOVE_BITS]
+            .reshape(moves, _MOVE_BITS))
     numbers = bits.astype(np.int64) @ _MOVE_WEIGHTS
     try:
         return " ".join(_NUMBER_TEXT[k] for k in numbers.tolist())
@@ -236,7 +239,8 @@ def rows_to_table(rows: list[dict], lines: bool = True) -> pa.Table:
     col["microseconds"] = np.clip(micros, 0, MAX_MICROSECONDS).astype(np.uint32)
     col["line"] = [encode_line(t) for t in col["line"]] if lines else [None] * len(rows)
     try:
-        return pa.Table.from_pydict({f.name: _array(col[f.name], f.type) for f in SCHEMA}, schema=SCHEMA)
+        return pa.Table.from_pydict({f.name: _array(col[f.name], f.type) for f in SCHEMA},
+                                    schema=SCHEMA)
     except (pa.ArrowInvalid, OverflowError) as exc:
         raise BatchError(f"rows do not fit the results schema ({error_text(exc)})") from None
 
@@ -264,14 +268,16 @@ def file_format(schema: pa.Schema) -> Optional[int]:
     schema = _undictionaried(schema)
     if schema.equals(SCHEMA_V1, check_metadata=False):
         return 1
-    if meta.get(b"halfmoon.results") == b"2" and schema.equals(_undictionaried(SCHEMA), check_metadata=False):
+    if meta.get(b"halfmoon.results") == b"2" and schema.equals(_undictionaried(SCHEMA),
+                                                               check_metadata=False):
         return 2
     return None
 
 
 def _undictionaried(schema: pa.Schema) -> pa.Schema:
     """``schema`` with each dictionary column as a column of its values."""
-    return pa.schema([pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type,
+    return pa.schema([pa.field(f.name,
+                               f.type.value_type if pa.types.is_dictionary(f.type) else f.type,
                                f.nullable) for f in schema])
 
 
@@ -280,7 +286,8 @@ def stored_columns(version: int, columns=None) -> list[str]:
     names = COLUMNS if columns is None else columns
     unknown = [c for c in names if c not in COLUMNS]
     if unknown:
-        raise ResultsError(f"no column {unknown[0]!r} in results (expected some of {', '.join(COLUMNS)})")
+        raise ResultsError(f"no column {unknown[0]!r} in results "
+                           f"(expected some of {', '.join(COLUMNS)})")
     if version == 1:
         return list(names)
     return list(dict.fromkeys(s for c in names for s in _SOURCES_V2.get(c, (c,))))
@@ -304,7 +311,8 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
         elif name == "seconds":
             out.append(pa.array(table.column("microseconds").to_numpy().astype(np.float64) / 1e6))
         elif name == "line":
-            out.append(pa.array([line_text(b) for b in table.column("line").to_pylist()], pa.string()))
+            out.append(pa.array([line_text(b) for b in table.column("line").to_pylist()],
+                                pa.string()))
         else:
             out.append(table.column(name).cast(ROW_SCHEMA.field(name).type))
     return pa.Table.from_arrays(out, schema=pa.schema([ROW_SCHEMA.field(n) for n in names]))
@@ -331,10 +339,12 @@ def chunk_files(path: Union[str, Path]) -> dict[int, Path]:
     return dict(sorted(out.items()))
 
 
-def open_chunk(path: Union[str, Path], filesystem=None, dictionaries: bool = False) -> tuple[pq.ParquetFile, int]:
+def open_chunk(path: Union[str, Path], filesystem=None,
+               dictionaries: bool = False) -> tuple[pq.ParquetFile, int]:
     """A chunk file open for reading, and its format; :class:`ResultsError` if it is unusable.
     ``filesystem``: an fsspec or pyarrow filesystem holding ``path``, if not the local one;
-    ``dictionaries``: the verdict and the solver version read as dictionaries (in either format)."""
+    ``dictionaries``: the verdict and the solver version read as dictionaries (in either
+    format)."""
     try:
         f = pq.ParquetFile(str(path) if filesystem is not None else path, filesystem=filesystem,
                            read_dictionary=_DICTIONARIES if dictionaries else None)
@@ -375,8 +385,8 @@ def check_one_format(formats: dict, where) -> Optional[int]:
         first = {v: next(n for n, fv in formats.items() if fv == v) for v in found}
         raise ResultsError(
             f"{where} mixes results formats {' and '.join(map(str, found))} "
-            f"({', '.join(f'{first[v]} is format {v}' for v in found)}): a dataset is written by one "
-            "version of halfmoon; solve it again into a new directory")
+            f"({', '.join(f'{first[v]} is format {v}' for v in found)}): a dataset is written by"
+            " one version of halfmoon; solve it again into a new directory")
     return found[0] if found else None
 
 

@@ -1,4 +1,5 @@
-"""Batch checking: many deals solved on every core, or on a Dask cluster, into a resumable Parquet dataset.
+"""Batch checking: many deals solved on every core, or on a Dask cluster, into a resumable
+Parquet dataset.
 
 A run takes a list of deal numbers (:class:`DealList`: a range, a codes file or a random
 sample) and writes its results into a directory, local or at an fsspec URL:
@@ -9,7 +10,8 @@ sample) and writes its results into a directory, local or at an fsspec URL:
   local disk, and renamed: a file with the final name is always complete.
 - ``_manifest.json``: the run's parameters.  A rerun with the same deals, budget, chunk size
   and solver version resumes the run; any other run is refused.
-- ``.lock`` (on a local disk): held (``flock``) while a run writes, so two runs never share a directory.
+- ``.lock`` (on a local disk): held (``flock``) while a run writes, so two runs never share a
+  directory.
 
 On start a run deletes temporary files left by a killed run, checks every chunk file
 (readable, the right deals, this run's budget and solver version; a bad one is reported
@@ -47,11 +49,20 @@ from .plan import (
     choose_piece_size,
 )
 from .progress import Progress
-from .results import (FORMAT_VERSION, LINE_MODES, MANIFEST_NAME, MAX_BUDGET, VERDICTS, ResultsError, check_rows,
-                      rows_to_table)
+from .results import (
+    FORMAT_VERSION,
+    LINE_MODES,
+    MANIFEST_NAME,
+    MAX_BUDGET,
+    VERDICTS,
+    ResultsError,
+    check_rows,
+    rows_to_table,
+)
 from .sources import DealList, describe_source
 
-SCAN_THREADS = 8  # chunk files checked at once on resume (reading them waits on the disk or the store)
+# chunk files checked at once on resume (reading them waits on the disk or the store)
+SCAN_THREADS = 8
 LEGACY_DIGEST_LIMIT = 10**8  # ranges up to this long may resume a run named by its numbers' digest
 
 
@@ -73,7 +84,8 @@ class BatchSummary:
     solved: int = 0
     counts: Counter = field(default_factory=Counter)
     seconds: float = 0.0  # wall time of the run, compiling included
-    compile_seconds: float = 0.0  # of which compiling the solver's kernels (a cold cache's first run)
+    # of which compiling the solver's kernels (a cold cache's first run)
+    compile_seconds: float = 0.0
 
     @property
     def done(self) -> int:
@@ -109,17 +121,19 @@ def run_batch(
     progress: Optional[bool] = None,
     log: Optional[Callable[[str], None]] = None,
 ) -> BatchSummary:
-    """Solve ``deals`` into the results directory ``out`` (a path or an fsspec URL), resuming what is there.
+    """Solve ``deals`` into the results directory ``out`` (a path or an fsspec URL), resuming
+    what is there.
 
     ``budget``: positions per deal (the solver's default if None); ``workers``: local
-    processes (every core if None; 1 runs in this process); ``scheduler``: address of a
-    Dask distributed scheduler to use instead, whose workers write the chunk files;
+    processes (every core if None; 1 runs in this process); ``scheduler``: address of a Dask
+    distributed scheduler to use instead, whose workers write the chunk files;
     ``chunk_size``: deals per file (None: the stored run's, or one chosen for the range and
-    the backend, see :func:`~.plan.choose_chunk_size`); ``piece_size``: deals solved together
-    (None: chosen for the backend); ``chunks``: only these chunk indices (None: all);
-    ``lines``: ``"all"`` keeps each win's line, ``"none"`` the verdicts only (a line can be
-    found again by solving the deal: the solver is deterministic); ``progress``: draw a progress bar (None: only on a terminal); ``log``: where warnings
-    go (``warnings.warn`` by default).
+    the backend, see :func:`~.plan.choose_chunk_size`); ``piece_size``: deals solved
+    together (None: chosen for the backend); ``chunks``: only these chunk indices (None:
+    all); ``lines``: ``"all"`` keeps each win's line, ``"none"`` the verdicts only (a line
+    can be found again by solving the deal: the solver is deterministic); ``progress``: draw
+    a progress bar (None: only on a terminal); ``log``: where warnings go (``warnings.warn``
+    by default).
 
     Raises :class:`BatchError` for bad parameters or a directory holding another run,
     :class:`BatchInterrupted` on Ctrl-C (finished chunks kept).
@@ -136,8 +150,8 @@ def run_batch(
         try:
             stored = _read_manifest(directory)
             plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
-            manifest = _check_manifest(directory, stored, _identity(plan, budget, SOLVER_VERSION, lines),
-                                       deals)
+            manifest = _check_manifest(directory, stored,
+                                       _identity(plan, budget, SOLVER_VERSION, lines), deals)
             done = _scan_chunks(directory, plan, budget, SOLVER_VERSION)
             if deals.duplicates:
                 log(f"{deals.duplicates} repeated deals in the input: each deal is solved once")
@@ -152,7 +166,8 @@ def run_batch(
             t0 = time.perf_counter()
             if next(todo(), None) is not None:
                 with Progress(len(deals), summary.counts, enabled=progress) as bar:
-                    _run(plan, todo, cluster, workers, budget, directory, SOLVER_VERSION, summary, bar, t0)
+                    _run(plan, todo, cluster, workers, budget, directory, SOLVER_VERSION, summary,
+                         bar, t0)
             summary.seconds = time.perf_counter() - t0
             if summary.complete:
                 directory.sweep()  # a worker killed mid-write may have left a temporary file
@@ -211,8 +226,10 @@ def plan_batch(
     return DryRun(plan=plan, out=str(directory.path), budget=budget, cluster=cluster is not None,
                   cores=workers if cores is None else cores, workers=workers,
                   resumed=stored is not None, present=len(present), todo_deals=todo,
-                  todo_pieces=plan.pieces_in(plan.chunks) - sum(plan.npieces(i) for i in present),
-                  calibration=calibrate(deals, budget, sample, lines, plan.chunk(plan.chunks.start)),
+                  todo_pieces=(plan.pieces_in(plan.chunks)
+                               - sum(plan.npieces(i) for i in present)),
+                  calibration=calibrate(deals, budget, sample, lines,
+                                        plan.chunk(plan.chunks.start)),
                   lines_mode=lines)
 
 
@@ -279,8 +296,10 @@ def _read_manifest(directory: Directory) -> Optional[dict]:
         raise BatchError(f"{exc}; is {directory.path} a results directory?") from None
 
 
-def _check_manifest(directory: Directory, stored: Optional[dict], identity: dict, deals: DealList) -> dict:
-    """The directory's manifest if it is this run's, a new one if it has none; refuse another run's."""
+def _check_manifest(directory: Directory, stored: Optional[dict], identity: dict,
+                    deals: DealList) -> dict:
+    """The directory's manifest if it is this run's, a new one if it has none; refuse another
+    run's."""
     if stored is None:
         if directory.chunks():
             raise BatchError(
@@ -300,9 +319,9 @@ def _compare(directory: Directory, stored: dict, identity: dict, deals: DealList
     digest of its numbers."""
     if stored.get("format", 1) != identity["format"]:
         raise BatchError(
-            f"{directory.path} holds results of format {stored.get('format', 1)}, written by another"
-            f" version of halfmoon; this one writes format {identity['format']} and does not mix two in"
-            " one dataset: choose another --out (the old results still read)")
+            f"{directory.path} holds results of format {stored.get('format', 1)}, written by"
+            f" another version of halfmoon; this one writes format {identity['format']} and does"
+            " not mix two in one dataset: choose another --out (the old results still read)")
     differs = [key for key in identity if stored.get(key) != identity[key]]
     legacy = differs == ["deals"] and _legacy_digest_matches(stored.get("deals"), deals)
     if differs and not legacy:
@@ -314,7 +333,8 @@ def _compare(directory: Directory, stored: dict, identity: dict, deals: DealList
                  f" solver version {stored.get('solver_version')}")
         raise BatchError(
             f"{directory.path} holds another run's results ({other}); this run differs in "
-            f"{', '.join(names[k] for k in differs)}: choose another --out, or delete {directory.path}"
+            f"{', '.join(names[k] for k in differs)}: choose another --out, or delete"
+            f" {directory.path}"
         )
     return legacy
 
@@ -325,9 +345,11 @@ def _legacy_digest_matches(stored_deals, deals: DealList) -> bool:
             and stored_deals.get("sha256") == deals.numbers_digest())
 
 
-def _scan_chunks(directory: Directory, plan: Plan, budget: int, solver_version: str) -> dict[int, Counter]:
+def _scan_chunks(directory: Directory, plan: Plan, budget: int,
+                 solver_version: str) -> dict[int, Counter]:
     """Verdict counts of the sound chunk files by index; a bad one is reported and removed.
-    Files are read a few at a time (only four small columns of each): a census has thousands."""
+    Files are read a few at a time (only four small columns of each): a census has
+    thousands."""
 
     def check(item):
         index, name = item
@@ -356,11 +378,14 @@ def _check_chunk(directory, plan, index, name, budget, solver_version) -> Counte
         raise BatchError(f"{label} is a file of results format {version}, this run writes format"
                          f" {FORMAT_VERSION}: a dataset holds one format; choose another --out")
     table = directory.read_chunk(name, columns=["deal", "verdict", "budget", "solver_version"])
-    if not np.array_equal(np.sort(table.column("deal").to_numpy()), np.sort(_array(plan.chunk(index)))):
+    if not np.array_equal(np.sort(table.column("deal").to_numpy()),
+                          np.sort(_array(plan.chunk(index)))):
         raise ResultsError(f"{label}: does not hold the deals of chunk {index} of this run")
-    if not _all_equal(table, "budget", budget) or not _all_equal(table, "solver_version", solver_version):
+    if (not _all_equal(table, "budget", budget)
+            or not _all_equal(table, "solver_version", solver_version)):
         raise ResultsError(f"{label}: written with another budget or solver version")
-    counts = Counter({d["values"]: d["counts"] for d in pc.value_counts(table.column("verdict")).to_pylist()})
+    counts = Counter({d["values"]: d["counts"]
+                      for d in pc.value_counts(table.column("verdict")).to_pylist()})
     if set(counts) - set(VERDICTS):
         raise ResultsError(f"{label}: unknown verdicts {sorted(set(counts) - set(VERDICTS))}")
     return counts
@@ -437,11 +462,13 @@ def _run_pieces(backend, directory, plan, todo, solver_version, chunk_written, b
                     raise worker_failed(exc, piece.numbers) from exc
                 check_rows(rows, piece.numbers, solver_version)
                 slots = parts.setdefault(piece.chunk, [None] * piece.count)
-                slots[piece.k] = rows_to_table(rows, directory.lines)  # far smaller than the rows, until the chunk is whole
+                # far smaller than the rows, until the chunk is whole
+                slots[piece.k] = rows_to_table(rows, directory.lines)
                 if all(s is not None for s in slots):
                     directory.write_chunk(piece.chunk, slots)
                     del parts[piece.chunk]
-                    chunk_written(piece.chunk, Counter(v for s in slots for v in s.column("verdict").to_pylist()))
+                    chunk_written(piece.chunk, Counter(v for s in slots
+                                                       for v in s.column("verdict").to_pylist()))
                 bar.update(row["verdict"] for row in rows)
     except BaseException:
         backend.close(cancel=True)

@@ -74,7 +74,8 @@ def deals_from_range(start: int, stop: int) -> DealList:
     """Deal numbers ``start`` to ``stop - 1``."""
     if not 0 <= start < stop <= DEAL_COUNT:
         raise BatchError(
-            f"bad range {start}:{stop}: expected A:B with 0 <= A < B <= {DEAL_COUNT} (deals A to B-1)"
+            f"bad range {start}:{stop}: expected A:B with 0 <= A < B <= {DEAL_COUNT}"
+            " (deals A to B-1)"
         )
     return DealList(range(start, stop), {"kind": "range", "start": start, "stop": stop})
 

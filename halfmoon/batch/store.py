@@ -91,7 +91,8 @@ class LocalDir:
         (self.absolute / name).unlink(missing_ok=True)
 
     def write(self, name: str, write: Callable) -> None:
-        """Write ``name`` whole: ``write(f)`` fills a temporary file, which is fsynced and renamed."""
+        """Write ``name`` whole: ``write(f)`` fills a temporary file, which is fsynced and
+        renamed."""
         final = self.absolute / name
         tmp = self.absolute / temp_name(name)
         try:
@@ -149,7 +150,8 @@ class UrlDir:
             entries = fs.ls(self._root, detail=True)
         except FileNotFoundError:
             return []
-        return [e["name"].rstrip("/").rsplit("/", 1)[-1] for e in entries if e.get("type") == "file"]
+        return [e["name"].rstrip("/").rsplit("/", 1)[-1] for e in entries
+                if e.get("type") == "file"]
 
     def exists(self, name: str) -> bool:
         return self.fs.isfile(self._full(name))

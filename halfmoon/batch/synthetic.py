@@ -34,13 +34,15 @@ def synthetic_table(start: int, count: int, rng: np.random.Generator, *, lines: 
     deal = np.arange(start, start + count, dtype=np.int64)
     u = rng.random(count)
     verdict = np.where(u < 0.971, 0, np.where(u < 0.9999, 1, 2)).astype(np.int8)
-    nodes = np.minimum(np.exp(rng.normal(5.0, 2.5, count)), budget - 1).astype(np.uint32) + np.uint32(1)
+    nodes = (np.minimum(np.exp(rng.normal(5.0, 2.5, count)), budget - 1).astype(np.uint32)
+             + np.uint32(1))
     nodes[verdict == 2] = budget
     micros = (nodes.astype(np.float64) * rng.uniform(0.3, 1.5, count)).astype(np.uint32)
     if lines:
         moves = rng.integers(0, MOVE_COUNT, (count, MOVES_IN_A_WIN), dtype=np.uint16)
         bits = (moves[:, :, None] >> np.arange(MOVE_BITS - 1, -1, -1, dtype=np.uint16)) & 1
-        blobs = np.packbits(bits.reshape(count, -1).astype(np.uint8), axis=1)  # as encode_line packs
+        # as encode_line packs
+        blobs = np.packbits(bits.reshape(count, -1).astype(np.uint8), axis=1)
         line = pa.FixedSizeBinaryArray.from_buffers(pa.binary(LINE_BYTES), count,
                                                     [None, pa.py_buffer(blobs.tobytes())])
         line = line.cast(pa.binary())
@@ -54,7 +56,8 @@ def synthetic_table(start: int, count: int, rng: np.random.Generator, *, lines: 
         pa.array(nodes),
         pa.array(micros),
         line,
-        pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, np.int8)), pa.array([solver_version])),
+        pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, np.int8)),
+                                       pa.array([solver_version])),
         pa.array(np.full(count, budget, np.uint32)),
     ], schema=SCHEMA)
 
@@ -72,8 +75,9 @@ def write_synthetic(out: Union[str, Path], rows: int, *, chunk_rows: int = 1_000
         tables = (synthetic_table(a, min(piece_rows, hi - a), rng, lines=lines)
                   for a in range(lo, hi, piece_rows))
         where.write(chunk_name(index), lambda f: write_tables(f, tables))
-    manifest = {"format": FORMAT_VERSION, "synthetic": True, "seed": seed, "lines": "all" if lines else "none",
-                "chunk_size": chunk_rows, "deals": {"count": rows}, "status": "complete"}
+    manifest = {"format": FORMAT_VERSION, "synthetic": True, "seed": seed,
+                "lines": "all" if lines else "none", "chunk_size": chunk_rows,
+                "deals": {"count": rows}, "status": "complete"}
     data = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
     where.write(MANIFEST_NAME, lambda f: f.write(data))
     return Path(str(out)) if where.is_local else out

@@ -45,9 +45,8 @@ def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:
     """Random deals from ``seed`` until one is of the ``kind`` asked, at most ``tries``."""
     if kind not in PICK_KINDS:
         return {"error": f"unknown kind of deal {kind!r} (expected {' or '.join(PICK_KINDS)})"}
-    from solver import solve
-
     from halfmoon.research.strategies import play
+    from solver import solve
 
     rng = random.Random(seed)
     for tried in range(1, tries + 1):
@@ -62,9 +61,8 @@ def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:
 
 
 def fair_job(layout: str, samples: int, seed: int, budget: int) -> dict[str, Any]:
-    from solver import warm_up
-
     from halfmoon.research.fairplay import fair_hint
+    from solver import warm_up
 
     warm_up(FAIR_GROUPS, out=None)
     return fair_hint(parse_layout(layout, name="position"), samples, seed, budget)
@@ -90,10 +88,9 @@ def worker_main(conn) -> None:
 
     Ctrl-C is the parent's to handle: the parent stops its processes itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from solver import SOLVING, compile_in_parallel, warm_up
-
     import halfmoon.research.fairplay  # noqa: F401  (the fair hint needs it)
     import halfmoon.research.strategies  # noqa: F401  (picks need it: loaded before any job)
+    from solver import SOLVING, compile_in_parallel, warm_up
 
     # on a cold cache, two helper processes compile the kernels side by side (a job must
     # never compile: it would overrun its time limit); then they are loaded here

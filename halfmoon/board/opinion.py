@@ -323,17 +323,18 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
         return {"kind": "stuck", "text": "No legal move.", "sources": [], "moves": [], "samples": 0,
                 "note": FAIR_NOTE, "more": False}
     if answer is None or (not answer.get("moves") and not answer.get("stop")):
-        return {"kind": "pending", "text": "Sampling layouts of the hidden cards…", "sources": [], "moves": [],
-                "samples": 0, "note": FAIR_NOTE, "more": True}
+        return {"kind": "pending", "text": "Sampling layouts of the hidden cards…", "sources": [],
+                "moves": [], "samples": 0, "note": FAIR_NOTE, "more": True}
     if not answer.get("moves"):
-        return {"kind": "unknown", "text": f"No fair hint ({answer['stop']}).", "sources": [], "moves": [],
-                "samples": 0, "note": FAIR_NOTE, "more": False}
+        return {"kind": "unknown", "text": f"No fair hint ({answer['stop']}).", "sources": [],
+                "moves": [], "samples": 0, "note": FAIR_NOTE, "more": False}
     n = int(answer["samples"])
     moves = []
     for m in answer["moves"]:
         move = Move.parse(m["move"])
-        moves.append({"move": m["move"], "sources": list(move.sources), "cards": move_cards(game, move),
-                      "keeps": int(m["keeps"]), "share": m["keeps"] / n if n else 0.0,
+        moves.append({"move": m["move"], "sources": list(move.sources),
+                      "cards": move_cards(game, move), "keeps": int(m["keeps"]),
+                      "share": m["keeps"] / n if n else 0.0,
                       "unresolved": int(m.get("unresolved", 0))})
     moves.sort(key=lambda m: -m["share"])
     best = Move.parse(answer["move"])

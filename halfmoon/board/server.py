@@ -237,7 +237,8 @@ def listen(host: str, port: int) -> socket.socket:
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
         sock = socket.socket(family, kind, proto)
     except (OSError, UnicodeError) as exc:
-        raise ServeError(f"cannot listen on {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise ServeError(f"cannot listen on {host!r}: "
+                         f"{getattr(exc, 'strerror', None) or exc}") from None
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)

@@ -58,7 +58,8 @@ class Board:
         self.budget = budget
         self.store = GameStore(capacity)
         self.verdicts = Verdicts()
-        self.fair: OrderedDict = OrderedDict()  # (deal key, position) -> the fair hint with most samples
+        # (deal key, position) -> the fair hint with most samples
+        self.fair: OrderedDict = OrderedDict()
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._plans: dict[str, list[Job]] = {}
@@ -146,7 +147,8 @@ class Board:
     def ask_fair(self, game_id: str) -> dict:
         return self._change(game_id, None, LiveGame.ask_fair)
 
-    def _change(self, game_id: str, version: Optional[int], change: Callable[[LiveGame], T]) -> dict:
+    def _change(self, game_id: str, version: Optional[int],
+                change: Callable[[LiveGame], T]) -> dict:
         with self._lock:
             live = self.game(game_id)
             if version is not None and version != live.version:
@@ -210,7 +212,8 @@ class Board:
         from halfmoon.research.fairplay import view_deal
 
         samples = todo[0]
-        view = view_deal(live.game.remaining_deal())  # the hidden cards sorted: the job never knows them
+        # the hidden cards sorted: the job never knows them
+        view = view_deal(live.game.remaining_deal())
         seed = zlib.crc32(f"{live.deal_key} {position}".encode())
         key = (live.deal_key, position, "fair", samples)
         return [Job(key, lambda: ("fair", format_layout(view), samples, seed, FAIR_BUDGET),
@@ -270,7 +273,8 @@ class Board:
                 while len(self.fair) > FAIR_KEPT:
                     self.fair.popitem(last=False)
             else:  # an error or a time-out: no more samples asked for this position
-                kept = self.fair.setdefault((deal_key, position), {"samples": 0, "moves": [], "move": None})
+                kept = self.fair.setdefault((deal_key, position),
+                                            {"samples": 0, "moves": [], "move": None})
                 kept["stop"] = answer.get("reason") or answer.get("error") or "no answer"
             touched = [live.id for live in self.store.recent() if live.deal_key == deal_key]
             self._stale.update(touched)

@@ -68,7 +68,8 @@ def check_fields(body: dict, allowed: dict[str, type]) -> dict:
         # JSON's true is not a number here, nor a number a flag
         if value is not None and (not isinstance(value, kind) or
                                   (kind is int and isinstance(value, bool))):
-            raise BadRequest(f"field {name!r} must be {_KIND_NAMES[kind]}, got {json.dumps(value)[:40]}")
+            raise BadRequest(f"field {name!r} must be {_KIND_NAMES[kind]}, "
+                             f"got {json.dumps(value)[:40]}")
         out[name] = value
     return out
 
@@ -137,7 +138,8 @@ def wait_seconds(query) -> float:
     except ValueError:
         raise BadRequest(f"query 'wait' must be a number of seconds, got {value[:20]!r}") from None
     if not 0 <= seconds <= MAX_WAIT:
-        raise BadRequest(f"query 'wait' must be between 0 and {MAX_WAIT:g} seconds, got {value[:20]!r}")
+        raise BadRequest(f"query 'wait' must be between 0 and {MAX_WAIT:g} seconds, "
+                         f"got {value[:20]!r}")
     return seconds
 
 

@@ -97,16 +97,17 @@ def cmd_batch(args: argparse.Namespace) -> int:
         rate = (f" (compiling the solver {summary.compile_seconds:.1f} s, first run only), solving"
                 f" {summary.rate:.3g} deals/s, {summary.wall_rate:.3g} deals/s with compiling")
     rest = "" if summary.complete else f"; {summary.total - summary.done} deals still to do"
-    print(f"{summary.out}: {summary.total} deals ({summary.solved} solved now, {summary.resumed} before):"
-          f" {c['win']} win, {c['loss']} loss, {c['unresolved']} unresolved;"
-          f" {summary.seconds:.1f} s{rate}{rest}")
+    print(f"{summary.out}: {summary.total} deals ({summary.solved} solved now,"
+          f" {summary.resumed} before): {c['win']} win, {c['loss']} loss,"
+          f" {c['unresolved']} unresolved; {summary.seconds:.1f} s{rate}{rest}")
     return 0
 
 
 def _add_deals(p: argparse.ArgumentParser, random_help: str) -> None:
     """The deals of a run: --codes, --range or --random, one of them."""
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--codes", metavar="FILE", help="one deal code or deal number per line (# comments)")
+    src.add_argument("--codes", metavar="FILE",
+                     help="one deal code or deal number per line (# comments)")
     src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1")
     src.add_argument("--random", metavar="N", type=int, help=random_help)
 
@@ -115,27 +116,35 @@ def _add_batch(p: argparse.ArgumentParser):
     _add_deals(p, "N distinct random deals (see --seed)")
     p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
     p.add_argument("--out", metavar="DIR|URL", default="results",
-                   help="results directory, or an fsspec URL such as s3://bucket/run (default: results)")
-    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
-    p.add_argument("--budget", type=int, metavar="N", help="positions searched per deal, a conflict of the clause-learning "
+                   help="results directory, or an fsspec URL such as s3://bucket/run"
+                   " (default: results)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local worker processes (default: every core)")
+    p.add_argument("--budget", type=int, metavar="N",
+                   help="positions searched per deal, a conflict of the clause-learning "
                    "search counting as one (default: the solver's)")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask distributed scheduler instead")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on this Dask distributed scheduler instead")
     p.add_argument("--chunk-size", type=int, metavar="N",
-                   help="deals per Parquet file, on a cluster one task each (default: a rerun's own; else"
-                   " chosen for the range and where it runs, from 250 up; see --dry-run)")
+                   help="deals per Parquet file, on a cluster one task each (default: a rerun's"
+                   " own; else chosen for the range and where it runs, from 250 up; see"
+                   " --dry-run)")
     p.add_argument("--piece-size", type=int, metavar="N",
-                   help="deals solved together: a task sent to a local worker, or a row group a cluster"
-                   " worker writes (default: 16 locally, up to 10,000 on a cluster)")
+                   help="deals solved together: a task sent to a local worker, or a row group a"
+                   " cluster worker writes (default: 16 locally, up to 10,000 on a cluster)")
     p.add_argument("--lines", choices=("all", "none"), default="all",
-                   help="keep each win's line (all, about 66 bytes a deal) or the verdicts only (none, about"
-                   " 7; a line is found again by solving the deal) (default: all)")
-    p.add_argument("--chunks", metavar="A:B", help="only chunks A to B-1 of the run (e.g. to try its first ones)")
+                   help="keep each win's line (all, about 66 bytes a deal) or the verdicts only"
+                   " (none, about 7; a line is found again by solving the deal) (default: all)")
+    p.add_argument("--chunks", metavar="A:B",
+                   help="only chunks A to B-1 of the run (e.g. to try its first ones)")
     p.add_argument("--dry-run", action="store_true",
-                   help="print the chunks, the tasks and an estimate of the time and the bytes, from a sample"
-                   " solved here; write nothing")
+                   help="print the chunks, the tasks and an estimate of the time and the bytes,"
+                   " from a sample solved here; write nothing")
     p.add_argument("--cores", type=int, metavar="N",
-                   help="with --dry-run: cores to estimate the time for (default: the workers or the cluster's)")
-    p.add_argument("--sample", type=int, metavar="N", help="with --dry-run: deals to time (default: 100)")
+                   help="with --dry-run: cores to estimate the time for (default: the workers or"
+                   " the cluster's)")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="with --dry-run: deals to time (default: 100)")
     return cmd_batch
 
 
@@ -201,8 +210,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _add_report(p: argparse.ArgumentParser):
     p.add_argument("dir", metavar="DIR", help="results directory written by 'halfmoon batch'")
-    p.add_argument("--out", metavar="DIR", default="report", help="where to write report.md and its charts")
-    p.add_argument("--no-players", action="store_true", help="leave out the random and greedy players")
+    p.add_argument("--out", metavar="DIR", default="report",
+                   help="where to write report.md and its charts")
+    p.add_argument("--no-players", action="store_true",
+                   help="leave out the random and greedy players")
     return cmd_report
 
 
@@ -224,12 +235,15 @@ def _add_play(p: argparse.ArgumentParser):
 
     p.add_argument("deal", nargs="?", metavar="CODE|NUMBER|LAYOUT_FILE",
                    help="the deal to start on (default: a random one)")
-    p.add_argument("--port", type=int, default=0, metavar="N", help="port to listen on (default: a free one)")
+    p.add_argument("--port", type=int, default=0, metavar="N",
+                   help="port to listen on (default: a free one)")
     p.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="address to listen on (default: 127.0.0.1, this machine only)")
-    p.add_argument("--no-browser", action="store_true", help="do not open the page in the default browser")
+    p.add_argument("--no-browser", action="store_true",
+                   help="do not open the page in the default browser")
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
-                   help=f"positions searched per solve beside the game (default: {DEFAULT_BUDGET:,})")
+                   help="positions searched per solve beside the game"
+                   f" (default: {DEFAULT_BUDGET:,})")
     return cmd_play
 
 
@@ -238,7 +252,8 @@ def cmd_findings(args: argparse.Namespace) -> int:
 
     for name in ("workers", "players_deals", "forgiveness_deals"):
         if getattr(args, name) < 1:
-            raise _UsageError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+            raise _UsageError(f"--{name.replace('_', '-')} must be at least 1, "
+                              f"got {getattr(args, name)}")
     if not 0 < args.recheck <= 1:
         raise _UsageError(f"--recheck must be a share of the census in (0, 1], got {args.recheck}")
     if args.fair_deals < 0:
@@ -250,9 +265,10 @@ def cmd_findings(args: argparse.Namespace) -> int:
                           progress=not args.quiet, work=args.work)
     else:
         page = write_findings(args.census, args.out, seed=args.seed, workers=args.workers,
-                              players_deals=args.players_deals, forgiveness_deals=args.forgiveness_deals,
-                              recheck_share=args.recheck, recheck_limit=args.limit, progress=not args.quiet,
-                              work=args.work, fair_deals=args.fair_deals)
+                              players_deals=args.players_deals,
+                              forgiveness_deals=args.forgiveness_deals,
+                              recheck_share=args.recheck, recheck_limit=args.limit,
+                              progress=not args.quiet, work=args.work, fair_deals=args.fair_deals)
     print(f"findings written to {page}")
     return 0
 
@@ -260,14 +276,17 @@ def cmd_findings(args: argparse.Namespace) -> int:
 def _add_findings(p: argparse.ArgumentParser):
     import os
 
-    p.add_argument("census", metavar="DIR", help="a finished census: a results directory written by 'halfmoon batch' "
+    p.add_argument("census", metavar="DIR",
+                   help="a finished census: a results directory written by 'halfmoon batch' "
                    "(or its fsspec URL)")
     p.add_argument("--work", metavar="DIR", default=None,
-                   help="where the stages keep their pieces, so a cut run goes on (default: the census's _findings; "
-                   "needed for a census at a URL)")
+                   help="where the stages keep their pieces, so a cut run goes on (default: the"
+                   " census's _findings; needed for a census at a URL)")
     p.add_argument("--out", metavar="DIR", default="docs",
-                   help="where to write findings.md and its data and charts in findings/ (default: docs)")
-    p.add_argument("--seed", type=int, default=2026, help="seed of the samples the players, the forgiveness "
+                   help="where to write findings.md and its data and charts in findings/"
+                   " (default: docs)")
+    p.add_argument("--seed", type=int, default=2026,
+                   help="seed of the samples the players, the forgiveness "
                    "study and the recheck take from the census (default: 2026)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
                    help="local worker processes (default: every core)")
@@ -280,10 +299,11 @@ def _add_findings(p: argparse.ArgumentParser):
     p.add_argument("--limit", type=float, default=60.0, metavar="SECONDS",
                    help="the independent model's time limit per loss (default: 60)")
     p.add_argument("--fair-deals", type=int, default=2_000, metavar="N",
-                   help="deals the fair-play ladder plays, the first of the players' sample (default: 2,000; 0: none)")
+                   help="deals the fair-play ladder plays, the first of the players' sample"
+                   " (default: 2,000; 0: none)")
     p.add_argument("--fair-only", action="store_true",
-                   help="only add the fair-play stage to the findings already in --out (made from this census, "
-                   "with their seed, samples and budget), and redraw the page")
+                   help="only add the fair-play stage to the findings already in --out (made from"
+                   " this census, with their seed, samples and budget), and redraw the page")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return cmd_findings
 
@@ -304,7 +324,8 @@ def cmd_players(args: argparse.Namespace) -> int:
     if not names:
         raise _UsageError("--players names no player")
     chosen = fairplay.players(names, args.samples)  # unknown names fail before any game
-    played = list(dict.fromkeys([*names, "greedy", "lookahead"]))  # the references of the differences
+    # the references of the differences
+    played = list(dict.fromkeys([*names, "greedy", "lookahead"]))
     total = len(deals) * len(played)
     bar = None
     if not args.json and sys.stderr.isatty():
@@ -323,13 +344,15 @@ def cmd_players(args: argparse.Namespace) -> int:
         out = []
         for name in names:
             r = table.loc[name]
-            row = {"player": name, "deals": int(r["deals"]), "won": int(r["won"]), "win_rate": float(r["win_rate"]),
+            row = {"player": name, "deals": int(r["deals"]), "won": int(r["won"]),
+                   "win_rate": float(r["win_rate"]),
                    "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"])}
             for other in ("greedy", "lookahead"):
                 row[f"vs_{other}"] = {k: float(r[f"vs_{other}{s}"]) for k, s in
                                       (("mean", ""), ("low", "_low"), ("high", "_high"))}
             row.update(seconds_per_game=float(r["seconds_per_game"]),
-                       evaluations_per_game=float(r["evaluations_per_game"]), settings=settings[name])
+                       evaluations_per_game=float(r["evaluations_per_game"]),
+                       settings=settings[name])
             out.append(row)
         print(json.dumps({"deals": len(deals), "seed": args.seed, "players": out}))
         return 0
@@ -343,9 +366,9 @@ def cmd_players(args: argparse.Namespace) -> int:
         diffs = "  ".join(f"vs {o} {100 * r[f'vs_{o}']:+.2f} [{100 * r[f'vs_{o}_low']:+.2f}, "
                           f"{100 * r[f'vs_{o}_high']:+.2f}]" for o in ("greedy", "lookahead"))
         extra = f" ({settings[name]})" if settings[name] else ""
-        print(f"{name:<{width}}  {int(r['deals'])} deals  won {int(r['won'])}  {100 * r['win_rate']:.2f} % "
-              f"[{100 * r['ci_low']:.2f}, {100 * r['ci_high']:.2f}]  {diffs}  "
-              f"{r['seconds_per_game']:.4f} s a game{extra}")
+        print(f"{name:<{width}}  {int(r['deals'])} deals  won {int(r['won'])}  "
+              f"{100 * r['win_rate']:.2f} % [{100 * r['ci_low']:.2f}, {100 * r['ci_high']:.2f}]  "
+              f"{diffs}  {r['seconds_per_game']:.4f} s a game{extra}")
     return 0
 
 
@@ -354,17 +377,18 @@ def _add_players(p: argparse.ArgumentParser):
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of --random and of the players' random numbers (default: 0)")
     p.add_argument("--players", default="random,greedy,lookahead,fair", metavar="LIST",
-                   help="comma-separated: random, greedy, lookahead, pimc, rollout, rollout-lookahead, uct, fair "
+                   help="comma-separated: random, greedy, lookahead, pimc, rollout,"
+                   " rollout-lookahead, uct, fair "
                    "(the best fair player; default: random,greedy,lookahead,fair)")
     p.add_argument("--samples", type=int, metavar="K",
-                   help="sampled layouts (or UCT's iterations) a decision, for the players that sample "
-                   "(default: each one's own)")
-    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: every core)")
+                   help="sampled layouts (or UCT's iterations) a decision, for the players that"
+                   " sample (default: each one's own)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local worker processes (default: every core)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     return cmd_players
 
 
-# name, help, function that adds the arguments and returns the runner
 def solution_lines(deal, moves) -> list[str]:
     """A winning line in card notation with sources: ``1. 5s P1 + 6d P8``."""
     from halfmoon.game.engine import Game
@@ -379,9 +403,8 @@ def solution_lines(deal, moves) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from solver import solve, solve_cpsat
-
     from halfmoon.game.inputs import deal_label
+    from solver import solve, solve_cpsat
 
     if args.budget is not None and args.budget < 1:
         raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
@@ -416,8 +439,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _add_solve(p: argparse.ArgumentParser):
-    p.add_argument("deals", nargs="+", metavar="CODE|LAYOUT_FILE", help="deal codes, deal numbers or layout files")
-    p.add_argument("--budget", type=int, metavar="N", help="positions searched at most, a conflict of the clause-learning search "
+    p.add_argument("deals", nargs="+", metavar="CODE|LAYOUT_FILE",
+                   help="deal codes, deal numbers or layout files")
+    p.add_argument("--budget", type=int, metavar="N",
+                   help="positions searched at most, a conflict of the clause-learning search "
                    "counting as one (default: the solver's)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--engine", choices=("dfs", "cpsat"), default="dfs",
@@ -426,21 +451,26 @@ def _add_solve(p: argparse.ArgumentParser):
     return cmd_solve
 
 
+# name, help, function that adds the arguments and returns the runner
 SUBCOMMANDS = [
     ("show", "show a deal or position as a diagram, a layout or JSON", _add_show),
     ("solve", "settle deals: win (with a winning line), loss or unresolved", _add_solve),
     ("batch", "solve many deals into a resumable Parquet dataset", _add_batch),
-    ("stats", "summarize a results directory: counts, win rate with its interval, times", _add_stats),
-    ("analyse", "list every legal move of a position and whether the game stays winnable", _add_analyse),
+    ("stats", "summarize a results directory: counts, win rate with its interval, times",
+     _add_stats),
+    ("analyse", "list every legal move of a position and whether the game stays winnable",
+     _add_analyse),
     ("report", "write a Markdown report with charts for a results directory", _add_report),
     ("findings", "derive the findings page, its charts and data from a census", _add_findings),
-    ("players", "fair players (who see only the app's cards) against greedy and lookahead, paired", _add_players),
+    ("players", "fair players (who see only the app's cards) against greedy and lookahead,"
+     " paired", _add_players),
     ("play", "play a deal in the browser, with the solver's opinion beside the game", _add_play),
 ]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="halfmoon", description="Half Moon solitaire: deals, engine, solver, batch runs.")
+    parser = _Parser(prog="halfmoon",
+                     description="Half Moon solitaire: deals, engine, solver, batch runs.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, help_text, add in SUBCOMMANDS:

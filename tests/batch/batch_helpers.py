@@ -41,6 +41,7 @@ def peak_rss_mib(argv: list[str]) -> float:
 
     code = ("import resource, sys\nfrom halfmoon.cli.main import main\nrc = main(sys.argv[1:])\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\nsys.exit(rc)\n")
-    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=TIMEOUT)
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                          timeout=TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     return float(proc.stdout.split()[-1])

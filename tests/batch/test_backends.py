@@ -16,15 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
+from batch_helpers import TIMEOUT, batch_args, chunk_names, quiet_run, solved, temp_files
 from pandas.testing import assert_frame_equal
 
 from halfmoon.batch import (
     parse_range,
 )
-from halfmoon.cli.main import main
 from halfmoon.batch.results import MANIFEST_NAME, load_results
-
-from batch_helpers import TIMEOUT, batch_args, solved, chunk_names, temp_files, quiet_run
+from halfmoon.cli.main import main
 
 
 def test_same_results_with_1_worker_2_workers_and_dask(tmp_path, capsys):
@@ -52,7 +51,8 @@ def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
     import dask
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        assert main(batch_args(tmp_path / "r", "--range", "0:3", "--scheduler", "tcp://127.0.0.1:9")) == 2
+        assert main(batch_args(tmp_path / "r", "--range", "0:3",
+                               "--scheduler", "tcp://127.0.0.1:9")) == 2
     err = capsys.readouterr().err
     assert err.startswith("halfmoon: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
     assert err.count("\n") == 1

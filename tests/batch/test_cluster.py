@@ -16,14 +16,13 @@ import time
 import uuid
 
 import pytest
+from batch_helpers import BUDGET, TIMEOUT, batch_args, chunk_names, quiet_run, solved, temp_files
 from pandas.testing import assert_frame_equal
+from test_store import read_url
 
 from halfmoon.batch import parse_range, run_batch
 from halfmoon.batch.results import load_results
 from halfmoon.cli.main import main
-
-from batch_helpers import BUDGET, TIMEOUT, batch_args, chunk_names, quiet_run, solved, temp_files
-from test_store import read_url
 
 distributed = pytest.importorskip("distributed")
 
@@ -45,7 +44,8 @@ def local(tmp_path_factory):
     return solved(out)
 
 
-def test_workers_write_the_chunks_and_the_results_are_a_local_runs(cluster, local, tmp_path, monkeypatch):
+def test_workers_write_the_chunks_and_the_results_are_a_local_runs(cluster, local, tmp_path,
+                                                                   monkeypatch):
     import halfmoon.batch.directory as directory
 
     def no_writes_here(self, index, rows):
@@ -53,7 +53,8 @@ def test_workers_write_the_chunks_and_the_results_are_a_local_runs(cluster, loca
 
     monkeypatch.setattr(directory.Directory, "write_chunk", no_writes_here)
     out = tmp_path / "dask"
-    summary, warnings = quiet_run(parse_range("0:60"), out, scheduler=cluster.scheduler_address, chunk_size=6)
+    summary, warnings = quiet_run(parse_range("0:60"), out, scheduler=cluster.scheduler_address,
+                                  chunk_size=6)
     assert (summary.solved, summary.resumed, warnings) == (60, 0, [])
     assert_frame_equal(solved(out), local)
     assert len(chunk_names(out)) == 10 and temp_files(out) == []
@@ -65,8 +66,8 @@ def test_workers_write_the_chunks_and_the_results_are_a_local_runs(cluster, loca
 
 def test_workers_keep_the_verdicts_only_with_lines_none(cluster, local, tmp_path):
     out = tmp_path / "dask-none"
-    summary, _ = quiet_run(parse_range("0:60"), out, scheduler=cluster.scheduler_address, chunk_size=30,
-                           lines="none")
+    summary, _ = quiet_run(parse_range("0:60"), out, scheduler=cluster.scheduler_address,
+                           chunk_size=30, lines="none")
     assert summary.solved == 60
     df = solved(out)
     assert df["line"].isna().all()
@@ -79,7 +80,8 @@ def test_workers_write_the_chunks_to_an_fsspec_url(local):
     url = f"memory://test-cluster-{uuid.uuid4().hex}/results"
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None, silence_logs=logging.ERROR) as inproc:
-        summary, warnings = quiet_run(parse_range("0:60"), url, scheduler=inproc.scheduler_address, chunk_size=6)
+        summary, warnings = quiet_run(parse_range("0:60"), url, scheduler=inproc.scheduler_address,
+                                      chunk_size=6)
     assert summary.solved == 60
     assert warnings and "solves one deal at a time" in warnings[0]  # 2 threads, 1 process
     assert_frame_equal(read_url(url), local)
@@ -91,12 +93,15 @@ def test_an_output_the_workers_do_not_share_is_one_line(cluster, tmp_path, capsy
     args = batch_args(url, "--range", "0:6", "--scheduler", cluster.scheduler_address)
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith("halfmoon: error: a worker (") and "where this process cannot see it" in err
+    assert err.startswith("halfmoon: error: a worker (")
+    assert "where this process cannot see it" in err
     assert err.count("\n") == 1
 
 
-def test_the_cluster_plan_is_thousands_of_files_for_the_whole_code_space(cluster, tmp_path, capsys):
-    args = batch_args(tmp_path / "r", "--range", "0:8031810176", "--scheduler", cluster.scheduler_address,
+def test_the_cluster_plan_is_thousands_of_files_for_the_whole_code_space(cluster, tmp_path,
+                                                                         capsys):
+    args = batch_args(tmp_path / "r", "--range", "0:8031810176",
+                      "--scheduler", cluster.scheduler_address,
                       "--dry-run", "--sample", "3", "--cores", "100")
     assert main(args) == 0
     text = capsys.readouterr().out
@@ -161,9 +166,11 @@ def test_a_worker_killed_mid_task_has_its_chunk_redone(cluster, local, tmp_path)
 
 def test_the_client_killed_then_a_rerun_finishes(cluster, tmp_path):
     out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "halfmoon", *batch_args(out, "--range", "0:600", "--chunk-size", "6",
-                                                         "--scheduler", cluster.scheduler_address)]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cmd = [sys.executable, "-m", "halfmoon",
+           *batch_args(out, "--range", "0:600", "--chunk-size", "6",
+                       "--scheduler", cluster.scheduler_address)]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     deadline = time.monotonic() + TIMEOUT
     while not (out.is_dir() and chunk_names(out)):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
@@ -171,8 +178,9 @@ def test_the_client_killed_then_a_rerun_finishes(cluster, tmp_path):
     proc.kill()
     proc.communicate(timeout=TIMEOUT)
     assert len(chunk_names(out)) < 100, "the client should be killed half way"
-    summary = run_batch(parse_range("0:600"), out, budget=BUDGET, scheduler=cluster.scheduler_address,
-                        progress=False, log=lambda message: None)
+    summary = run_batch(parse_range("0:600"), out, budget=BUDGET,
+                        scheduler=cluster.scheduler_address, progress=False,
+                        log=lambda message: None)
     assert summary.complete and summary.resumed >= 6
     df = load_results(out)
     assert df["deal"].tolist() == list(range(600))

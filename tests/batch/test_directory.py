@@ -6,16 +6,15 @@ import fcntl
 import os
 
 import pytest
+from batch_helpers import batch_args, chunk_names, quiet_run, solved, temp_files
 from pandas.testing import assert_frame_equal
 
 from halfmoon.batch import (
     BatchError,
     parse_range,
 )
-from halfmoon.cli.main import main
 from halfmoon.batch.results import MANIFEST_NAME, load_results
-
-from batch_helpers import batch_args, solved, chunk_names, temp_files, quiet_run
+from halfmoon.cli.main import main
 
 
 def test_a_directory_of_chunks_without_manifest_is_refused(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from batch_helpers import BUDGET, batch_args, peak_rss_mib
 
 from halfmoon.batch import BatchError, parse_chunks, parse_range
 from halfmoon.batch.plan import (
@@ -21,8 +22,6 @@ from halfmoon.batch.plan import (
 )
 from halfmoon.cli.main import main
 from halfmoon.game.codes import DEAL_COUNT
-
-from batch_helpers import BUDGET, batch_args, peak_rss_mib
 
 FULL = f"0:{DEAL_COUNT}"  # the whole code space: 8,031,810,176 deals
 
@@ -84,8 +83,9 @@ def test_selected_chunks_and_bad_sizes():
 
 def test_the_estimate_is_the_deals_to_do_at_the_sampled_speed():
     plan = Plan(parse_range(FULL), 1_000_000, 10_000)
-    dry = DryRun(plan=plan, out="s3://bucket/census", budget=BUDGET, cluster=True, cores=100, workers=1,
-                 resumed=False, present=0, todo_deals=DEAL_COUNT, todo_pieces=plan.pieces_in(plan.chunks),
+    dry = DryRun(plan=plan, out="s3://bucket/census", budget=BUDGET, cluster=True, cores=100,
+                 workers=1, resumed=False, present=0, todo_deals=DEAL_COUNT,
+                 todo_pieces=plan.pieces_in(plan.chunks),
                  calibration=Calibration(deals=100, seconds=0.5, spread=0.1, bytes_per_deal=9.5,
                                          file_bytes=2000), lines_mode="none")
     assert dry.seconds == pytest.approx(DEAL_COUNT * 0.005 / 100)
@@ -101,12 +101,14 @@ def test_the_estimate_is_the_deals_to_do_at_the_sampled_speed():
 
 def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path, capsys):
     out = tmp_path / "results"
-    assert main(batch_args(out, "--range", FULL, "--dry-run", "--sample", "5", "--cores", "100")) == 0
+    assert main(batch_args(out, "--range", FULL, "--dry-run", "--sample", "5",
+                           "--cores", "100")) == 0
     text = capsys.readouterr().out
     assert text.startswith(f"plan for {out}: 8,031,810,176 deals (--range {FULL})")
     assert "80,319 files of 100,000 deals" in text and "a new run" in text
     assert "sample: 5 deals spread over the run" in text and "on 100 cores" in text
-    assert re.search(r"output: about [\d.]+ bytes a deal with --lines all .*, [\d.]+ [kMGT]B to write", text)
+    assert re.search(r"output: about [\d.]+ bytes a deal with --lines all .*, "
+                     r"[\d.]+ [kMGT]B to write", text)
     assert not out.exists()
 
 
@@ -119,7 +121,8 @@ def test_the_dry_run_prices_the_bytes_as_the_run_writes_them(tmp_path, capsys):
     out = tmp_path / "results"
     for lines, mode in ((True, "all"), (False, "none")):
         per_deal, empty = price_rows(rows, lines, range(0, 40))
-        assert main(batch_args(out / mode, "--range", "0:40", "--workers", "1", "--lines", mode)) == 0
+        assert main(batch_args(out / mode, "--range", "0:40", "--workers", "1",
+                               "--lines", mode)) == 0
         written = (out / mode / "part-000000.parquet").stat().st_size
         # the sample's rows are other deals than the run's: its price is near, not exact
         assert written == pytest.approx(empty + 40 * per_deal, rel=0.15)
@@ -128,7 +131,8 @@ def test_the_dry_run_prices_the_bytes_as_the_run_writes_them(tmp_path, capsys):
 
 def test_dry_run_of_a_started_run_counts_its_files_and_refuses_another(tmp_path, capsys):
     out = tmp_path / "results"
-    assert main(batch_args(out, "--range", "0:30", "--chunk-size", "10", "--workers", "1", "--chunks", "0:2")) == 0
+    assert main(batch_args(out, "--range", "0:30", "--chunk-size", "10", "--workers", "1",
+                           "--chunks", "0:2")) == 0
     assert "10 deals still to do" in capsys.readouterr().out
     assert main(batch_args(out, "--range", "0:30", "--dry-run", "--sample", "2")) == 0
     text = capsys.readouterr().out

@@ -11,10 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from halfmoon.game.cards import rank_class
-from halfmoon.game.codes import MAX_NUMBER
-from halfmoon.game.deal import Deal
-from halfmoon.game.moves import Move
 from halfmoon.batch.results import (
     FORMAT_VERSION,
     MANIFEST_NAME,
@@ -22,15 +18,19 @@ from halfmoon.batch.results import (
     SCHEMA,
     SCHEMA_V1,
     ResultsError,
+    chunk_format,
     deal_features,
     load_manifest,
     load_results,
-    chunk_format,
     read_chunk,
     result_row,
     rows_to_table,
     to_rows,
 )
+from halfmoon.game.cards import rank_class
+from halfmoon.game.codes import MAX_NUMBER
+from halfmoon.game.deal import Deal
+from halfmoon.game.moves import Move
 from solver import SOLVER_VERSION, Result
 
 
@@ -201,8 +201,10 @@ def test_a_chunk_is_read_by_columns_from_a_filesystem(tmp_path):
 
     _write(tmp_path / "part-000000.parquet", [3, 1])
     fs = fsspec.filesystem("file")
-    table = read_chunk(str(tmp_path / "part-000000.parquet"), columns=["deal", "verdict", "code"], filesystem=fs)
-    assert table.column_names == ["deal", "verdict", "code"] and table.column("deal").to_pylist() == [1, 3]
+    table = read_chunk(str(tmp_path / "part-000000.parquet"), columns=["deal", "verdict", "code"],
+                       filesystem=fs)
+    assert table.column_names == ["deal", "verdict", "code"]
+    assert table.column("deal").to_pylist() == [1, 3]
     assert table.column("code").to_pylist() == ["HM1-N-AAAAAAB", "HM1-N-AAAAAAD"]
     assert table.schema.field("verdict").type == pa.string()
 
@@ -249,7 +251,8 @@ def test_move_numbers_are_fixed_forever():
 
 def test_both_formats_read_as_the_same_rows(tmp_path):
     moves = (Move.parse("P1+P8"), Move.parse("P8 P5 P3"))
-    rows = [result_row(n, Result(v, moves if v == "win" else None, 1000 + n, 0.001234 * (n + 1), None), 5000)
+    rows = [result_row(n, Result(v, moves if v == "win" else None, 1000 + n, 0.001234 * (n + 1),
+                                 None), 5000)
             for n, v in zip((40, 7, 9), ("win", "loss", "unresolved"))]
     pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA_V1), tmp_path / "old.parquet")
     pq.write_table(rows_to_table(rows), tmp_path / "new.parquet")
@@ -257,7 +260,8 @@ def test_both_formats_read_as_the_same_rows(tmp_path):
     assert old.equals(new)  # seconds to the microsecond: 0.001234 (n + 1) has no finer digit
     assert new["deal"].tolist() == [7, 9, 40] and new["line"].isna().tolist() == [True, True, False]
     assert new["line"].iloc[2] == "P1+P8 P3+P5+P8" and new["code"].iloc[2] == "HM1-N-AAAAABO"
-    assert chunk_format(tmp_path / "old.parquet") == 1 and chunk_format(tmp_path / "new.parquet") == 2
+    assert chunk_format(tmp_path / "old.parquet") == 1
+    assert chunk_format(tmp_path / "new.parquet") == 2
 
 
 def test_rows_without_lines_keep_the_verdicts():
@@ -269,14 +273,16 @@ def test_rows_without_lines_keep_the_verdicts():
 def test_a_directory_that_mixes_formats_is_refused(tmp_path):
     _write(tmp_path / "part-000000.parquet", [1, 2], fmt=1)
     _write(tmp_path / "part-000001.parquet", [3, 4], fmt=2)
-    with pytest.raises(ResultsError, match=r"mixes results formats 1 and 2 \(part-000000.parquet is format 1"):
+    with pytest.raises(ResultsError,
+                       match=r"mixes results formats 1 and 2 \(part-000000.parquet is format 1"):
         load_results(tmp_path)
 
 
 def test_a_time_or_a_count_too_big_for_the_format():
     from halfmoon.batch import BatchError
 
-    row = result_row(0, Result("loss", None, 10, 7200.0, None), 100)  # two hours: kept as 71.6 minutes
+    # two hours: kept as 71.6 minutes
+    row = result_row(0, Result("loss", None, 10, 7200.0, None), 100)
     assert to_rows(rows_to_table([row]), 2)["seconds"].to_pylist() == [pytest.approx(4294.967295)]
     row = result_row(0, Result("loss", None, 1 << 32, 0.1, None), 100)
     with pytest.raises(BatchError, match="do not fit the results schema"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from batch_helpers import BUDGET, batch_args, chunk_names, quiet_run, solved, temp_files
 from pandas.testing import assert_frame_equal
 
 from halfmoon.batch import (
@@ -15,10 +16,8 @@ from halfmoon.batch import (
     deals_from_codes,
     parse_range,
 )
-from halfmoon.cli.main import main
 from halfmoon.batch.results import MANIFEST_NAME, load_manifest, load_results
-
-from batch_helpers import BUDGET, batch_args, solved, chunk_names, temp_files, quiet_run
+from halfmoon.cli.main import main
 
 
 def test_run_writes_chunks_and_a_manifest(tmp_path):
@@ -93,7 +92,8 @@ def test_a_failing_worker_stops_the_run_with_one_line_and_keeps_chunks(tmp_path,
 
     monkeypatch.setattr(batch, "solve_piece", failing)
     out = tmp_path / "results"
-    with pytest.raises(BatchError, match=r"^solving deals 6\.\.8 failed: RuntimeError: boom second line$"):
+    with pytest.raises(BatchError,
+                       match=r"^solving deals 6\.\.8 failed: RuntimeError: boom second line$"):
         quiet_run(parse_range("0:9"), out, workers=1, chunk_size=3)
     assert chunk_names(out) == {"part-000000.parquet", "part-000001.parquet"}
     assert temp_files(out) == []
@@ -112,6 +112,7 @@ def test_codes_file_run_solves_each_deal_once(tmp_path):
 
 def test_the_first_chunks_of_the_whole_code_space_run_in_the_memory_of_a_short_run(tmp_path):
     from batch_helpers import peak_rss_mib
+
     from halfmoon.game.codes import DEAL_COUNT
 
     args = ["--workers", "1", "--chunk-size", "10", "--chunks", "0:3"]

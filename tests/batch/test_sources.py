@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from batch_helpers import batch_args, quiet_run
 
 from halfmoon.batch import (
     BatchError,
@@ -13,8 +14,6 @@ from halfmoon.batch import (
     parse_range,
 )
 from halfmoon.cli.main import main
-
-from batch_helpers import batch_args, quiet_run
 
 
 def test_range_is_a_to_b_minus_one():

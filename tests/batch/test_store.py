@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pickle
 import uuid
+
 import pytest
+from batch_helpers import BUDGET, batch_args, quiet_run, solved
 from pandas.testing import assert_frame_equal
 
 from halfmoon.batch import parse_range
 from halfmoon.batch.results import read_chunk
 from halfmoon.batch.store import TMP_RE, LocalDir, UrlDir, location, temp_name
 from halfmoon.cli.main import main
-
-from batch_helpers import BUDGET, batch_args, quiet_run, solved
 
 
 def test_a_location_is_a_path_or_a_url(tmp_path):
@@ -104,7 +104,8 @@ def test_an_output_url_that_cannot_be_used_is_one_line(tmp_path, capsys, url, me
     pytest.importorskip("fsspec")
     if url.startswith("s3") and _installed("s3fs"):
         pytest.skip("s3fs is installed")
-    assert main(["batch", "--out", url, "--budget", str(BUDGET), "--range", "0:3", "--workers", "1"]) == 2
+    assert main(["batch", "--out", url, "--budget", str(BUDGET), "--range", "0:3",
+                 "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"halfmoon: error: {message}") and err.count("\n") == 1
 

@@ -9,9 +9,9 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Optional
 
+from conftest import EXAMPLE_PILES, EXAMPLE_RESERVE, make_layout
 from starlette.testclient import TestClient
 
-from conftest import EXAMPLE_PILES, EXAMPLE_RESERVE, make_layout
 from halfmoon.board.pool import SolverPool
 from halfmoon.board.server import create_app
 from halfmoon.board.service import Board

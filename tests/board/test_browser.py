@@ -14,8 +14,8 @@ import shutil
 import threading
 
 import pytest
-
 from board_helpers import EXAMPLE, WAIT, shared_pool
+
 from halfmoon.board.opinion import move_cards
 from halfmoon.board.server import address_of, create_app, listen
 from halfmoon.board.service import Board
@@ -219,4 +219,5 @@ def test_browser_fair_hint(page):
     expect(page.locator("#fair li")).to_have_count(len(legal))
     expect(page.locator("#fair li.chosen")).to_have_count(1)
     expect(page.locator("#fair li").first).to_contain_text("stays winnable in")
-    expect(page.locator("#fair-note")).to_contain_text("Shares of 256 sampled layouts.")  # the last stage
+    # the last stage
+    expect(page.locator("#fair-note")).to_contain_text("Shares of 256 sampled layouts.")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from board_helpers import EXAMPLE
+
 from halfmoon.board.games import GameStore, LiveGame, deal_key
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Settings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from board_helpers import EXAMPLE, TRAP
+
 from halfmoon.board.jobs import pick_job, run_job, solve_job
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
@@ -42,7 +43,8 @@ def test_a_hard_pick_is_winnable_and_lost_by_the_greedy_player():
 
 
 def test_a_pick_is_the_same_from_the_same_seed():
-    assert pick_job("hard", 11, 200_000, 50)["number"] == pick_job("hard", 11, 200_000, 50)["number"]
+    assert (pick_job("hard", 11, 200_000, 50)["number"]
+            == pick_job("hard", 11, 200_000, 50)["number"])
 
 
 def test_a_pick_that_finds_nothing_says_so():
@@ -65,7 +67,8 @@ def test_a_fair_hint_answers_each_legal_move_and_never_sees_the_hidden_cards():
 
     deal = Deal.from_number(777)
     view = view_deal(deal)
-    assert [p[-1] for p in view.piles] == [p[-1] for p in deal.piles] and view.reserve == deal.reserve
+    assert [p[-1] for p in view.piles] == [p[-1] for p in deal.piles]
+    assert view.reserve == deal.reserve
     assert sorted(view.cards()) == sorted(deal.cards())
     answer = run_job(("fair", format_layout(view), 6, 11, 20_000))
     legal = {str(m) for m in Game(deal).legal_moves}
@@ -73,6 +76,7 @@ def test_a_fair_hint_answers_each_legal_move_and_never_sees_the_hidden_cards():
     assert answer["move"] in legal
     assert all(0 <= m["keeps"] <= 6 for m in answer["moves"])
     # the hidden cards put elsewhere: the view, and so the answer, are the same
-    shuffled = Deal(piles=[list(reversed(p[:-1])) + list(p[-1:]) for p in deal.piles], reserve=list(deal.reserve))
+    shuffled = Deal(piles=[list(reversed(p[:-1])) + list(p[-1:]) for p in deal.piles],
+                    reserve=list(deal.reserve))
     assert view_deal(shuffled) == view
     assert run_job(("fair", format_layout(view_deal(shuffled)), 6, 11, 20_000)) == answer

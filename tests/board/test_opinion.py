@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from board_helpers import EXAMPLE, TRAP
 from conftest import make_game
+
 from halfmoon.board.games import deal_key
 from halfmoon.board.jobs import solve_job
-from halfmoon.board.opinion import (Verdicts, deal_at, hint_view, line_view, opinion_view,
-                                    read_game)
+from halfmoon.board.opinion import Verdicts, deal_at, hint_view, line_view, opinion_view, read_game
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import format_layout
 
@@ -59,7 +59,8 @@ def test_verdicts_follow_along_the_moves():
     """A position before a winnable one is winnable; one after a lost one is lost."""
     game = played(TRAP, "P3+P4", "R1+R2", "P5+P6", "P7+P8")
     verdicts = Verdicts()
-    record(verdicts, game, 1, {"verdict": "win", "moves": ["P1+R1", "R2+P1", "P5+P6", "P7+P8", "P9+P10"]})
+    record(verdicts, game, 1, {"verdict": "win",
+                               "moves": ["P1+R1", "R2+P1", "P5+P6", "P7+P8", "P9+P10"]})
     record(verdicts, game, 3, {"verdict": "loss"})
     reading = read_game(game, KEY, verdicts)
     assert reading.verdicts == ["win", "win", None, "loss", "loss"]
@@ -84,7 +85,8 @@ def test_a_lost_game_finds_the_move_that_lost_it_in_a_few_solves():
         if not wanted:
             break
         asked.append(wanted[0])
-        record(verdicts, game, wanted[0], solve_job(format_layout(deal_at(game, wanted[0])), 10_000))
+        record(verdicts, game, wanted[0],
+               solve_job(format_layout(deal_at(game, wanted[0])), 10_000))
     assert asked[0] == 4 and len(asked) <= 3
     reading = read_game(game, KEY, verdicts)
     assert reading.verdicts == ["win", "win", "loss", "loss", "loss"]
@@ -129,7 +131,8 @@ def test_the_hint_in_every_case():
 def test_a_boundary_the_solver_could_not_settle_is_said_so():
     game = played(TRAP, "P3+P4", "R1+R2", "P5+P6")
     verdicts = Verdicts()
-    record(verdicts, game, 0, {"verdict": "win", "moves": ["P1+R1", "R2+P1", "P3+P4", "P5+P6", "P7+P8", "P9+P10"]})
+    record(verdicts, game, 0, {"verdict": "win",
+                               "moves": ["P1+R1", "R2+P1", "P3+P4", "P5+P6", "P7+P8", "P9+P10"]})
     record(verdicts, game, 1, {"verdict": "unresolved"})
     record(verdicts, game, 2, {"verdict": "unresolved"})
     record(verdicts, game, 3, {"verdict": "loss"})
@@ -157,7 +160,8 @@ def test_the_analysis_marks_every_legal_move():
     verdicts = Verdicts()
     reading = read_game(game, KEY, verdicts)
     children = reading.children(verdicts)
-    assert [str(m) for m, _, v, _ in children] == ["P1+R1", "P3+P4", "P5+P6", "P7+P8", "P9+P10", "R1+R2"]
+    assert [str(m) for m, _, v, _ in children] == ["P1+R1", "P3+P4", "P5+P6", "P7+P8", "P9+P10",
+                                                   "R1+R2"]
     assert all(v is None for _, _, v, _ in children)
     for move, _, _, _ in children:
         after = played(TRAP, str(move)).remaining_deal()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-
 from board_helpers import EXAMPLE, shared_pool
+
 from halfmoon.board.pool import Job, SolverPool
 from halfmoon.game.deal import Deal
 from halfmoon.game.layouts import format_layout

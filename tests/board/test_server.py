@@ -4,11 +4,20 @@ the bad requests (each a 4xx with its reason, never a 500), and the pages served
 from __future__ import annotations
 
 import pytest
+from board_helpers import (
+    EXAMPLE,
+    FACES,
+    TRAP,
+    board_client,
+    new_game,
+    opinion_when,
+    settled,
+    shared_pool,
+    tap,
+)
 from starlette.testclient import TestClient
 
-from board_helpers import (EXAMPLE, FACES, TRAP, board_client, new_game, opinion_when,
-                           settled, shared_pool, tap)
-from halfmoon.board.server import STATIC, create_app, _host_name
+from halfmoon.board.server import STATIC, _host_name, create_app
 from halfmoon.board.service import Board
 from halfmoon.game.engine import Game
 from halfmoon.research.analysis import analyse
@@ -117,7 +126,8 @@ def test_undo_and_the_status_bar(example):
 
 def test_victory_and_dead_end_are_announced():
     with board_client(TRAP) as (client, _):
-        s = tap(client, new_game(client), "R1", "R2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10")
+        s = tap(client, new_game(client), "R1", "R2", "P3", "P4", "P5", "P6", "P7", "P8", "P9",
+                "P10")
         assert s["over"] == "dead end" and s["announcement"].startswith("Dead end")
     with board_client(EXAMPLE) as (client, _):
         s = tap(client, new_game(client), "P1", "P8", "P8", "P5", "P3", "R1", "R2")
@@ -234,10 +244,12 @@ def test_bodies_that_are_not_json_objects(example):
     s = new_game(example)
     url = f"/api/games/{s['id']}/tap"
     cases = [
-        ({"content": b"source=P1", "headers": {"content-type": "application/x-www-form-urlencoded"}}, 415),
+        ({"content": b"source=P1",
+          "headers": {"content-type": "application/x-www-form-urlencoded"}}, 415),
         ({"content": b"{", "headers": {"content-type": "application/json"}}, 400),
         ({"content": b'["P1"]', "headers": {"content-type": "application/json"}}, 400),
-        ({"content": b"{" + b" " * 5000 + b"}", "headers": {"content-type": "application/json"}}, 413),
+        ({"content": b"{" + b" " * 5000 + b"}",
+          "headers": {"content-type": "application/json"}}, 413),
     ]
     for kwargs, status in cases:
         response = example.post(url, **kwargs)

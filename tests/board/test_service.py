@@ -8,8 +8,8 @@ import asyncio
 import random
 
 import pytest
-
 from board_helpers import EXAMPLE, TRAP, shared_pool
+
 from halfmoon.board.errors import BadRequest, Busy, GameNotFound, StaleVersion
 from halfmoon.board.jobs import run_job
 from halfmoon.board.service import Board
@@ -238,7 +238,8 @@ def test_the_fair_hint_comes_in_stages_and_is_bounded():
         assert "never looks under the tops" in fair["note"]
         legal = {str(m) for m in Game(EXAMPLE).legal_moves}
         assert {m["move"] for m in fair["moves"]} == legal and fair["move"] in legal
-        assert [m["share"] for m in fair["moves"]] == sorted((m["share"] for m in fair["moves"]), reverse=True)
+        assert [m["share"] for m in fair["moves"]] == sorted((m["share"] for m in fair["moves"]),
+                                                             reverse=True)
     assert samples == list(FAIR_STAGES)
     # a tap moves on: the hint is for the position it was asked for
     board.tap(live.id, "P1")

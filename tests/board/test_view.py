@@ -4,6 +4,7 @@ message, status bar, the end of the game; and the position's token."""
 from __future__ import annotations
 
 from board_helpers import EXAMPLE, TRAP
+
 from halfmoon.board.games import LiveGame
 from halfmoon.board.view import DEAD_END, WON, position_token, state_view
 from halfmoon.game.engine import Game, Settings

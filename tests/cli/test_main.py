@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import make_layout
+from spec_vectors import SPEC_VECTORS
+
 from halfmoon import Deal
 from halfmoon.cli.main import main
 from halfmoon.game.layouts import format_layout
-from spec_vectors import SPEC_VECTORS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,7 +61,8 @@ def test_show_reveal(capsys):
     status, revealed, _ = run(capsys, "show", "0", "--reveal")
     assert status == 0
     assert len(revealed.splitlines()) > len(plain.splitlines())
-    assert revealed.count("♣") + revealed.count("♦") + revealed.count("♥") + revealed.count("♠") == 104
+    assert (revealed.count("♣") + revealed.count("♦") + revealed.count("♥")
+            + revealed.count("♠")) == 104
 
 
 def test_show_layout_file(capsys, tmp_path):
@@ -221,7 +222,8 @@ def test_play_help_names_its_options(capsys):
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert info.value.code == 0
-    assert all(word in out for word in ("--port", "--host", "--no-browser", "CODE|NUMBER|LAYOUT_FILE"))
+    assert all(word in out
+               for word in ("--port", "--host", "--no-browser", "CODE|NUMBER|LAYOUT_FILE"))
 
 
 def _start_play(*args, env=None):
@@ -293,39 +295,48 @@ def test_findings_bad_input_is_one_line(capsys, tmp_path):
     assert_one_line_error(capsys, ["findings", str(tmp_path / "none")], "no census")
     assert_one_line_error(capsys, ["findings", str(tmp_path), "--recheck", "0"], "--recheck")
     assert_one_line_error(capsys, ["findings", str(tmp_path), "--workers", "0"], "--workers")
-    assert_one_line_error(capsys, ["findings", str(tmp_path), "--players-deals", "0"], "--players-deals")
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--players-deals", "0"],
+                          "--players-deals")
     assert_one_line_error(capsys, ["findings", str(tmp_path)], "no _manifest.json")
-    assert_one_line_error(capsys, ["findings", "memory://no-census"], "needs a local directory for the findings' pieces")
+    assert_one_line_error(capsys, ["findings", "memory://no-census"],
+                          "needs a local directory for the findings' pieces")
     assert_one_line_error(capsys, ["findings", str(tmp_path), "--fair-deals", "-1"], "--fair-deals")
-    assert_one_line_error(capsys, ["findings", str(tmp_path), "--fair-only", "--out", str(tmp_path / "docs")],
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--fair-only",
+                                   "--out", str(tmp_path / "docs")],
                           "no findings data to add the fair-play stage to")
 
 
 # --- players: fair players side by side ------------------------------------------------
 def test_players_prints_a_line_a_player_and_json(capsys):
-    status, out, err = run(capsys, "players", "--random", "12", "--seed", "3", "--players", "greedy,fair",
-                           "--samples", "2", "--workers", "1")
+    status, out, err = run(capsys, "players", "--random", "12", "--seed", "3",
+                           "--players", "greedy,fair", "--samples", "2", "--workers", "1")
     assert status == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("12 deals (--random 12 --seed 3), seed 3")
     assert [line.split()[0] for line in lines[1:]] == ["greedy", "fair"]
-    assert "vs greedy +0.00" in lines[1] and "vs lookahead" in lines[2] and "s a game (2 layouts a decision)" in lines[2]
-    status, out, err = run(capsys, "players", "--range", "0:6", "--players", "lookahead,rollout", "--samples", "2",
-                           "--workers", "1", "--json")
+    assert "vs greedy +0.00" in lines[1] and "vs lookahead" in lines[2]
+    assert "s a game (2 layouts a decision)" in lines[2]
+    status, out, err = run(capsys, "players", "--range", "0:6", "--players", "lookahead,rollout",
+                           "--samples", "2", "--workers", "1", "--json")
     assert status == 0, err
     data = json.loads(out)
     assert data["deals"] == 6 and [p["player"] for p in data["players"]] == ["lookahead", "rollout"]
     for p in data["players"]:
-        assert {"player", "deals", "won", "win_rate", "vs_greedy", "vs_lookahead", "seconds_per_game"} <= set(p)
+        assert {"player", "deals", "won", "win_rate", "vs_greedy", "vs_lookahead",
+                "seconds_per_game"} <= set(p)
         assert p["deals"] == 6 and 0 <= p["won"] <= 6
     assert data["players"][0]["vs_lookahead"] == {"mean": 0.0, "low": 0.0, "high": 0.0}
 
 
 def test_players_bad_input_is_one_line(capsys):
-    assert_one_line_error(capsys, ["players", "--random", "5", "--players", "wise"], "unknown player 'wise'")
+    assert_one_line_error(capsys, ["players", "--random", "5", "--players", "wise"],
+                          "unknown player 'wise'")
     assert_one_line_error(capsys, ["players", "--random", "0"], "--random must be at least 1")
-    assert_one_line_error(capsys, ["players", "--random", "5", "--samples", "0"], "--samples must be at least 1")
+    assert_one_line_error(capsys, ["players", "--random", "5", "--samples", "0"],
+                          "--samples must be at least 1")
     assert_one_line_error(capsys, ["players", "--range", "9:3"], "bad range")
-    assert_one_line_error(capsys, ["players", "--random", "5", "--players", ","], "--players names no player")
-    assert_one_line_error(capsys, ["players", "--random", "5", "--workers", "0"], "--workers must be at least 1")
+    assert_one_line_error(capsys, ["players", "--random", "5", "--players", ","],
+                          "--players names no player")
+    assert_one_line_error(capsys, ["players", "--random", "5", "--workers", "0"],
+                          "--workers must be at least 1")
     assert_one_line_error(capsys, ["players"], "one of the arguments")
