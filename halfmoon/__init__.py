@@ -8,7 +8,7 @@ The package is layered: :mod:`halfmoon.game` (the core game) at the bottom, then
 import sys as _sys
 
 from .game import *  # noqa: F401,F403  (the core game's API is the package's)
-from .game import __all__
+from .game import __all__  # noqa: F401  (re-exported: the package's __all__ is the game's)
 
 __version__ = "0.1.0"
 

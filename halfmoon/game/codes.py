@@ -59,10 +59,12 @@ def parse_code(code: str) -> tuple[str, int]:
         )
     prefix, family, digits = parts
     if prefix != PREFIX:
-        raise InvalidCodeError(f"bad deal code {code.strip()!r}: wrong prefix {prefix!r}, expected {PREFIX!r}")
+        raise InvalidCodeError(f"bad deal code {code.strip()!r}: wrong prefix {prefix!r}, "
+                               f"expected {PREFIX!r}")
     if family not in FAMILIES:
         raise InvalidCodeError(
-            f"bad deal code {code.strip()!r}: unknown deal family {family!r} (known: {', '.join(FAMILIES)})"
+            f"bad deal code {code.strip()!r}: unknown deal family {family!r} "
+            f"(known: {', '.join(FAMILIES)})"
         )
     bad = re.search(r"[^A-Z]", digits)
     if bad:
@@ -71,7 +73,8 @@ def parse_code(code: str) -> tuple[str, int]:
         )
     if len(digits) != DIGITS:
         raise InvalidCodeError(
-            f"bad deal code {code.strip()!r}: wrong length, the deal number has {len(digits)} letters instead of {DIGITS}"
+            f"bad deal code {code.strip()!r}: wrong length, the deal number has "
+            f"{len(digits)} letters instead of {DIGITS}"
         )
     number = 0
     for ch in digits:

@@ -61,7 +61,8 @@ def render(deal, *, reveal: bool = False, symbols: bool = True) -> str:
     for p, (row, col) in PILE_PLACES.items():
         cell = _cell_lines(pile_cards(p), f"{p}:{len(deal.piles[p - 1])}", height)
         rows[row] = [
-            line[: col * CELL] + cell[i] + line[(col + 1) * CELL :] for i, line in enumerate(rows[row])
+            line[: col * CELL] + cell[i] + line[(col + 1) * CELL :]
+            for i, line in enumerate(rows[row])
         ]
     for r in range(1, 9):
         row = 1 if r <= 4 else 2
@@ -69,7 +70,8 @@ def render(deal, *, reveal: bool = False, symbols: bool = True) -> str:
         card, label = reserve_cell(r)
         cell = [""] * (height - 2) + [card, label]
         rows[row] = [
-            line[:start] + cell[i].center(CELL) + line[start + CELL :] for i, line in enumerate(rows[row])
+            line[:start] + cell[i].center(CELL) + line[start + CELL :]
+            for i, line in enumerate(rows[row])
         ]
     out = []
     for i, row in enumerate(rows):

@@ -163,7 +163,8 @@ class Game:
         if any(c is None for c in cards):
             return False
         if len(cards) == 2:
-            return not cards[0].is_face and not cards[1].is_face and cards[0].rank + cards[1].rank == 11
+            return (not cards[0].is_face and not cards[1].is_face
+                    and cards[0].rank + cards[1].rank == 11)
         return sorted(c.rank for c in cards) == [JACK, QUEEN, KING]
 
     def push(self, move: Move) -> None:

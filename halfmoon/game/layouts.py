@@ -21,6 +21,7 @@ from typing import Optional, Union
 
 from .cards import CLASS_NAMES, RANK_NAMES, Card, parse_card
 from .codes import canonical_code
+
 # The writer lives with the deal, whose repr is its layout; it is read back here.
 from .deal import PILE_DEPTH, PILES, RESERVE_SLOTS, Deal, format_layout
 from .errors import InvalidCardError, InvalidCodeError, InvalidLayoutError
@@ -88,7 +89,8 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
     end = f"{name}, line {last_line}"
     missing = [f"P{p}" for p in range(1, PILES + 1) if p not in piles]
     if missing:
-        raise InvalidLayoutError(f"{end}: pile {', '.join(missing)} missing (all twelve piles must be listed)")
+        raise InvalidLayoutError(f"{end}: pile {', '.join(missing)} missing "
+                                 "(all twelve piles must be listed)")
     if reserve is None:
         raise InvalidLayoutError(f"{end}: the reserve line 'R:' is missing")
     extra = sorted((lines[2], card) for card, lines in card_lines.items() if len(lines) > 2)
@@ -150,7 +152,9 @@ def read_layout(path: Union[str, Path]) -> Deal:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidLayoutError(f"{path}: cannot read layout file ({exc.__class__.__name__}: {exc.strerror if isinstance(exc, OSError) else exc.reason})") from exc
+        raise InvalidLayoutError(
+            f"{path}: cannot read layout file ({exc.__class__.__name__}: "
+            f"{exc.strerror if isinstance(exc, OSError) else exc.reason})") from exc
     return parse_layout(text, name=str(path))
 
 

@@ -15,7 +15,8 @@ Cases the rules state:
 - a second face card of the same rank as a single selected face: it becomes the
   selected card (no message: nothing was attempted).
 
-Cases the rules leave open, decided here (documented in the README):
+Cases the rules leave open, decided here (documented in docs/library.md, "Taps: where the
+rules are silent"):
 
 - a face card then a number card: selection cleared, message
   "Requires a Jack, a Queen and a King" (the selection was heading for a triplet);

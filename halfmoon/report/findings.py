@@ -258,7 +258,7 @@ def _players_lines(pl: pd.DataFrame, s: dict, img) -> list[str]:
          "each simple player of `halfmoon.research.strategies`: random (a uniformly random legal "
          "move), greedy (the move uncovering most pile cards, pairs before triplets, fullest "
          "piles first), lookahead and lookahead3 (the best line of 2 or 3 moves over the cards "
-         "on show; rules in `solver/players.py`), against the solver's verdicts.", ""]
+         "on show; rules in `solver/players/simple.py`), against the solver's verdicts.", ""]
     L += table_lines(("player", "deals", "won", "win rate", "95 % interval", "of the winnable",
                       "cards left (mean)"), rows)
     if "vs_greedy" in pl:
@@ -297,7 +297,7 @@ def _recheck_lines(s: dict) -> list[str]:
     L = ["", "## 6. Checked by other means", "",
          f"A seeded random {s['recheck_deals']:,} deals of the census (1 %): every win's recorded "
          "line replayed move by move through the reference engine, every loss put to the CP-SAT "
-         "model of `solver/cpsat.py` (shares no code with the search; "
+         "model of `solver/check/cpsat.py` (shares no code with the search; "
          f"{s['recheck_limit']:.0f} s each).", ""]
     L += table_lines(list(rc), [list(f"{v:,}" for v in rc.values())])
     return L

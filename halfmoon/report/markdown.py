@@ -108,8 +108,10 @@ def write_report(
         cells = " | ".join(fmt(q[k]) for k in ("mean", "p50", "p90", "p99", "max"))
         lines.append(f"| {unit} | {cells} |")
     hard = stats.hardest(df, 5)
-    lines += ["", "The hardest deals:", "", "| code | verdict | positions | seconds |", "|---|---|---|---|"]
-    lines += [f"| {r.code} | {r.verdict} | {r.nodes:,} | {r.seconds:.3f} |" for r in hard.itertuples()]
+    lines += ["", "The hardest deals:", "", "| code | verdict | positions | seconds |",
+              "|---|---|---|---|"]
+    lines += [f"| {r.code} | {r.verdict} | {r.nodes:,} | {r.seconds:.3f} |"
+              for r in hard.itertuples()]
     lines += [
         "",
         "Win rate by feature of the starting position (legal moves, face cards in the",
@@ -147,8 +149,10 @@ def write_report(
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m halfmoon.report", description=__doc__.splitlines()[0])
-    parser.add_argument("results", metavar="DIR", help="results directory written by 'halfmoon batch'")
+    parser = argparse.ArgumentParser(prog="python -m halfmoon.report",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("results", metavar="DIR",
+                        help="results directory written by 'halfmoon batch'")
     parser.add_argument("--out", default="report", help="where to write report.md and its charts")
     parser.add_argument("--no-players", action="store_true", help="leave out the simple players")
     args = parser.parse_args(argv)

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from matplotlib.collections import PatchCollection
+from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from halfmoon.game.deal import PILES, RESERVE_SLOTS, Deal
@@ -83,7 +83,8 @@ def draw_deal(
     patches: list = []
     for p in range(1, PILES + 1):
         pile = d.piles[p - 1]
-        _draw_spot(ax, patches, f"P{p}", pile[-1] if pile else None, len(pile), f"P{p}" in marked, scale)
+        _draw_spot(ax, patches, f"P{p}", pile[-1] if pile else None, len(pile), f"P{p}" in marked,
+                   scale)
     for r in range(1, RESERVE_SLOTS + 1):
         card = d.reserve[r - 1]
         _draw_spot(ax, patches, f"R{r}", card, 0 if card is None else 1, f"R{r}" in marked, scale)
@@ -104,7 +105,8 @@ def draw_deal(
         ax.set_title(title, fontsize=12 * scale, loc="left", color=title_color)
 
 
-def _draw_spot(ax, patches: list, source: str, card, count: int, marked: bool, scale: float) -> None:
+def _draw_spot(ax, patches: list, source: str, card, count: int, marked: bool,
+               scale: float) -> None:
     """Add the patches of one pile or slot to ``patches`` and its texts to ``ax``."""
     x, y = PLACES[source]
     left, bottom = x - CARD_W / 2, y - CARD_H / 2
@@ -121,7 +123,8 @@ def _draw_spot(ax, patches: list, source: str, card, count: int, marked: bool, s
                                facecolor="#d9d9cf", edgecolor="#777777", linewidth=0.4 * scale)
             )
         patches.append(
-            FancyBboxPatch((left, bottom), CARD_W, CARD_H, boxstyle="round,pad=0,rounding_size=0.06",
+            FancyBboxPatch((left, bottom), CARD_W, CARD_H,
+                           boxstyle="round,pad=0,rounding_size=0.06",
                            facecolor=CARD_FACE,
                            edgecolor=HIGHLIGHT if marked else "#555555",
                            linewidth=(3.0 if marked else 0.8) * scale)
@@ -219,12 +222,17 @@ def line_figure(
     return fig
 
 
-def line_png(deal: Union[Deal, Game], moves: Sequence[Union[Move, str]], *, every: int = 6) -> bytes:
+def line_png(deal: Union[Deal, Game], moves: Sequence[Union[Move, str]], *,
+             every: int = 6) -> bytes:
     return _png(line_figure(deal, moves, every=every))
 
 
 def save_line_png(
-    deal: Union[Deal, Game], moves: Sequence[Union[Move, str]], path: Union[str, Path], *, every: int = 6
+    deal: Union[Deal, Game],
+    moves: Sequence[Union[Move, str]],
+    path: Union[str, Path],
+    *,
+    every: int = 6,
 ) -> Path:
     """Draw a (winning) line into a PNG file (``halfmoon solve … --png FILE``)."""
     p = Path(path)

@@ -90,7 +90,8 @@ class Smallest:
         if not self._parts:
             return
         keys = np.concatenate([self.keys, *(k for k, _ in self._parts)])
-        cols = {n: np.concatenate([self.cols[n], *(c[n] for _, c in self._parts)]) for n in self.names}
+        cols = {n: np.concatenate([self.cols[n], *(c[n] for _, c in self._parts)])
+                for n in self.names}
         if keys.size > self.k:
             keep = np.argpartition(keys, self.k - 1)[: self.k]
             keys, cols = keys[keep], {n: c[keep] for n, c in cols.items()}
@@ -139,14 +140,15 @@ def open_census(path: Union[str, Path], complete: bool = True):
         raise FindingsError(f"{path}: not a results directory (no {MANIFEST_NAME})")
     expected = int(manifest.get("deals", {}).get("count", 0))
     if complete and manifest.get("status") != "complete":
-        raise FindingsError(f"{path}: the census is not finished (its manifest says {manifest.get('status')!r} "
-                          f"for {expected:,} deals); rerun its batch command, which goes on where it stopped")
+        raise FindingsError(f"{path}: the census is not finished (its manifest says "
+                            f"{manifest.get('status')!r} for {expected:,} deals); rerun its batch "
+                            "command, which goes on where it stopped")
     try:
         ds = open_dataset(path)
     except HalfMoonError as exc:
         if complete:
-            raise FindingsError(f"{path}: the census is not finished (0 of {expected:,} deals); rerun its "
-                              "batch command, which goes on where it stopped") from None
+            raise FindingsError(f"{path}: the census is not finished (0 of {expected:,} deals); "
+                                "rerun its batch command, which goes on where it stopped") from None
         raise FindingsError(str(exc)) from None
     return ds, manifest
 
@@ -220,8 +222,8 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
                            feats[lost][:, at].astype(np.int16)))
     n = int(verdicts.sum())
     if manifest is not None and n != expected:
-        raise FindingsError(f"{ds.label()}: the census is not finished ({n:,} of {expected:,} deals); "
-                          "rerun its batch command, which goes on where it stopped")
+        raise FindingsError(f"{ds.label()}: the census is not finished ({n:,} of {expected:,} "
+                            "deals); rerun its batch command, which goes on where it stopped")
     if verdicts[3:].any():
         raise FindingsError(f"{ds.label()}: unknown verdicts in results")
     c = dict(zip(VERDICTS, map(int, verdicts)))
@@ -240,7 +242,8 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
     summary = {
         "deals": n, "wins": c["win"], "losses": c["loss"], "unresolved": c["unresolved"],
         "win_rate": c["win"] / n if n else math.nan, "win_low": low, "win_high": high,
-        "dead_on_arrival": doa, "doa_rate": doa / n if n else math.nan, "doa_low": dlow, "doa_high": dhigh,
+        "dead_on_arrival": doa, "doa_rate": doa / n if n else math.nan,
+        "doa_low": dlow, "doa_high": dhigh,
         "solver_versions": sorted(versions), "budget": budget,
         "seconds": seconds if ds.format == 1 else micros / 1e6,
         "nodes": {k: _quantile(stat, n, q) if n else math.nan for k, q in NODE_QUANTILES},
@@ -254,7 +257,8 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
     ldeal = np.concatenate([x[0] for x in losses]) if losses else np.zeros(0, np.int64)
     order = np.argsort(ldeal, kind="stable")
     lnodes = np.concatenate([x[1] for x in losses])[order] if losses else np.zeros(0, np.int64)
-    lfeat = np.concatenate([x[2] for x in losses])[order] if losses else np.zeros((0, len(FEATURES)), np.int16)
+    lfeat = (np.concatenate([x[2] for x in losses])[order] if losses
+             else np.zeros((0, len(FEATURES)), np.int16))
     lf = pd.DataFrame({"deal": ldeal[order], "verdict": "loss", "nodes": lnodes,
                        **{f: lfeat[:, i].astype(np.int16 if f == "start_moves" else np.int8)
                           for i, f in enumerate(FEATURES)}})
@@ -264,9 +268,11 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
     return Census(
         summary=summary, features=_feature_table(feat_all, feat_lost),
         difficulty=pd.DataFrame({"nodes_from": NODE_BINS[:-1], "nodes_below": NODE_BINS[1:],
-                                 "wins": decades[:, 0], "losses": decades[:, 1], "unresolved": decades[:, 2]}),
+                                 "wins": decades[:, 0], "losses": decades[:, 1],
+                                 "unresolved": decades[:, 2]}),
         hardest=top.frame(),
-        win_rate=pd.DataFrame({"n": sizes, "wins": wins, "win_rate": wins / sizes, "ci_low": rlow, "ci_high": rhigh}),
+        win_rate=pd.DataFrame({"n": sizes, "wins": wins, "win_rate": wins / sizes,
+                               "ci_low": rlow, "ci_high": rhigh}),
         losses=lf, players=pf, winnable=winnable.frame(), recheck=recheck.frame())
 
 
@@ -319,7 +325,8 @@ def _feature_table(all_: dict, lost: dict) -> pd.DataFrame:
         low, high = wilson_bounds(losses[values], deals[values])
         for v, lo, hi in zip(values, low, high):
             rows.append((f, int(v), int(deals[v]), int(losses[v]), losses[v] / deals[v], lo, hi))
-    return pd.DataFrame(rows, columns=["feature", "value", "deals", "losses", "loss_rate", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=["feature", "value", "deals", "losses", "loss_rate",
+                                       "ci_low", "ci_high"])
 
 
 class _Top:
@@ -343,5 +350,6 @@ class _Top:
         self.rows, self.seconds = rows[order], secs[order]
 
     def frame(self) -> pd.DataFrame:
-        return pd.DataFrame({"deal": self.rows[:, 0], "verdict": np.array(VERDICTS, object)[self.rows[:, 1]],
+        return pd.DataFrame({"deal": self.rows[:, 0],
+                             "verdict": np.array(VERDICTS, object)[self.rows[:, 1]],
                              "nodes": self.rows[:, 2], "seconds": self.seconds})

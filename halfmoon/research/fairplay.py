@@ -9,12 +9,14 @@ players, by name (:data:`solver.FAIR_PLAYERS`):
 - ``pimc``: perfect-information sampling (hindsight optimisation), the baseline of the
   literature: in each of K sampled layouts the solver settles every move's child; the move
   that wins in most samples is played (ties to the lookahead player's move);
-- ``rollout``: greedy's move, unless paired roll-outs say otherwise (:func:`solver.players.fair.rollout_choice`),
-  one move of each kind a fair player cannot tell apart weighed (:func:`solver.players.fair.move_signature`);
+- ``rollout``: greedy's move, unless paired roll-outs say otherwise
+  (:func:`solver.players.fair.rollout_choice`), one move of each kind a fair player cannot
+  tell apart weighed (:func:`solver.players.fair.move_signature`);
 - ``rollout-lookahead``: the same with lookahead as the base player;
 - ``rollout-tuned``: the same with the tuned player as the base player (its features in
   :mod:`solver.players.features`, its weights fitted by :mod:`.tuning`);
-- ``uct``: UCT over the fair game's states, greedy roll-outs (:func:`solver.players.fair.mcts_choice`);
+- ``uct``: UCT over the fair game's states, greedy roll-outs
+  (:func:`solver.players.fair.mcts_choice`);
 - ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
   fair hint uses;
 - ``NAME@K``: a sampling player with K samples (layouts or iterations) a decision.
@@ -33,12 +35,11 @@ from typing import Callable, Iterable, Optional, Sequence
 
 import pandas as pd
 
-from solver import FAIR, Player, player_games, player_named, warm_up  # noqa: F401  (FAIR, too)
-from solver import fair_hint as _fair_hint
-
 from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
+from solver import FAIR, Player, player_games, player_named, warm_up  # noqa: F401  (FAIR, too)
+from solver import fair_hint as _fair_hint
 
 from .stats import paired_difference, wilson_interval
 from .strategies import game_seed
@@ -77,11 +78,12 @@ def _play_piece(numbers: list[int], player: Player, seed: int,
 
 def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
                  samples: Optional[int] = None, workers: Optional[int] = None,
-                 progress: Optional[Callable[[int], None]] = None, fatal_budget: int = 0) -> pd.DataFrame:
+                 progress: Optional[Callable[[int], None]] = None,
+                 fatal_budget: int = 0) -> pd.DataFrame:
     """One game of each player of ``names`` on each deal; :data:`GAME_COLUMNS`, rows by
-    player then deal, and :data:`FATAL_COLUMNS` (:func:`solver.player_games`) if ``fatal_budget`` is
-    not 0.  ``workers`` processes (default: every core); ``progress(k)`` is called as ``k``
-    more games finish."""
+    player then deal, and :data:`FATAL_COLUMNS` (:func:`solver.player_games`) if
+    ``fatal_budget`` is not 0.  ``workers`` processes (default: every core); ``progress(k)``
+    is called as ``k`` more games finish."""
     nums = [int(n) for n in numbers]
     bad = [n for n in nums if not 0 <= n <= MAX_NUMBER]
     if bad:
@@ -127,8 +129,8 @@ def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")
         row["ci_low"], row["ci_high"] = wilson_interval(k, n)
         for other in against:
             if other in wide:
-                row[f"vs_{other}"], row[f"vs_{other}_low"], row[f"vs_{other}_high"] = paired_difference(
-                    wide[name].to_numpy(), wide[other].to_numpy())
+                row[f"vs_{other}"], row[f"vs_{other}_low"], row[f"vs_{other}_high"] = (
+                    paired_difference(wide[name].to_numpy(), wide[other].to_numpy()))
         row["seconds_per_game"] = float(g["seconds"].mean())
         row["evaluations_per_game"] = float(g["evaluations"].mean())
         rows.append(row)

@@ -44,7 +44,8 @@ from .stats import paired_difference, wilson_interval
 WORK_DIR = "_findings"
 PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
 # the fair-play ladder: every player on the same deals; the fair player also at fewer samples
-FAIR_LADDER = ("random", "greedy", "lookahead", "tuned", "rollout", "rollout-lookahead", "uct", "fair")
+FAIR_LADDER = ("random", "greedy", "lookahead", "tuned", "rollout", "rollout-lookahead", "uct",
+               "fair")
 FAIR_CURVE = ("fair@16", "fair@64")
 
 
@@ -65,7 +66,8 @@ def _hardest_piece(top: pd.DataFrame, budget: int) -> dict[str, pd.DataFrame]:
     from solver import solve
 
     rows = []
-    for deal, verdict, nodes, seconds in zip(top["deal"], top["verdict"], top["nodes"], top["seconds"]):
+    for deal, verdict, nodes, seconds in zip(top["deal"], top["verdict"], top["nodes"],
+                                             top["seconds"]):
         r = solve(int(deal), budget=budget)
         rows.append((int(deal), number_to_code(int(deal)), verdict, int(nodes), float(seconds),
                      r.verdict == verdict, r.settled_by or ""))
@@ -151,11 +153,12 @@ def _fair_piece(rows: pd.DataFrame, names: tuple, seed: int, samples: Optional[i
                 budget: int) -> dict[str, pd.DataFrame]:
     from .fairplay import play_players
 
-    return {"fair": play_players(rows["deal"].to_numpy(), names, seed=seed, samples=samples, workers=1,
-                                 fatal_budget=budget)}
+    return {"fair": play_players(rows["deal"].to_numpy(), names, seed=seed, samples=samples,
+                                 workers=1, fatal_budget=budget)}
 
 
-def _forgiveness_piece(rows: pd.DataFrame, players: tuple, seed: int, budget: int) -> dict[str, pd.DataFrame]:
+def _forgiveness_piece(rows: pd.DataFrame, players: tuple, seed: int,
+                       budget: int) -> dict[str, pd.DataFrame]:
     from .forgiveness import forgiveness
 
     positions, games = forgiveness(rows["deal"].to_numpy(), strategies=players, seed=seed,
@@ -170,7 +173,8 @@ def _recheck_piece(rows: pd.DataFrame, limit: float) -> dict[str, pd.DataFrame]:
 
 
 def _lines(ds, numbers) -> pd.DataFrame:
-    """The winning lines of some deals of a census (:class:`.scan.Dataset`), read a row group at a time."""
+    """The winning lines of some deals of a census (:class:`.scan.Dataset`), read a row group
+    at a time."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -182,7 +186,8 @@ def _lines(ds, numbers) -> pd.DataFrame:
         hit = g.filter(pc.is_in(g["deal"], value_set=want))
         if len(hit):
             parts.append(to_rows(hit, ds.format, ["deal", "verdict", "line"]).to_pandas())
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["deal", "verdict", "line"])
+    return (pd.concat(parts, ignore_index=True) if parts
+            else pd.DataFrame(columns=["deal", "verdict", "line"]))
 
 
 # --- all of it ----------------------------------------------------------------------
@@ -202,15 +207,18 @@ def players_table(p: pd.DataFrame, solver_wins: np.ndarray, players=PLAYERS) -> 
     if "greedy_won" in p:
         base = p["greedy_won"].to_numpy().astype(float)
         diffs = [paired_difference(solver_wins.astype(float), base)]
-        diffs += [paired_difference(p[f"{name}_won"].to_numpy().astype(float), base) for name in players]
+        diffs += [paired_difference(p[f"{name}_won"].to_numpy().astype(float), base)
+                  for name in players]
         out["vs_greedy"], out["vs_greedy_low"], out["vs_greedy_high"] = map(list, zip(*diffs))
     return out
 
 
-def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, players_deals: int = 100_000,
-           forgiveness_deals: int = 10_000, recheck_share: float = 0.01, recheck_limit: float = 60.0,
+def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
+           players_deals: int = 100_000, forgiveness_deals: int = 10_000,
+           recheck_share: float = 0.01, recheck_limit: float = 60.0,
            budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True,
-           work: Union[str, Path, None] = None, fair_deals: int = 2_000, fair_samples: Optional[int] = None,
+           work: Union[str, Path, None] = None, fair_deals: int = 2_000,
+           fair_samples: Optional[int] = None,
            fair_players: tuple = FAIR_LADDER + FAIR_CURVE) -> dict:
     """Every stage on a census (a directory or an fsspec URL); returns the derived frames and
     the summary (a dict).  The stages' pieces are kept in ``work`` (default: the census's
@@ -221,8 +229,9 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
         raise ValueError(f"workers must be at least 1, got {workers}")
     work = _work_dir(census, work)
     ds, manifest = open_census(census)
-    c = count_census(census, seed=seed, players_deals=players_deals, forgiveness_deals=forgiveness_deals,
-                     recheck_share=recheck_share, dataset=ds, manifest=manifest)
+    c = count_census(census, seed=seed, players_deals=players_deals,
+                     forgiveness_deals=forgiveness_deals, recheck_share=recheck_share, dataset=ds,
+                     manifest=manifest)
     summary = c.summary
     budget = int(budget or summary["budget"])
     summary["command"] = census_command(manifest, str(census))
@@ -236,21 +245,24 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2, play
                      {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
     pl = pl.merge(c.players, on="deal")
 
-    fair = _fair_stage(work, c.players, fair_deals, fair_players, seed, fair_samples, budget, workers, progress)
+    fair = _fair_stage(work, c.players, fair_deals, fair_players, seed, fair_samples, budget,
+                       workers, progress)
 
     fg = _run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
-                     {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50, workers, progress)
+                     {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50,
+                     workers, progress)
 
     pick = c.recheck
     rows = _lines(ds, pick["deal"]).set_index("deal").loc[pick["deal"]].reset_index()
     rc = _run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit}, 500, workers,
                      progress)["recheck"]
 
-    summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(c.winnable), recheck_deals=len(rc),
-                   recheck_limit=recheck_limit, fair_deals=0 if fair is None else int(fair["deal"].nunique()))
-    return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate, "fair": fair,
-            "players": pl, "positions": fg.get("positions"), "games": fg.get("games"), "recheck": rc,
-            "difficulty": c.difficulty,
+    summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(c.winnable),
+                   recheck_deals=len(rc), recheck_limit=recheck_limit,
+                   fair_deals=0 if fair is None else int(fair["deal"].nunique()))
+    return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate,
+            "fair": fair, "players": pl, "positions": fg.get("positions"),
+            "games": fg.get("games"), "recheck": rc, "difficulty": c.difficulty,
             "hardest": _run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget},
                                    20, 1, False)["hardest"]}
 
@@ -263,26 +275,28 @@ def _work_dir(census: Union[str, Path], work: Union[str, Path, None]) -> Path:
         return Path(work)
     where = location(census)
     if not where.is_local:
-        raise FindingsError(f"{census}: a census at a URL needs a local directory for the findings' "
-                            "pieces (--work DIR)")
+        raise FindingsError(f"{census}: a census at a URL needs a local directory for the "
+                            "findings' pieces (--work DIR)")
     return where.path / WORK_DIR
 
 
-def _fair_stage(work: Path, sample: pd.DataFrame, deals: int, names: tuple, seed: int, samples: Optional[int],
-                budget: int, workers: int, progress: bool) -> Optional[pd.DataFrame]:
+def _fair_stage(work: Path, sample: pd.DataFrame, deals: int, names: tuple, seed: int,
+                samples: Optional[int], budget: int, workers: int,
+                progress: bool) -> Optional[pd.DataFrame]:
     """The fair players' games on the first ``deals`` of the players' sample (None for none),
     with the census's verdicts and each game's fatal move."""
     if deals <= 0 or not names:
         return None
     fsample = sample.iloc[:deals]
     return _run_pieces(work, "fair", fsample[["deal"]], _fair_piece,
-                       {"names": tuple(names), "seed": seed, "samples": samples, "budget": budget}, 25, workers,
-                       progress)["fair"].merge(fsample, on="deal")
+                       {"names": tuple(names), "seed": seed, "samples": samples, "budget": budget},
+                       25, workers, progress)["fair"].merge(fsample, on="deal")
 
 
-def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers: int = 2, fair_deals: int = 2_000,
-                fair_samples: Optional[int] = None, fair_players: tuple = FAIR_LADDER + FAIR_CURVE,
-                progress: bool = True, work: Union[str, Path, None] = None) -> pd.DataFrame:
+def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers: int = 2,
+                fair_deals: int = 2_000, fair_samples: Optional[int] = None,
+                fair_players: tuple = FAIR_LADDER + FAIR_CURVE, progress: bool = True,
+                work: Union[str, Path, None] = None) -> pd.DataFrame:
     """The fair-play stage alone, for findings already derived from ``census`` (their data in
     ``findings``: the same seed, samples and budget as they used); an error if they are of
     another census or there are no fair-play deals."""
@@ -292,15 +306,19 @@ def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers
                             "make them with 'halfmoon findings CENSUS'")
     old = json.loads((d / "summary.json").read_text(encoding="utf-8"))
     ds, manifest = open_census(census)
-    if census_command(manifest, str(census)).split(" --out ")[0] != str(old.get("command", "")).split(" --out ")[0]:
-        raise FindingsError(f"{findings}: these findings are of another census ({old.get('command')!r})")
+    if (census_command(manifest, str(census)).split(" --out ")[0]
+            != str(old.get("command", "")).split(" --out ")[0]):
+        raise FindingsError(f"{findings}: these findings are of another census "
+                            f"({old.get('command')!r})")
     if fair_deals < 1:
-        raise FindingsError(f"--fair-deals must be at least 1 for the fair-play stage alone, got {fair_deals}")
+        raise FindingsError("--fair-deals must be at least 1 for the fair-play stage alone, "
+                            f"got {fair_deals}")
     work = _work_dir(census, work)
     c = count_census(census, seed=int(old["seed"]), players_deals=int(old["players_deals"]),
                      forgiveness_deals=int(old["forgiveness_deals"]), dataset=ds, manifest=manifest)
     if any(c.summary[k] != old.get(k) for k in ("deals", "wins", "losses")):
-        raise FindingsError(f"{findings}: these findings count other verdicts than the census {census}")
+        raise FindingsError(f"{findings}: these findings count other verdicts than the census "
+                            f"{census}")
     return _fair_stage(work, c.players, fair_deals, fair_players, int(old["seed"]), fair_samples,
                        int(old["budget"]), workers, progress)
 
@@ -324,38 +342,46 @@ def save_fair(fair: pd.DataFrame, data_dir: Union[str, Path]) -> None:
 
 # --- the data kept beside the page -----------------------------------------------------
 DATA_FILES = {
-    "summary.json": "headline figures: counts, rates and intervals, commands, versions, recheck counts",
-    "win-rate.parquet": "n, wins, win_rate, ci_low, ci_high: the win rate of the census's first n deals "
-                        "(in its sample order), at 60 sizes",
+    "summary.json": "headline figures: counts, rates and intervals, commands, versions, "
+                    "recheck counts",
+    "win-rate.parquet": "n, wins, win_rate, ci_low, ci_high: the win rate of the census's first "
+                        "n deals (in its sample order), at 60 sizes",
     "features.parquet": "feature, value, deals, losses, loss_rate, ci_low, ci_high",
-    "losses.parquet": "one row per loss: deal, verdict, nodes, the six features, deadlock (classes, spaces "
-                      "between), kind, size, minimal_sets, unresolved, solves, nodes_projections",
+    "losses.parquet": "one row per loss: deal, verdict, nodes, the six features, deadlock "
+                      "(classes, spaces between), kind, size, minimal_sets, unresolved, solves, "
+                      "nodes_projections",
     "players.parquet": "one row per player: deals, wins, win_rate, ci_low, ci_high, winnable_won, "
-                       "of_winnable (with its interval), mean_cards_left, vs_greedy (the win rate's "
-                       "difference from greedy's on the same deals, with its interval)",
+                       "of_winnable (with its interval), mean_cards_left, vs_greedy (the win "
+                       "rate's difference from greedy's on the same deals, with its interval)",
     "players-left.parquet": "player, cards_left, games: where each player's games end",
     "forgiveness.parquet": "player, cards_left, positions, deals, keep_share, ci_low, ci_high, "
-                           "unresolved_share: moves keeping a winnable position winnable, by cards left",
+                           "unresolved_share: moves keeping a winnable position winnable, by "
+                           "cards left",
     "forgiveness-buckets.parquet": "the same by buckets of cards left (104–96, 95–80, …)",
     "random-move.parquet": "player, measure, n, deals, loses, ci_low, ci_high: the chance that a "
-                           "uniformly random legal move (or the player's own move) loses a winnable position",
-    "fatal-moves.parquet": "player, outcome, cards_left, games, share, ci_low, ci_high, share_of_fatal: "
-                           "walked games by cards left before their fatal move, never lost, unresolved",
-    "forgiveness-games.parquet": "deal, player, won, moves_made, fatal_ply, fatal_cards_left, unresolved, "
-                                 "solves, nodes: one row per walked game",
+                           "uniformly random legal move (or the player's own move) loses a "
+                           "winnable position",
+    "fatal-moves.parquet": "player, outcome, cards_left, games, share, ci_low, ci_high, "
+                           "share_of_fatal: walked games by cards left before their fatal move, "
+                           "never lost, unresolved",
+    "forgiveness-games.parquet": "deal, player, won, moves_made, fatal_ply, fatal_cards_left, "
+                                 "unresolved, solves, nodes: one row per walked game",
     "difficulty.parquet": "nodes_from, nodes_below, wins, losses, unresolved",
     "hardest.parquet": "deal, code, verdict, nodes, seconds, same_again, settled_by",
     "recheck.parquet": "deal, verdict, check, seconds: the recheck of a random 1 % of the census",
 }
 # written when the fair-play stage ran (findings made before it have none)
 FAIR_FILES = {
-    "fair-ladder.parquet": "one row per player on the fair-play deals, the solver (every card shown) first: "
-                           "player, deals, won, win_rate, ci_low, ci_high, vs_greedy and vs_lookahead (paired "
-                           "differences with their intervals), seconds_per_game, evaluations_per_game",
-    "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, won, win_rate, "
-                          "ci_low, ci_high, vs_lookahead (with its interval), seconds_per_game",
-    "fair-fatal.parquet": "as fatal-moves.parquet, for each fair-play player's games on the deals the solver wins: "
-                          "by cards left before the fatal move, never lost, unresolved",
+    "fair-ladder.parquet": "one row per player on the fair-play deals, the solver (every card "
+                           "shown) first: player, deals, won, win_rate, ci_low, ci_high, vs_greedy "
+                           "and vs_lookahead (paired differences with their intervals), "
+                           "seconds_per_game, evaluations_per_game",
+    "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, "
+                          "won, win_rate, ci_low, ci_high, vs_lookahead (with its interval), "
+                          "seconds_per_game",
+    "fair-fatal.parquet": "as fatal-moves.parquet, for each fair-play player's games on the deals "
+                          "the solver wins: by cards left before the fatal move, never lost, "
+                          "unresolved",
 }
 
 
@@ -375,9 +401,11 @@ def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     derived["losses"].to_parquet(d / "losses.parquet", index=False)
     pl = derived["players"]
     players = [c[: -len("_won")] for c in pl.columns if c.endswith("_won")]
-    players_table(pl, (pl["verdict"] == "win").to_numpy(), players).to_parquet(d / "players.parquet", index=False)
-    left = pd.concat([pl[f"{p}_left"].value_counts().rename_axis("cards_left").reset_index(name="games")
-                      .assign(player=p) for p in players], ignore_index=True)
+    players_table(pl, (pl["verdict"] == "win").to_numpy(), players).to_parquet(
+        d / "players.parquet", index=False)
+    left = pd.concat([pl[f"{p}_left"].value_counts().rename_axis("cards_left")
+                      .reset_index(name="games").assign(player=p) for p in players],
+                     ignore_index=True)
     left[["player", "cards_left", "games"]].sort_values(["player", "cards_left"]).to_parquet(
         d / "players-left.parquet", index=False)
     from .forgiveness import fatal_points, keep_share_by_cards_left, random_move_loses

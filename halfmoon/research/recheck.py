@@ -1,12 +1,11 @@
 """Checking a census by other means than the search that made it.
 
-A win is checked by replaying its recorded winning line, move by move, through the
-reference engine (:meth:`halfmoon.Game.play` refuses any move the rules do not allow),
-which must end with every card removed.  A loss is checked by the CP-SAT model
-(:func:`solver.solve_cpsat` with ``counting``), which shares no code with the search: it must find the deal
-infeasible within its time limit, or the loss is counted as *not confirmed* (never as
-confirmed).  A deal the two disagree on is a *disagreement*, the one result that would
-be a bug.
+A win is checked by replaying its recorded winning line, move by move, through the reference
+engine (:meth:`halfmoon.Game.play` refuses any move the rules do not allow), which must end
+with every card removed.  A loss is checked by the CP-SAT model (:func:`solver.solve_cpsat`
+with ``counting``), which shares no code with the search: it must find the deal infeasible
+within its time limit, or the loss is counted as *not confirmed* (never as confirmed).  A
+deal the two disagree on is a *disagreement*, the one result that would be a bug.
 
 Usage::
 
@@ -80,12 +79,13 @@ def recheck(rows: pd.DataFrame, limit: float = 60.0, counting: bool = True) -> p
         else:
             check, seconds = "unresolved", 0.0
         out.append((n, verdict, check, seconds))
-    return pd.DataFrame(out, columns=["deal", "verdict", "check", "seconds"]).astype({"deal": "int64"})
+    return pd.DataFrame(out, columns=["deal", "verdict", "check", "seconds"]).astype(
+        {"deal": "int64"})
 
 
 def recheck_counts(checked: pd.DataFrame) -> dict[str, int]:
     """The counts of a :func:`recheck` frame, as the closing figures of a census."""
     c = checked["check"].value_counts()
-    return dict(zip(COUNTS, (int(c.get(REPLAYED, 0)), int(c.get(NOT_REPLAYED, 0)), int(c.get(CONFIRMED, 0)),
-                             int(c.get(NOT_CONFIRMED, 0)), int(c.get(DISAGREES, 0)),
-                             int(c.get("unresolved", 0)))))
+    return dict(zip(COUNTS, (int(c.get(REPLAYED, 0)), int(c.get(NOT_REPLAYED, 0)),
+                             int(c.get(CONFIRMED, 0)), int(c.get(NOT_CONFIRMED, 0)),
+                             int(c.get(DISAGREES, 0)), int(c.get("unresolved", 0)))))

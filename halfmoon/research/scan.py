@@ -44,7 +44,8 @@ THREADS = 2  # files read at once: pyarrow decompresses while numpy counts
 # --- the files ----------------------------------------------------------------------
 @dataclass
 class Dataset:
-    """The finished chunk files of a results dataset, local or at an fsspec URL, and their format."""
+    """The finished chunk files of a results dataset, local or at an fsspec URL, and their
+    format."""
 
     where: object  # a halfmoon.batch.store location
     names: list[str]
@@ -64,7 +65,8 @@ class Dataset:
                 with f:
                     return [f.read_row_group(i, columns=columns) for i in range(f.num_row_groups)]
             except (OSError, pa.ArrowException) as exc:
-                raise ResultsError(f"{self.where.label(name)}: unreadable chunk file ({error_text(exc)})") from None
+                raise ResultsError(f"{self.where.label(name)}: unreadable chunk file "
+                                   f"({error_text(exc)})") from None
 
         with ThreadPoolExecutor(THREADS) as pool:
             pending = []
@@ -130,7 +132,8 @@ class _Column:
 def _keys(array: np.ndarray) -> np.ndarray:
     """Unsigned keys in the order of ``array``'s values (values >= 0)."""
     if array.dtype.kind == "f":
-        return (array.astype(np.float64) + 0.0).view(np.uint64)  # -0.0 -> 0.0; positive floats sort as their bits
+        # -0.0 -> 0.0; positive floats sort as their bits
+        return (array.astype(np.float64) + 0.0).view(np.uint64)
     if array.dtype.kind == "u" and array.dtype.itemsize <= 4:
         return array  # 32-bit counts stay 32-bit: half the memory traffic
     return array.astype(np.uint64, copy=False)
@@ -190,7 +193,8 @@ class _Selector:
 
     def scan(self, name: str, keys: np.ndarray) -> None:
         c = self.cols[name]
-        if not (len(c.hist) > 1 and len({w for _, w in c.hist}) == 1 and self._scan_together(c, keys)):
+        if not (len(c.hist) > 1 and len({w for _, w in c.hist}) == 1
+                and self._scan_together(c, keys)):
             self._count_each(c, keys)
         for (lo, width), parts in c.gathered.items():
             sel = _within(keys, lo, width)
@@ -228,7 +232,8 @@ class _Selector:
         sub = width - min(width, BITS)
         bins = 1 << min(width, BITS)
         low = _ints((keys[mine] & ((1 << width) - 1)) >> sub)
-        counts = np.bincount(slot[mine] * bins + low, minlength=len(ids) * bins).reshape(len(ids), bins)
+        counts = np.bincount(slot[mine] * bins + low,
+                             minlength=len(ids) * bins).reshape(len(ids), bins)
         for k, key in enumerate(ranges):
             c.hist[key] += counts[k]
         return True
@@ -348,8 +353,10 @@ def summarize(path: Union[str, Path], z: float = Z95, dataset: Optional[Dataset]
     def quantiles(name: str) -> dict:
         c = sel.cols[name]
         if not n:
-            return {"mean": math.nan, **{f"p{round(q * 100)}": math.nan for q in QUANTILES}, "max": math.nan}
-        stat = {r: _value(k, kind[name], scale if name == "seconds" else 1.0) for r, k in c.found.items()}
+            return {"mean": math.nan, **{f"p{round(q * 100)}": math.nan for q in QUANTILES},
+                    "max": math.nan}
+        stat = {r: _value(k, kind[name], scale if name == "seconds" else 1.0)
+                for r, k in c.found.items()}
         total = c.total if name != "seconds" or scale == 1 else c.total / scale
         out = {"mean": total / n}
         for q in QUANTILES:
@@ -359,7 +366,7 @@ def summarize(path: Union[str, Path], z: float = Z95, dataset: Optional[Dataset]
 
     seconds = quantiles("seconds")
     seconds["total"] = sel.cols["seconds"].total / (1 if scale == 1 else scale)
-    summary = summary_of({v: int(verdicts.get(v, 0)) for v in VERDICTS}, seconds, quantiles("nodes"),
-                         budgets, versions, z)
+    summary = summary_of({v: int(verdicts.get(v, 0)) for v in VERDICTS}, seconds,
+                         quantiles("nodes"), budgets, versions, z)
     summary["format"] = ds.format
     return summary

@@ -75,7 +75,8 @@ def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[flo
 
 
 def win_interval(wins: int, losses: int, unresolved: int, z: float = Z95) -> tuple[float, float]:
-    """Interval of the win rate: unresolved deals as losses for the low end, as wins for the high."""
+    """Interval of the win rate: unresolved deals as losses for the low end, as wins for the
+    high."""
     n = wins + losses + unresolved
     low = wilson_interval(wins, n, z)[0]
     high = wilson_interval(wins + unresolved, n, z)[1]
@@ -135,7 +136,8 @@ def verdict_counts(df: pd.DataFrame) -> dict[str, int]:
 
 def _quantiles(series: pd.Series) -> dict[str, float]:
     if series.empty:
-        return {"mean": math.nan, **{f"p{round(q * 100)}": math.nan for q in QUANTILES}, "max": math.nan}
+        return {"mean": math.nan, **{f"p{round(q * 100)}": math.nan for q in QUANTILES},
+                "max": math.nan}
     out = {"mean": float(series.mean())}
     for q in QUANTILES:
         out[f"p{round(q * 100)}"] = float(series.quantile(q))
@@ -197,7 +199,8 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
         lines.append(f"results     {source}{fmt}")
     if s.get("solver_versions"):
         budgets = ", ".join(f"{b:,}" for b in s["budgets"])
-        lines.append(f"solver      version {', '.join(s['solver_versions'])}, budget {budgets} positions")
+        lines.append(f"solver      version {', '.join(s['solver_versions'])}, "
+                     f"budget {budgets} positions")
     lines += [
         f"deals       {n:>9,}",
         f"wins        {s['wins']:>9,}   {pct(s['wins'] / n if n else math.nan)}",
@@ -316,6 +319,7 @@ def first_move_table(numbers: Iterable[int], budget: int = 100_000) -> pd.DataFr
     for n in numbers:
         f = first_move_winnability(int(n), budget)
         rows.append({"deal": int(n), **asdict(f)})
-    df = pd.DataFrame(rows, columns=["deal", "moves", "winnable", "losing", "unresolved", "verdict"])
+    df = pd.DataFrame(rows, columns=["deal", "moves", "winnable", "losing", "unresolved",
+                                     "verdict"])
     df["winnable_share"] = df["winnable"] / df["moves"].where(df["moves"] > 0)
     return df

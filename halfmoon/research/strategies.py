@@ -43,13 +43,12 @@ from typing import Iterable, Union
 import numpy as np
 import pandas as pd
 
-from solver import SIMPLE_PLAYERS, line_moves, simple_games
-
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.generator import MASK64, SplitMix64
 from halfmoon.game.inputs import load_deal
 from halfmoon.game.moves import Move
+from solver import SIMPLE_PLAYERS, line_moves, simple_games
 
 # name -> (player code, lookahead depth; the depth matters to the lookahead only)
 STRATEGIES = SIMPLE_PLAYERS
@@ -144,7 +143,8 @@ def random_games(deal: Union[Deal, str, int], games: int, seed: int = 0) -> pd.D
     )
 
 
-def compare_players(results: pd.DataFrame, seed: int = 0, players: Iterable[str] = COMPARED) -> pd.DataFrame:
+def compare_players(results: pd.DataFrame, seed: int = 0,
+                    players: Iterable[str] = COMPARED) -> pd.DataFrame:
     """The solver's results against simple players on the same deals.
 
     ``results`` is a results dataset (see :mod:`halfmoon.batch.results`).  One row per
@@ -189,7 +189,8 @@ def compare_players(results: pd.DataFrame, seed: int = 0, players: Iterable[str]
                 "win_rate": k / n if n else float("nan"),
                 "ci_low": low,
                 "ci_high": high,
-                "wins_of_winnable": (won & solver_wins).sum() / n_winnable if n_winnable else float("nan"),
+                "wins_of_winnable": ((won & solver_wins).sum() / n_winnable if n_winnable
+                                     else float("nan")),
             }
         )
     return pd.DataFrame(rows).set_index("player")

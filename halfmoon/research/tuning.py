@@ -65,7 +65,8 @@ def fit(numbers, population: int = POPULATION, iterations: int = ITERATIONS, see
         raise ValueError("the fit needs a population of at least 2 and at least one iteration")
     batch = deal_batch(list(numbers))
     rng = np.random.default_rng(seed)
-    mean = (GREEDY_WEIGHTS / GREEDY_WEIGHTS[0] if start is None else np.asarray(start, np.float64)).copy()
+    mean = (GREEDY_WEIGHTS / GREEDY_WEIGHTS[0] if start is None
+            else np.asarray(start, np.float64)).copy()
     spread = 0.4 / SCALE
     elite = max(2, population // 5)
     out = Fit(mean, mean.copy(), int(wins(batch, mean).sum()), [], len(batch))
@@ -87,7 +88,8 @@ def fit(numbers, population: int = POPULATION, iterations: int = ITERATIONS, see
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m halfmoon.research.tuning", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m halfmoon.research.tuning",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=TRAIN_DEALS)
     parser.add_argument("--seed", type=int, default=TRAIN_SEED, help="seed of the training deals")
     parser.add_argument("--population", type=int, default=POPULATION)

@@ -124,7 +124,10 @@ def test_wrong_length(digits):
     assert f"{len(digits)} letters" in message
 
 
-@pytest.mark.parametrize("digits, bad", [("AAAA1AB", "1"), ("AAAAAA_", "_"), ("AAA AAA", " "), ("AAAÉAAA", "É")])
+@pytest.mark.parametrize(
+    "digits, bad",
+    [("AAAA1AB", "1"), ("AAAAAA_", "_"), ("AAA AAA", " "), ("AAAÉAAA", "É")],
+)
 def test_character_outside_a_to_z(digits, bad):
     with pytest.raises(InvalidCodeError) as info:
         parse_code(f"HM1-N-{digits}")

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from spec_vectors import SPEC_VECTORS, VECTOR_NUMBERS
 
 from halfmoon import Deal, parse_layout
 from halfmoon.game.cards import Card
@@ -13,8 +14,6 @@ from halfmoon.game.codes import DEAL_COUNT
 from halfmoon.game.deal import SOURCES, source_index
 from halfmoon.game.errors import InvalidCodeError
 from halfmoon.game.layouts import format_layout
-
-from spec_vectors import SPEC_VECTORS, VECTOR_NUMBERS
 
 TWO_DECKS = Counter({Card.from_index(i): 2 for i in range(52)})
 

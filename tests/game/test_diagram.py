@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import make_layout
+
 from halfmoon import Deal, Game, parse_layout
 from halfmoon.game.diagram import render
 
@@ -63,7 +63,8 @@ def test_top_row_is_piles_4_to_10_left_to_right(places):
     rows = {row for row, _, _ in top}
     assert len(rows) == 1
     top_row = rows.pop()
-    assert all(row > top_row for s, (row, _, _) in places.items() if s not in {f"P{p}" for p in range(4, 11)})
+    assert all(row > top_row for s, (row, _, _) in places.items()
+               if s not in {f"P{p}" for p in range(4, 11)})
     columns = [col for _, col, _ in top]
     assert columns == sorted(columns) and len(set(columns)) == 7
 

@@ -7,10 +7,10 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from conftest import EXAMPLE_PILES, EXAMPLE_RESERVE, make_game, make_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLE_PILES, EXAMPLE_RESERVE, make_game, make_layout
 from halfmoon import Deal, Game, IllegalMoveError, Move, Position, parse_layout
 from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import SOURCES
@@ -151,7 +151,10 @@ def test_legal_moves_object(example_game):
 # --- legal moves against a brute-force enumeration ----------------------------------
 
 
-@pytest.mark.parametrize("code", ["HM1-N-AAAAAAA", "HM1-N-AAAAAAB", "HM1-N-AKKEEKB", "HM1-N-ZZZZZZZ"])
+@pytest.mark.parametrize(
+    "code",
+    ["HM1-N-AAAAAAA", "HM1-N-AAAAAAB", "HM1-N-AKKEEKB", "HM1-N-ZZZZZZZ"],
+)
 def test_legal_moves_equal_brute_force_along_a_game(code):
     game = Game(code)
     while True:

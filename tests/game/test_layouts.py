@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import make_layout
+
 from halfmoon import Deal, format_layout, parse_layout, read_layout, write_layout
 from halfmoon.game.errors import InvalidLayoutError
 
@@ -111,7 +111,8 @@ def test_read_forms_accepted_and_written_canonically():
 
 def test_comments_and_blank_lines_ignored_and_lower_case_prefixes():
     body = format_layout(Deal("HM1-N-AAAAAAB")).splitlines()[1:]
-    text = "\n".join(["# a comment", "", *[line.lower() for line in body[:6]], "   ", "# more", *body[6:]])
+    text = "\n".join(["# a comment", "", *[line.lower() for line in body[:6]], "   ", "# more",
+                      *body[6:]])
     assert parse_layout(text) == Deal("HM1-N-AAAAAAB")
 
 

@@ -55,7 +55,10 @@ def test_repr_round_trip():
     assert eval(repr(move)) == move
 
 
-@pytest.mark.parametrize("text, bad", [("P1+P13", "P13"), ("P0+P1", "P0"), ("R9+R1", "R9"), ("P1+X", "X"), ("P1+Q2", "Q2")])
+@pytest.mark.parametrize(
+    "text, bad",
+    [("P1+P13", "P13"), ("P0+P1", "P0"), ("R9+R1", "R9"), ("P1+X", "X"), ("P1+Q2", "Q2")],
+)
 def test_unknown_source(text, bad):
     with pytest.raises(IllegalMoveError) as info:
         Move.parse(text)

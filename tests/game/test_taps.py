@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import make_game
+
 from halfmoon import IllegalMoveError, Move, Settings
 from halfmoon.game.cards import parse_card
 from halfmoon.game.taps import SUM_MESSAGE, TRIPLET_MESSAGE, TapOutcome, resolve_tap
@@ -214,7 +214,8 @@ def test_placement_assistance_dims_cards_that_cannot_join_a_face():
 
 
 def test_placement_assistance_dims_everything_when_nothing_fits():
-    game = make_game({1: "7h 4c", 2: "5s", 3: "6d"}, "", settings=Settings(placement_assistance=True))
+    game = make_game({1: "7h 4c", 2: "5s", 3: "6d"}, "",
+                     settings=Settings(placement_assistance=True))
     game.tap("P1")  # 4♣: the only 7 is under it
     assert game.dimmed() == {"P2", "P3"}
 

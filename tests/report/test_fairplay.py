@@ -9,19 +9,24 @@ from halfmoon.report.fairplay import fair_section
 
 def _ladder():
     rows = [("solver", 10, 9), ("greedy", 10, 2), ("lookahead", 10, 3), ("fair", 10, 4)]
-    return pd.DataFrame([{"player": p, "deals": n, "won": w, "win_rate": w / n, "ci_low": 0.0, "ci_high": 1.0,
-                          "vs_lookahead": (w - 3) / n, "vs_lookahead_low": -0.5, "vs_lookahead_high": 0.5,
-                          "seconds_per_game": 0.25} for p, n, w in rows])
+    return pd.DataFrame([{"player": p, "deals": n, "won": w, "win_rate": w / n, "ci_low": 0.0,
+                          "ci_high": 1.0, "vs_lookahead": (w - 3) / n, "vs_lookahead_low": -0.5,
+                          "vs_lookahead_high": 0.5, "seconds_per_game": 0.25}
+                         for p, n, w in rows])
 
 
 def test_the_section_tables_every_player_and_links_its_charts():
-    curve = pd.DataFrame({"player": ["fair@16", "fair"], "samples": [16, 256], "win_rate": [0.3, 0.4],
-                          "ci_low": [0.1, 0.2], "ci_high": [0.6, 0.7], "seconds_per_game": [0.05, 0.5]})
-    text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-curve": curve}, lambda f, alt: f"![{alt}]({f})"))
+    curve = pd.DataFrame({"player": ["fair@16", "fair"], "samples": [16, 256],
+                          "win_rate": [0.3, 0.4], "ci_low": [0.1, 0.2], "ci_high": [0.6, 0.7],
+                          "seconds_per_game": [0.05, 0.5]})
+    text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-curve": curve},
+                                  lambda f, alt: f"![{alt}]({f})"))
     assert "On 10 deals of the census" in text
     assert "| every card shown (solver) | 10 | 9 | 90.00 % |" in text
-    assert "| fair | 10 | 4 | 40.00 % | 0.00 % – 100.00 % | +10.00 (-50.00 to +50.00) | 0.250 |" in text
-    assert "(fair-ladder.png)" in text and "(fair-curve.png)" in text and "16: 0.05 s, 256: 0.50 s" in text
+    assert ("| fair | 10 | 4 | 40.00 % | 0.00 % – 100.00 % | +10.00 (-50.00 to +50.00) | 0.250 |"
+            in text)
+    assert "(fair-ladder.png)" in text and "(fair-curve.png)" in text
+    assert "16: 0.05 s, 256: 0.50 s" in text
     # solver 90 %, lookahead 30 %: of 60 points, the best (fair, 40 %) wins back 10
     assert "Of the 60.0 points between lookahead and every card shown" in text
     assert "(`fair`, 40.00 %) wins back +10.00 (-50.00 to +50.00): 17 %" in text
@@ -35,14 +40,19 @@ def test_without_fair_data_the_section_says_so():
 def test_the_fatal_moves_summed_by_hand():
     from halfmoon.report.fairplay import fatal_summary
 
-    # 10 games on winnable deals: 4 never lost, fatal moves at 100, 90 (early), 50 (middle), 20, 20, 10 (late)
-    rows = [("fatal", "100", 1), ("fatal", "90", 1), ("fatal", "50", 1), ("fatal", "20", 2), ("fatal", "10", 1),
-            ("never lost", "", 4), ("unresolved", "", 0)]
-    fatal = pd.DataFrame([{"player": "fair", "outcome": o, "cards_left": c, "games": g} for o, c, g in rows])
+    # 10 games on winnable deals: 4 never lost, fatal moves at 100, 90 (early), 50 (middle),
+    # 20, 20, 10 (late)
+    rows = [("fatal", "100", 1), ("fatal", "90", 1), ("fatal", "50", 1), ("fatal", "20", 2),
+            ("fatal", "10", 1), ("never lost", "", 4), ("unresolved", "", 0)]
+    fatal = pd.DataFrame([{"player": "fair", "outcome": o, "cards_left": c, "games": g}
+                          for o, c, g in rows])
     (r,) = fatal_summary(fatal).itertuples()
     assert r.games == 10 and r.never_lost == 0.4
     assert (r.early, r.middle, r.late) == (0.2, 0.1, 0.3)
     assert r.median_cards_left == 20  # the lower median of 10, 20, 20, 50, 90, 100
-    text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-fatal": fatal}, lambda f, alt: f"![{alt}]({f})"))
-    assert "| fair | 10 | 40.0 % | 20.0 % | 10.0 % | 30.0 % | 20 |" in text and "(fair-fatal.png)" in text
-    assert "loses 60.0 % of its games on winnable deals: 20.0 % of them all by a move made with 80" in text
+    text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-fatal": fatal},
+                                  lambda f, alt: f"![{alt}]({f})"))
+    assert "| fair | 10 | 40.0 % | 20.0 % | 10.0 % | 30.0 % | 20 |" in text
+    assert "(fair-fatal.png)" in text
+    assert ("loses 60.0 % of its games on winnable deals: 20.0 % of them all by a move made with 80"
+            in text)

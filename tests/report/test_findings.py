@@ -7,21 +7,22 @@ import re
 import pytest
 
 from halfmoon.game.errors import HalfMoonError
-from halfmoon.report.findings import load_data, main, write_findings, write_page
+from halfmoon.report.findings import load_data, main, write_page
 from halfmoon.research.findings import DATA_FILES
 
 
 def test_the_page_has_every_finding_and_its_charts(page):
     text = page.read_text(encoding="utf-8")
     for heading in ("How often Half Moon can be won", "Why deals are lost", "How forgiving",
-                    "not thinking ahead", "sees only the app's cards", "Difficulty", "Checked by other means",
-                    "## Data"):
+                    "not thinking ahead", "sees only the app's cards", "Difficulty",
+                    "Checked by other means", "## Data"):
         assert heading in text, heading
     assert "300 deals" in text and "**0 unresolved**" in text
     assert "halfmoon batch --range 1000:1300 --out" in text
     assert "```\nP1:" in text  # the deadlock examples, as layouts
     links = re.findall(r"\]\((findings/[^)]+)\)", text)
-    assert len(links) == 10  # one chart per finding, the win rate, the fair ladder, its curve, its fatal moves
+    # one chart per finding, the win rate, the fair ladder, its curve, its fatal moves
+    assert len(links) == 10
     for link in links:
         f = page.parent / link
         assert f.exists(), link

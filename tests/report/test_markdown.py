@@ -10,8 +10,8 @@ import matplotlib.image
 import pytest
 from results_samples import make_rows, write_results
 
-from halfmoon.report import markdown
 from halfmoon.cli.main import main
+from halfmoon.report import markdown
 
 VERDICTS = ["win"] * 17 + ["loss"] * 2 + ["unresolved"]
 
@@ -68,7 +68,8 @@ def test_report_module_entry_and_bad_directory(tmp_path, capsys):
 def test_python_dash_m_halfmoon_report(tmp_path):
     results = write_results(tmp_path / "results", make_rows(VERDICTS))
     proc = subprocess.run([sys.executable, "-m", "halfmoon.report", str(results), "--out",
-                           str(tmp_path / "r"), "--no-players"], capture_output=True, text=True, timeout=120)
+                           str(tmp_path / "r"), "--no-players"],
+                          capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "r" / "report.md").is_file()
 

@@ -122,7 +122,8 @@ def test_save_deal_png_and_show_command(tmp_path, capsys):
 
 def test_no_pyplot_state():
     code = (
-        "import sys; from halfmoon.report.pictures import deal_png, line_png; from halfmoon.game.deal import Deal\n"
+        "import sys; from halfmoon.report.pictures import deal_png, line_png; "
+        "from halfmoon.game.deal import Deal\n"
         "deal_png(Deal.from_number(0)); line_png(Deal.from_number(0), ['P1+P8'])\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
     )

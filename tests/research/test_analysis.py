@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from halfmoon.research.analysis import analyse, format_analysis
 from halfmoon.cli.main import main
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import parse_layout
+from halfmoon.research.analysis import analyse, format_analysis
 
 EMPTY_PILES = "".join(f"P{p}:\n" for p in range(2, 13))
 # 10c + Ad leaves Ac and 10d (a win); Ad + 10d leaves 10c over the last Ace (lost).

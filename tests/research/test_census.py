@@ -14,7 +14,14 @@ from results_samples import make_rows, write_results
 
 from halfmoon.batch.results import load_results
 from halfmoon.research.census import (
-    FEATURES, NODE_BINS, FindingsError, count_census, open_census, running_thresholds, sample_keys)
+    FEATURES,
+    NODE_BINS,
+    FindingsError,
+    count_census,
+    open_census,
+    running_thresholds,
+    sample_keys,
+)
 from halfmoon.research.stats import wilson_interval
 from solver.mirror.generator import LAYOUT_FEATURES, layout_features
 
@@ -43,14 +50,16 @@ def _reference(path) -> pd.DataFrame:
 def test_the_counts_are_pandas_own(tmp_path, fmt):
     path = _census(tmp_path / "c", fmt=fmt)
     df = _reference(path)
-    c = count_census(path, seed=3, players_deals=100, forgiveness_deals=50, recheck_share=0.01, hardest=15)
+    c = count_census(path, seed=3, players_deals=100, forgiveness_deals=50, recheck_share=0.01,
+                     hardest=15)
     s = c.summary
     n, wins = len(df), int((df["verdict"] == "win").sum())
     assert (s["deals"], s["wins"], s["losses"], s["unresolved"]) == (
         n, wins, int((df["verdict"] == "loss").sum()), int((df["verdict"] == "unresolved").sum()))
     assert math.isnan(s["win_low"])  # unresolved deals: no plain interval
     doa = int((df["start_moves"] == 0).sum())
-    assert s["dead_on_arrival"] == doa and (s["doa_low"], s["doa_high"]) == pytest.approx(wilson_interval(doa, n))
+    assert s["dead_on_arrival"] == doa
+    assert (s["doa_low"], s["doa_high"]) == pytest.approx(wilson_interval(doa, n))
     assert s["seconds"] == pytest.approx(df["seconds"].sum(), rel=1e-12)
     assert s["budget"] == 10**7 and s["solver_versions"] == ["1"]
     for key, q in (("median", 0.5), ("p99", 0.99), ("p99.9", 0.999), ("max", 1.0)):
@@ -63,7 +72,8 @@ def test_the_counts_are_pandas_own(tmp_path, fmt):
         assert sub["deals"].to_dict() == g.size().to_dict(), f
         assert sub["losses"].to_dict() == g.sum().to_dict(), f
         for v, row in sub.iterrows():
-            assert (row["ci_low"], row["ci_high"]) == pytest.approx(wilson_interval(row["losses"], row["deals"]))
+            assert (row["ci_low"], row["ci_high"]) == pytest.approx(
+                wilson_interval(row["losses"], row["deals"]))
     # the deals by positions searched
     idx = np.searchsorted(NODE_BINS, df["nodes"], side="right") - 1
     for i, row in c.difficulty.iterrows():
@@ -86,7 +96,8 @@ def test_the_sample_order_is_a_bijection_and_the_samples_its_smallest_keys(tmp_p
     order = df.iloc[np.argsort(sample_keys(df["deal"].to_numpy(), 11))]
     assert c.players["deal"].tolist() == order["deal"].iloc[:200].tolist()
     assert c.players["verdict"].tolist() == order["verdict"].iloc[:200].tolist()
-    assert c.winnable["deal"].tolist() == order[order["verdict"] == "win"]["deal"].iloc[:70].tolist()
+    assert (c.winnable["deal"].tolist()
+            == order[order["verdict"] == "win"]["deal"].iloc[:70].tolist())
     again = df.iloc[np.argsort(sample_keys(df["deal"].to_numpy(), 12))]
     assert c.recheck["deal"].tolist() == again["deal"].iloc[:60].tolist()
     # the same census cut into other files (and the other format): the same samples and points
@@ -104,7 +115,8 @@ def test_the_running_win_rate_counts_nested_samples(tmp_path):
     assert r["n"].is_monotonic_increasing and r["n"].is_unique and r["n"].iloc[-1] == 5000
     assert 50 <= r["n"].iloc[0] <= 200 and 20 <= len(r) <= 30
     won = (df["verdict"].to_numpy() == "win")[np.argsort(sample_keys(df["deal"].to_numpy(), 4))]
-    assert r["wins"].tolist() == [int(won[:k].sum()) for k in r["n"]]  # the first n in the sample order
+    # the first n in the sample order
+    assert r["wins"].tolist() == [int(won[:k].sum()) for k in r["n"]]
     assert (r["ci_low"] <= r["win_rate"]).all() and (r["win_rate"] <= r["ci_high"]).all()
     assert running_thresholds(1).size == 0
 
@@ -122,7 +134,8 @@ def test_a_census_at_a_url_counts_as_the_local_one(tmp_path):
     finally:
         fs.rm("/census-test", recursive=True)
     assert a.summary == b.summary
-    for name in ("features", "difficulty", "hardest", "win_rate", "losses", "players", "winnable", "recheck"):
+    for name in ("features", "difficulty", "hardest", "win_rate", "losses", "players", "winnable",
+                 "recheck"):
         pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name))
 
 
@@ -135,11 +148,13 @@ def test_an_unfinished_or_missing_census_is_refused(tmp_path):
     with pytest.raises(FindingsError, match="not finished .*'running' for 3,000 deals"):
         open_census(_census(tmp_path / "r", status="running"))
     short = _census(tmp_path / "s", n=1000)
-    (short / "_manifest.json").write_text(json.dumps({"deals": {"count": 1200}, "status": "complete"}))
+    (short / "_manifest.json").write_text(json.dumps({"deals": {"count": 1200},
+                                                      "status": "complete"}))
     with pytest.raises(FindingsError, match=r"not finished \(1,000 of 1,200 deals\)"):
         count_census(short)
     none = tmp_path / "n"
     none.mkdir()
-    (none / "_manifest.json").write_text(json.dumps({"deals": {"count": 400}, "status": "complete"}))
+    (none / "_manifest.json").write_text(json.dumps({"deals": {"count": 400},
+                                                     "status": "complete"}))
     with pytest.raises(FindingsError, match=r"not finished \(0 of 400 deals\)"):
         open_census(none)

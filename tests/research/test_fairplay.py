@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from solver import line_moves, player_games
 
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.engine import Game
@@ -14,6 +13,7 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.research.fairplay import FAIR, ladder, play_players, players
 from halfmoon.research.stats import paired_difference, wilson_interval
 from halfmoon.research.strategies import game_seed, play_many
+from solver import line_moves, player_games
 
 
 def test_the_registry_and_fair():
@@ -22,7 +22,8 @@ def test_the_registry_and_fair():
     fair, best = players(["fair", FAIR])
     assert fair.code == best.code and fair.samples == best.samples and fair.base == best.base
     assert players(["rollout"], samples=7)[0].samples == 7
-    assert players(["greedy"], samples=7)[0].samples == 0  # a player that does not sample keeps none
+    # a player that does not sample keeps none
+    assert players(["greedy"], samples=7)[0].samples == 0
     with pytest.raises(HalfMoonError, match="unknown player 'wise'"):
         players(["wise"])
     with pytest.raises(HalfMoonError, match="--samples must be at least 1"):
@@ -31,15 +32,19 @@ def test_the_registry_and_fair():
 
 def test_simple_players_play_as_in_strategies_and_fair_ones_replay():
     nums = random_numbers(30, seed=41)
-    games = play_players(nums, ["greedy", "lookahead", "rollout", "uct", "pimc"], seed=2, samples=3, workers=1)
-    assert list(games.columns) == ["deal", "player", "won", "moves_made", "cards_left", "seconds", "evaluations"]
+    games = play_players(nums, ["greedy", "lookahead", "rollout", "uct", "pimc"], seed=2, samples=3,
+                         workers=1)
+    assert list(games.columns) == ["deal", "player", "won", "moves_made", "cards_left", "seconds",
+                                   "evaluations"]
     for name in ("greedy", "lookahead"):
         mine = games[games["player"] == name].set_index("deal")
         theirs = play_many(nums, name).set_index("deal")
-        assert (mine["won"] == theirs["won"]).all() and (mine["cards_left"] == theirs["cards_left"]).all()
+        assert (mine["won"] == theirs["won"]).all()
+        assert (mine["cards_left"] == theirs["cards_left"]).all()
     assert (games[games["player"].isin(["rollout", "uct", "pimc"])]["evaluations"] > 0).all()
     again = play_players(nums[:5], ["rollout"], seed=2, samples=3, workers=1)
-    first = games[(games["player"] == "rollout") & games["deal"].isin(nums[:5])].reset_index(drop=True)
+    first = games[(games["player"] == "rollout")
+                  & games["deal"].isin(nums[:5])].reset_index(drop=True)
     pd.testing.assert_frame_equal(again.drop(columns="seconds"), first.drop(columns="seconds"))
 
 
@@ -89,12 +94,15 @@ def test_workers_give_the_same_games():
 
 
 def test_the_ladder_by_hand():
-    g = pd.DataFrame({"deal": [1, 2, 3, 4] * 3, "player": ["greedy"] * 4 + ["lookahead"] * 4 + ["fair"] * 4,
+    g = pd.DataFrame({"deal": [1, 2, 3, 4] * 3,
+                      "player": ["greedy"] * 4 + ["lookahead"] * 4 + ["fair"] * 4,
                       "won": [1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0], "moves_made": 0, "cards_left": 0,
-                      "seconds": [0.1] * 8 + [1.0, 2.0, 3.0, 4.0], "evaluations": 0}).astype({"won": bool})
+                      "seconds": [0.1] * 8 + [1.0, 2.0, 3.0, 4.0],
+                      "evaluations": 0}).astype({"won": bool})
     t = ladder(g).set_index("player")
     assert t.loc["fair", "won"] == 3 and t.loc["fair", "win_rate"] == 0.75
-    assert (t.loc["fair", "ci_low"], t.loc["fair", "ci_high"]) == pytest.approx(wilson_interval(3, 4))
+    assert (t.loc["fair", "ci_low"], t.loc["fair", "ci_high"]) == pytest.approx(
+        wilson_interval(3, 4))
     assert t.loc["fair", "vs_greedy"] == pytest.approx(0.5)  # differences 0, 1, 1, 0
     se = np.std([0, 1, 1, 0], ddof=1) / 2
     assert t.loc["fair", "vs_greedy_low"] == pytest.approx(0.5 - 1.96 * se)

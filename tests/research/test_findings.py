@@ -10,7 +10,13 @@ import pytest
 
 import halfmoon.research.findings as findings
 from halfmoon.batch.results import load_results
-from halfmoon.research.findings import FindingsError, census_command, derive, players_table, save_data
+from halfmoon.research.findings import (
+    FindingsError,
+    census_command,
+    derive,
+    players_table,
+    save_data,
+)
 from halfmoon.research.stats import make_sample
 
 
@@ -24,12 +30,14 @@ def census(tmp_path_factory):
 @pytest.fixture(scope="module")
 def derived(census):
     return derive(census, seed=5, workers=1, players_deals=150, forgiveness_deals=6,
-                  recheck_share=0.02, recheck_limit=60, progress=False, fair_deals=12, fair_samples=2)
+                  recheck_share=0.02, recheck_limit=60, progress=False, fair_deals=12,
+                  fair_samples=2)
 
 
 def test_command_of_a_census():
     m = {"source": {"kind": "random", "count": 1000000, "seed": 2026}, "chunk_size": 5000}
-    assert census_command(m, "census") == "halfmoon batch --random 1000000 --seed 2026 --out census --chunk-size 5000"
+    assert census_command(m, "census") == ("halfmoon batch --random 1000000 --seed 2026 "
+                                           "--out census --chunk-size 5000")
 
 
 def test_players_table_against_hand_counts():
@@ -59,7 +67,8 @@ def test_pieces_are_kept_and_not_redone(tmp_path):
     (tmp_path / "s" / "piece-000001.done").unlink()  # as if cut off during that piece
     b = findings._run_pieces(tmp_path, "s", items, fn, {"add": 1}, 4, 1, False)["out"]
     assert b.equals(a) and calls == [4, 4, 2, 4]
-    findings._run_pieces(tmp_path, "s", items, fn, {"add": 2}, 4, 1, False)  # new parameters: redone
+    # new parameters: redone
+    findings._run_pieces(tmp_path, "s", items, fn, {"add": 2}, 4, 1, False)
     assert calls[-3:] == [4, 4, 2]
 
 
@@ -70,10 +79,12 @@ def test_derive_and_save(derived, census, tmp_path):
     assert s["wins"] == int((df["verdict"] == "win").sum())
     pl = derived["players"]
     assert pl["deal"].is_unique and set(pl["deal"]) <= set(df["deal"])
-    assert (pl.set_index("deal")["verdict"] == df.set_index("deal").loc[pl["deal"], "verdict"]).all()
+    assert (pl.set_index("deal")["verdict"]
+            == df.set_index("deal").loc[pl["deal"], "verdict"]).all()
     losses = derived["losses"]
     assert len(losses) == s["losses"] and losses["kind"].str.startswith(("faces", "pairs")).all()
-    assert set(derived["recheck"]["check"]) <= {"replayed", "confirmed"} and len(derived["recheck"]) == 8
+    assert set(derived["recheck"]["check"]) <= {"replayed", "confirmed"}
+    assert len(derived["recheck"]) == 8
     d = save_data(derived, tmp_path / "data")
     for name in findings.DATA_FILES:
         assert (d / name).exists(), name
@@ -89,7 +100,8 @@ def test_derive_and_save(derived, census, tmp_path):
     assert ladder.set_index("player").loc["solver", "won"] == solver_wins
     assert (ladder.set_index("player").loc["lookahead", "vs_lookahead"]) == 0
     curve = pd.read_parquet(d / "fair-curve.parquet")
-    assert curve["player"].tolist() == ["fair@16", "fair@64", "fair"] or curve["samples"].is_monotonic_increasing
+    assert (curve["player"].tolist() == ["fair@16", "fair@64", "fair"]
+            or curve["samples"].is_monotonic_increasing)
     # where the fair players' games are lost: every game on a deal the solver wins, once
     fatal = pd.read_parquet(d / "fair-fatal.parquet")
     assert list(dict.fromkeys(fatal["player"])) == [*findings.FAIR_LADDER, *findings.FAIR_CURVE]
@@ -99,7 +111,8 @@ def test_derive_and_save(derived, census, tmp_path):
     never = fatal[fatal["outcome"] == "never lost"].set_index("player")["games"]
     assert (never.loc[won.index] == won).all()
     assert (fair.loc[fair["verdict"] != "win", "fatal_ply"] == -1).all()
-    assert (fair.loc[(fair["verdict"] == "win") & ~fair["won"] & ~fair["unresolved"], "fatal_ply"] >= 0).all()
+    assert (fair.loc[(fair["verdict"] == "win") & ~fair["won"] & ~fair["unresolved"],
+                     "fatal_ply"] >= 0).all()
 
 
 def test_the_fair_stage_alone_adds_to_findings_made_without_it(census, derived, tmp_path):
@@ -110,7 +123,8 @@ def test_the_fair_stage_alone_adds_to_findings_made_without_it(census, derived, 
                                 work=tmp_path / "work")
     findings.save_fair(fair, d)
     cols = ["deal", "player", "won", "moves_made", "cards_left", "fatal_ply", "fatal_cards_left"]
-    pd.testing.assert_frame_equal(fair[cols].reset_index(drop=True), derived["fair"][cols].reset_index(drop=True))
+    pd.testing.assert_frame_equal(fair[cols].reset_index(drop=True),
+                                  derived["fair"][cols].reset_index(drop=True))
     assert json.loads((d / "summary.json").read_text())["fair_deals"] == 12
     assert (d / "fair-fatal.parquet").exists()
     with pytest.raises(FindingsError, match="no findings data"):
@@ -118,7 +132,8 @@ def test_the_fair_stage_alone_adds_to_findings_made_without_it(census, derived, 
     other = tmp_path / "other"
     make_sample(other, range(400, 410), budget=5_000_000)
     with pytest.raises(FindingsError, match="another census"):
-        findings.derive_fair(other, d, workers=1, fair_deals=2, progress=False, work=tmp_path / "w2")
+        findings.derive_fair(other, d, workers=1, fair_deals=2, progress=False,
+                             work=tmp_path / "w2")
 
 
 def test_derive_refuses_bad_workers_and_a_url_without_work(census):

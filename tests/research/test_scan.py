@@ -3,7 +3,6 @@ both formats, from a local directory and from an fsspec URL, in bounded memory."
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from results_samples import assert_same_summary, make_rows, write_results
@@ -39,7 +38,8 @@ def test_the_passes_narrow_and_gather_as_they_should(tmp_path, monkeypatch):
     # few values gathered at once: the selection goes down 16 bits at a time to single keys
     monkeypatch.setattr(scan, "GATHER", 4)
     for fmt in (1, 2):
-        out = write_results(tmp_path / f"f{fmt}", _varied_rows(5000, seed=3), chunk_rows=700, fmt=fmt)
+        out = write_results(tmp_path / f"f{fmt}", _varied_rows(5000, seed=3), chunk_rows=700,
+                            fmt=fmt)
         assert_same_summary(scan.summarize(out), stats.summarize(stats.load(out)))
 
 
@@ -75,7 +75,8 @@ def test_bad_datasets_are_refused_with_one_line(tmp_path, capsys):
     with pytest.raises(ResultsError, match="mixes results formats 1 and 2"):
         scan.summarize(mixed)
     (tmp_path / "empty").mkdir()
-    for where, message in [(mixed, "mixes results formats 1 and 2"), (tmp_path / "nowhere", "no such directory"),
+    for where, message in [(mixed, "mixes results formats 1 and 2"),
+                           (tmp_path / "nowhere", "no such directory"),
                            (tmp_path / "empty", "holds no finished chunk file")]:
         assert main(["stats", str(where)]) == 2
         err = capsys.readouterr().err

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from results_samples import make_rows, write_results
 
-from halfmoon.research import stats
 from halfmoon.cli.main import main
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.layouts import parse_layout
+from halfmoon.research import stats
 
 
 # --- Wilson intervals ----------------------------------------------------------------
@@ -121,7 +121,8 @@ def test_win_rate_by_feature():
         unresolved = int((sub["verdict"] == "unresolved").sum())
         assert (row["wins"], row["unresolved"]) == (wins, unresolved)
         assert row["ci_low"] == pytest.approx(stats.wilson_interval(wins, len(sub))[0])
-        assert row["ci_high"] == pytest.approx(stats.wilson_interval(wins + unresolved, len(sub))[1])
+        assert row["ci_high"] == pytest.approx(
+            stats.wilson_interval(wins + unresolved, len(sub))[1])
 
 
 def test_running_win_rate_ends_at_the_summary():

@@ -1,5 +1,5 @@
 """The simple players' API: games that replay through the engine, batches, comparisons
-(the kernel against its naive twins is tested in tests/solver/test_players.py)."""
+(the kernel against its naive twins is tested in tests/solver/players/test_simple.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,14 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.layouts import parse_layout
-from halfmoon.research.strategies import STRATEGIES, compare_players, game_seed, play, play_many, random_games
+from halfmoon.research.strategies import (
+    STRATEGIES,
+    compare_players,
+    game_seed,
+    play,
+    play_many,
+    random_games,
+)
 
 
 @pytest.mark.parametrize("strategy", ["random", "greedy", "lookahead", "lookahead3"])
@@ -41,7 +48,8 @@ def test_play_many_matches_single_games_and_is_reproducible():
     for n in (0, 17, 29):
         p = play(n, "random", seed=11)
         row = df.iloc[n]
-        assert (row["won"], row["moves_made"], row["cards_left"]) == (p.won, len(p.moves), p.cards_left)
+        assert ((row["won"], row["moves_made"], row["cards_left"])
+                == (p.won, len(p.moves), p.cards_left))
     pd.testing.assert_frame_equal(df, play_many(range(30), "random", seed=11))
     # a deal's game does not depend on the other deals of the run
     assert play_many([17], "random", seed=11).iloc[0].to_dict() == df.iloc[17].to_dict()
@@ -65,7 +73,8 @@ def test_greedy_beats_random():
 
 def test_greedy_avoids_the_reserve_trap():
     trap = parse_layout(
-        "P1: Ac 10c\nP2:\nP3:\nP4:\nP5:\nP6:\nP7:\nP8:\nP9:\nP10:\nP11:\nP12:\nR: Ad 10d -- -- -- -- -- --\n"
+        "P1: Ac 10c\nP2:\nP3:\nP4:\nP5:\nP6:\nP7:\nP8:\nP9:\nP10:\nP11:\nP12:\n"
+        "R: Ad 10d -- -- -- -- -- --\n"
     )
     p = play(trap, "greedy")
     assert p.won and [str(m) for m in p.moves] == ["P1+R1", "P1+R2"]
@@ -87,8 +96,8 @@ def test_unknown_strategy():
         play_many(range(3), "clever")
     with pytest.raises(HalfMoonError):
         play(0, "clever")
-    with pytest.raises(HalfMoonError, match=r"unknown strategy 'lookahead4' \(expected one of random, greedy, "
-                                            r"lookahead, lookahead3, tuned\)"):
+    with pytest.raises(HalfMoonError, match=r"unknown strategy 'lookahead4' \(expected one of "
+                                            r"random, greedy, lookahead, lookahead3, tuned\)"):
         play(0, "lookahead4")
     with pytest.raises(HalfMoonError, match="unknown strategy 'clever'"):
         compare_players(pd.DataFrame(make_rows(["win", "loss"])), players=("greedy", "clever"))
@@ -96,8 +105,8 @@ def test_unknown_strategy():
 
 def test_the_lookahead_players_are_named_with_their_depth():
     assert STRATEGIES["lookahead"][1] == 2 and STRATEGIES["lookahead3"][1] == 3
-    assert STRATEGIES["lookahead"][0] == STRATEGIES["lookahead3"][0] not in (STRATEGIES["greedy"][0],
-                                                                           STRATEGIES["random"][0])
+    assert (STRATEGIES["lookahead"][0] == STRATEGIES["lookahead3"][0]
+            not in (STRATEGIES["greedy"][0], STRATEGIES["random"][0]))
 
 
 @pytest.mark.parametrize("strategy", ["lookahead", "lookahead3"])
@@ -108,7 +117,8 @@ def test_lookahead_is_deterministic(strategy):
                                   play_many(range(59, -1, -1), strategy))
     for n in (0, 7, 59):
         p, q = play(n, strategy), play(n, strategy)
-        assert p == q and (len(p.moves), p.cards_left) == (df.iloc[n]["moves_made"], df.iloc[n]["cards_left"])
+        assert p == q
+        assert (len(p.moves), p.cards_left) == (df.iloc[n]["moves_made"], df.iloc[n]["cards_left"])
 
 
 def test_lookahead_never_wins_a_deal_the_solver_proves_lost():
@@ -138,13 +148,15 @@ def test_lookahead_avoids_the_dead_end_greedy_walks_into():
     different classes leave each other playable, and two moves of one class leave the
     same ranks in view; so the dead end the lookahead can avoid is one that the hidden
     cards make, by keeping partners in view for them.)"""
-    layout = parse_layout(make_layout({1: "6h 5c Js", 2: "Qh", 3: "6c", 4: "9d", 5: "2d 5c"}, "Ks 3s 8h"))
+    layout = parse_layout(make_layout({1: "6h 5c Js", 2: "Qh", 3: "6c", 4: "9d", 5: "2d 5c"},
+                                      "Ks 3s 8h"))
     greedy, lookahead = play(layout, "greedy"), play(layout, "lookahead")
     assert [str(m) for m in greedy.moves[:2]] == ["P3+P5", "P1+P2+R1"]
     game = Game(layout)
     for move in greedy.moves:
         game.play(move)
-    assert game.is_dead_end and game.cards_left() == 2 and game.playable() == {"P1": Card.parse("5c")}
+    assert game.is_dead_end and game.cards_left() == 2
+    assert game.playable() == {"P1": Card.parse("5c")}
     assert str(lookahead.moves[0]) == "P1+P2+R1"
     replay = Game(layout)
     for move in lookahead.moves:
@@ -153,8 +165,9 @@ def test_lookahead_avoids_the_dead_end_greedy_walks_into():
 
 
 def test_lookahead_wins_at_least_as_many_deals_as_greedy():
-    """The counts documented in solver/players.py and halfmoon/research/strategies.py."""
-    wins = {s: int(play_many(range(2000), s)["won"].sum()) for s in ("greedy", "lookahead", "lookahead3")}
+    """The counts documented in solver/players/simple.py and halfmoon/research/strategies.py."""
+    wins = {s: int(play_many(range(2000), s)["won"].sum())
+            for s in ("greedy", "lookahead", "lookahead3")}
     assert wins == {"greedy": 420, "lookahead": 431, "lookahead3": 424}
     assert wins["lookahead"] >= wins["greedy"] and wins["lookahead3"] >= wins["greedy"]
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver import GREEDY_WEIGHTS, deal_batch
-
 from halfmoon.game.codes import random_numbers
 from halfmoon.research.strategies import play_many
 from halfmoon.research.tuning import fit, main, wins
+from solver import GREEDY_WEIGHTS, deal_batch
 
 
 def test_wins_on_threads_are_the_games_one_by_one():
