@@ -273,18 +273,21 @@ def test_crowded_position_without_free_cards():
 
 def test_portfolio_members():
     from solver.depth_first.pruning import BOUNDS, FREE_CARDS, PROJECTIONS
-    from solver.portfolio.search import BOUNDS_DEPTH, URGENCY_DEPTH, _portfolio
+    from solver.portfolio.search import BOUNDS_DEPTH, URGENCY_DEPTH, Member, _portfolio
 
     members = _portfolio(ALL_RULES, quick_phase=2000)
-    assert members[0][0] == ALL_RULES & ~PROJECTIONS and members[0][3] == 1  # the cheap search first
-    assert sum(m[4] for m in members) == 1  # one search restarts
-    assert len({m[1] for m in members if m[2]}) == 2  # the jittered ones have their own seeds
-    assert _portfolio(ALL_RULES, quick_phase=0)[0][0] == ALL_RULES
-    assert _portfolio(FREE_CARDS, quick_phase=2000) == [(FREE_CARDS, 0, 0, URGENCY_DEPTH, False)]
+    # the cheap search first
+    assert members[0].flags == ALL_RULES & ~PROJECTIONS and members[0].depth == 1
+    assert sum(m.restarts for m in members) == 1  # one search restarts
+    assert len({m.seed for m in members if m.noise}) == 2  # the jittered ones have their own seeds
+    assert _portfolio(ALL_RULES, quick_phase=0)[0].flags == ALL_RULES
+    plain = Member(FREE_CARDS, 0, 0, URGENCY_DEPTH, False)
+    assert _portfolio(FREE_CARDS, quick_phase=2000) == [plain]
     # the urgency-order search takes the bounds test deeper than the jittered ones
-    assert members[1] == (ALL_RULES, 0, 0, URGENCY_DEPTH, False)
-    assert [m[3] for m in members[3:]] == [BOUNDS_DEPTH, BOUNDS_DEPTH] != [URGENCY_DEPTH] * 2
-    assert all(not m[0] & BOUNDS or m[3] >= 1 for m in members)
+    assert members[1] == Member(flags=ALL_RULES, seed=0, noise=0, depth=URGENCY_DEPTH,
+                                restarts=False)
+    assert [m.depth for m in members[3:]] == [BOUNDS_DEPTH, BOUNDS_DEPTH] != [URGENCY_DEPTH] * 2
+    assert all(not m.flags & BOUNDS or m.depth >= 1 for m in members)
 
 
 def test_each_result_says_which_search_settled_it():
