@@ -1,4 +1,4 @@
-"""The solver's Python API (solver/search.py): ``solve`` and its helpers.
+"""The solver's Python API (solver/portfolio/search.py): ``solve`` and its helpers.
 
 Verdicts on known deals, winning lines replayed through the reference engine, the
 budget, inputs of every kind, and verdicts on small positions checked against
@@ -20,7 +20,7 @@ from conftest import brute_force, make_layout, pack
 from halfmoon import Game, parse_layout, write_layout
 from halfmoon.game.deal import Deal
 from halfmoon.game.moves import Move
-from solver import DEFAULT_BUDGET, Result, solve
+from solver.portfolio.search import DEFAULT_BUDGET, Result, solve
 from solver.depth_first.pruning import ALL_RULES, NO_RULES
 from solver.mirror.convert import deal_arrays, delta_to_move
 from solver import solve_cpsat
@@ -262,7 +262,8 @@ def test_crowded_position_without_free_cards():
     past its move buffers (run as Python, where numba would not notice)."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     tests = ROOT / "tests"
-    env["PYTHONPATH"] = os.pathsep.join([str(tests / "solver"), str(tests), str(ROOT), env.get("PYTHONPATH", "")])
+    here = Path(__file__).resolve().parent  # for test_search's CROWDED
+    env["PYTHONPATH"] = os.pathsep.join([str(here), str(tests), str(ROOT), env.get("PYTHONPATH", "")])
     proc = subprocess.run([sys.executable, "-c", CROWDED_SCRIPT], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-1500:]
