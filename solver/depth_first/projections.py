@@ -53,8 +53,9 @@ P_NONE = -2  # nothing stored yet
 def projection_arrays(piles, reserve, masks):
     """For projection p (the classes of ``masks[p]``): its piles and reserve (ranks,
     the cards of other classes left out), its table of what each source shows
-    (:func:`~solver.pruning.top_table`), ``count[p, i, n]``, the projected height of pile i when the full pile has n cards,
-    and the workspace of the projected searches."""
+    (:func:`~solver.depth_first.pruning.top_table`), ``count[p, i, n]``, the projected
+    height of pile i when the full pile has n cards, and the workspace of the projected
+    searches."""
     nproj = masks.size
     ppiles = np.zeros((nproj, NPILES, DEPTH), np.int8)
     preserve = np.zeros((nproj, NRESERVE), np.int8)

@@ -2,7 +2,7 @@
 
 The view by counts (docs/solver.md, rule ``GROUPING``) asks, for every step v, that the
 cards gone by step v be balanced in each class (as many of rank r as of rank 11 - r, as
-many J as Q as K) and make exactly v + 1 moves.  :mod:`solver.counting` writes this as
+many J as Q as K) and make exactly v + 1 moves.  :mod:`solver.grouping.count_clauses` writes this as
 totalizer clauses (some 80,000 a hard deal, four fifths of the model and of its
 propagation); this module enforces the same equalities directly on the order literals
 ``[t_c <= v]``, as a lazy-clause-generation solver does with a linear constraint:
@@ -19,10 +19,11 @@ propagation); this module enforces the same equalities directly on the order lit
 
 Each literal it sets, and each conflict, comes with its explanation written as a clause
 (the literal, and the negations of the assigned literals whose counts gave the bounds):
-the clause follows from the equalities, so the learning of :mod:`solver.cdcl` works on
-it as on any other; it is stored with the learnt clauses but never watched.  The bounds
-are those unit propagation derives on the totalizer clauses (a count fixed both ways),
-so the search is the same search over the same solutions, with far fewer clauses.
+the clause follows from the equalities, so the learning of
+:mod:`solver.grouping.clause_learning` works on it as on any other; it is stored with the
+learnt clauses but never watched.  The bounds are those unit propagation derives on the
+totalizer clauses (a count fixed both ways), so the search is the same search over the
+same solutions, with far fewer clauses.
 """
 
 from __future__ import annotations

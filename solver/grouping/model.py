@@ -67,8 +67,8 @@ JACK, QUEEN, KING = 11, 12, 13
 @njit(cache=True)
 def _model_cards(piles, reserve, pos):
     """The cards left: source, rank, pile (-1 for the reserve), cards above and below,
-    the card id of :mod:`solver.bounds` of each (``gid``) and the index here of each card
-    id (``local``, -1 for a card gone)."""
+    the card id of :mod:`solver.depth_first.bounds` of each (``gid``) and the index here
+    of each card id (``local``, -1 for a card gone)."""
     src = np.empty(NCARDS, np.int64)
     rank = np.empty_like(src)
     pile = np.empty_like(src)
@@ -104,7 +104,7 @@ def _model_cards(piles, reserve, pos):
 @njit(cache=True, _nrt=False)
 def _partners(part, npart, gid, local, lo, hi, c, g, out):
     """The cards left that may share a move with card c -- group g of
-    :func:`solver.bounds.partner_table`: the other rank for a number card; for a face
+    :func:`solver.depth_first.bounds.partner_table`: the other rank for a number card; for a face
     card the lower (g = 0) or the higher (g = 1) of the two other face ranks -- and
     whose intervals meet c's, in increasing order; returns how many."""
     k = 0

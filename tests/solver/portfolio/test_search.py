@@ -263,7 +263,8 @@ def test_crowded_position_without_free_cards():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     tests = ROOT / "tests"
     here = Path(__file__).resolve().parent  # for test_search's CROWDED
-    env["PYTHONPATH"] = os.pathsep.join([str(here), str(tests), str(ROOT), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(here), str(tests), str(ROOT),
+                                         env.get("PYTHONPATH", "")])
     proc = subprocess.run([sys.executable, "-c", CROWDED_SCRIPT], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-1500:]
