@@ -100,8 +100,9 @@ class Version:
             search = importlib.import_module(f"{package}.portfolio.search")
             convert = importlib.import_module(f"{package}.mirror.convert")
             verdicts = importlib.import_module(f"{package}.verdicts")
-            self.search = SimpleNamespace(**vars(search), deal_arrays=convert.deal_arrays,
-                                          warm_up=top.warm_up, VERDICTS=verdicts.NAMES)
+            # (search imports deal_arrays itself: the names given here replace its own)
+            self.search = SimpleNamespace(**{**vars(search), "deal_arrays": convert.deal_arrays,
+                                             "warm_up": top.warm_up, "VERDICTS": verdicts.NAMES})
             self.dfs = importlib.import_module(f"{package}.depth_first.dfs")
             self.pruning = importlib.import_module(f"{package}.depth_first.pruning")
             self.pieces = importlib.import_module(f"{package}.portfolio.deal_numbers")

@@ -129,6 +129,129 @@ def _replay_ok(piles, reserve, moves) -> bool:
 
 
 # ---------------------------------------------------------------------------
+# the model, piece by piece
+
+CLASSES = [(r, 11 - r) for r in range(1, 6)] + [(JACK, QUEEN, KING)]
+
+
+def _moves(cards) -> Optional[int]:
+    """The number of moves the cards make, or None if their ranks are not balanced (as
+    many of rank r as of rank 11 - r, as many J as Q as K): the position is lost."""
+    count = [0] * 14
+    for r, _, _, _ in cards:
+        count[r] += 1
+    if any(count[r] != count[11 - r] for r in range(1, 6)) or not (
+            count[JACK] == count[QUEEN] == count[KING]):
+        return None
+    return sum(count[1:6]) + count[JACK]
+
+
+def _intervals(cards, pile_len, last) -> Optional[Tuple[list, list]]:
+    """Each card's interval of steps: a card with ``a`` cards above it and ``b`` below
+    it lies in ``[a, last - b]``; None if one is empty (a pile deeper than there are
+    moves: lost)."""
+    n = len(cards)
+    lo = [0] * n
+    hi = [last] * n
+    for c, (_, _, p, d) in enumerate(cards):
+        if p >= 0:
+            lo[c] = pile_len[p] - 1 - d
+            hi[c] = last - d
+        if lo[c] > hi[c]:
+            return None
+    return lo, hi
+
+
+def _matching(model, t, cards, lo, hi, left, right, tag):
+    """A perfect matching left <-> right between compatible cards (in different piles,
+    with intervals that meet), a chosen pair with equal steps; returns {(a, b): var}."""
+    def compatible(a, b):
+        pa, pb = cards[a][2], cards[b][2]
+        if pa >= 0 and pa == pb:
+            return False
+        return max(lo[a], lo[b]) <= min(hi[a], hi[b])
+
+    var = {}
+    for a in left:
+        for b in right:
+            if compatible(a, b):
+                x = model.NewBoolVar(f"{tag}_{a}_{b}")
+                var[a, b] = x
+                model.Add(t[a] == t[b]).OnlyEnforceIf(x)
+    for a in left:
+        model.AddExactlyOne([var[a, b] for b in right if (a, b) in var])
+    for b in right:
+        model.AddExactlyOne([var[a, b] for a in left if (a, b) in var])
+    return var
+
+
+def _balanced_counts(model, t, lo, hi, last, by_rank) -> bool:
+    """The view by counts: ``gone[c][v]`` <=> ``t[c] <= v``, and as many cards of each
+    rank of a class gone by every step; False if the counts are already unequal where
+    they are fixed (lost)."""
+    gone = []
+    for c in range(len(t)):
+        row = {}
+        for v in range(lo[c], hi[c]):
+            b = model.NewBoolVar(f"g{c}_{v}")
+            model.Add(t[c] <= v).OnlyEnforceIf(b)
+            model.Add(t[c] > v).OnlyEnforceIf(b.Not())
+            row[v] = b
+        gone.append(row)
+
+    def gone_by(c, v):
+        return 1 if v >= hi[c] else 0 if v < lo[c] else gone[c][v]
+
+    for ranks in CLASSES:
+        for v in range(last):
+            counts = [sum(gone_by(c, v) for c in by_rank[r]) for r in ranks]
+            for other in counts[1:]:
+                if isinstance(counts[0], int) and isinstance(other, int):
+                    if counts[0] != other:
+                        return False
+                else:
+                    model.Add(counts[0] == other)
+    return True
+
+
+def _free_cards_in_order(model, t, cards, pile_len):
+    """Symmetry breaking (sound): free cards of one rank -- reserve cards and single-card
+    piles -- are interchangeable, so their steps are taken non-decreasing."""
+    free_by_rank = {}
+    for c, (r, _, p, _) in enumerate(cards):
+        if p < 0 or pile_len[p] == 1:
+            free_by_rank.setdefault(r, []).append(c)
+    for group in free_by_rank.values():
+        for a, b in zip(group, group[1:]):
+            model.Add(t[a] <= t[b])
+
+
+def _groups(solver, t, by_rank, n_moves, pairs, jq, jk, counting):
+    """The groups of a solution, cards by index: by counts the k-th card of each rank of
+    a class at a step grouped; by pairs the chosen pairs and triplets."""
+    groups = []
+    if counting:
+        for ranks in CLASSES:
+            at = {}
+            for r in ranks:
+                for c in by_rank[r]:
+                    at.setdefault((solver.Value(t[c]), r), []).append(c)
+            for v in range(n_moves):
+                for group in zip(*(at.get((v, r), []) for r in ranks)):
+                    groups.append(group)
+    for (a, b), x in pairs.items():
+        if solver.BooleanValue(x):
+            groups.append((a, b))
+    for (j, q), x in jq.items():
+        if solver.BooleanValue(x):
+            ks = [k for (jj, k), y in jk.items() if jj == j and solver.BooleanValue(y)]
+            if len(ks) != 1:
+                raise RuntimeError("CP-SAT solution has an inconsistent triplet")
+            groups.append((j, q, ks[0]))
+    return groups
+
+
+# ---------------------------------------------------------------------------
 # solver
 
 def solve_cpsat(piles: Sequence[Sequence[int]],
@@ -153,104 +276,37 @@ def solve_cpsat(piles: Sequence[Sequence[int]],
     cards = _cards(piles, reserve)
     if not cards:
         return done("win", ())
-
-    count = [0] * 14
-    for r, _, _, _ in cards:
-        count[r] += 1
-    if any(count[r] != count[11 - r] for r in range(1, 6)) or not (
-            count[JACK] == count[QUEEN] == count[KING]):
+    n_moves = _moves(cards)
+    if n_moves is None:
         return done("loss")
-    n_moves = sum(count[1:6]) + count[JACK]
     last = n_moves - 1
-
-    # Cards above / below each card in its pile.
     pile_len = [len(p) for p in piles]
+    bounds = _intervals(cards, pile_len, last)
+    if bounds is None:
+        return done("loss")
+    lo, hi = bounds
     n = len(cards)
-    lo = [0] * n
-    hi = [last] * n
-    for c, (_, _, p, d) in enumerate(cards):
-        if p >= 0:
-            lo[c] = pile_len[p] - 1 - d
-            hi[c] = last - d
-        if lo[c] > hi[c]:  # deeper pile than there are moves
-            return done("loss")
 
     model = cp_model.CpModel()
     t = [model.NewIntVar(lo[c], hi[c], f"t{c}") for c in range(n)]
-
-    # Pile order: card above strictly earlier than the card below.
-    for c, (_, _, p, d) in enumerate(cards):
-        if p >= 0:
-            if d > 0:
-                model.Add(t[c] < t[c - 1])  # cards of a pile are consecutive
-
-    def compatible(a, b):
-        pa, pb = cards[a][2], cards[b][2]
-        if pa >= 0 and pa == pb:
-            return False
-        return max(lo[a], lo[b]) <= min(hi[a], hi[b])
-
+    for c, (_, _, p, d) in enumerate(cards):  # pile order: the card above strictly earlier
+        if p >= 0 and d > 0:
+            model.Add(t[c] < t[c - 1])  # cards of a pile are consecutive
     by_rank = [[] for _ in range(14)]
     for c, (r, _, _, _) in enumerate(cards):
         by_rank[r].append(c)
-
-    def matching(left, right, tag):
-        """Perfect matching left<->right between compatible cards; returns {(a,b): var}."""
-        var = {}
-        for a in left:
-            for b in right:
-                if compatible(a, b):
-                    x = model.NewBoolVar(f"{tag}_{a}_{b}")
-                    var[a, b] = x
-                    model.Add(t[a] == t[b]).OnlyEnforceIf(x)
-        for a in left:
-            model.AddExactlyOne([var[a, b] for b in right if (a, b) in var])
-        for b in right:
-            model.AddExactlyOne([var[a, b] for a in left if (a, b) in var])
-        return var
-
     pairs, jq, jk = {}, {}, {}
-    classes = [(r, 11 - r) for r in range(1, 6)] + [(JACK, QUEEN, KING)]
     if counting:
-        # gone[c][v] <=> t[c] <= v; equal counts of the ranks of each class by every step
-        gone = []
-        for c in range(n):
-            row = {}
-            for v in range(lo[c], hi[c]):
-                b = model.NewBoolVar(f"g{c}_{v}")
-                model.Add(t[c] <= v).OnlyEnforceIf(b)
-                model.Add(t[c] > v).OnlyEnforceIf(b.Not())
-                row[v] = b
-            gone.append(row)
-
-        def gone_by(c, v):
-            return 1 if v >= hi[c] else 0 if v < lo[c] else gone[c][v]
-
-        for ranks in classes:
-            for v in range(last):
-                counts = [sum(gone_by(c, v) for c in by_rank[r]) for r in ranks]
-                for other in counts[1:]:
-                    if isinstance(counts[0], int) and isinstance(other, int):
-                        if counts[0] != other:
-                            return done("loss")
-                    else:
-                        model.Add(counts[0] == other)
+        if not _balanced_counts(model, t, lo, hi, last, by_rank):
+            return done("loss")
     else:
         for r in range(1, 6):
-            pairs.update(matching(by_rank[r], by_rank[11 - r], f"x{r}"))
+            pairs.update(_matching(model, t, cards, lo, hi, by_rank[r], by_rank[11 - r], f"x{r}"))
         # Each J is matched to one Q and to one K; the three share a step.  (A
         # redundant Q-K matching tied to these by clauses was measured slower.)
-        jq = matching(by_rank[JACK], by_rank[QUEEN], "jq")
-        jk = matching(by_rank[JACK], by_rank[KING], "jk")
-
-    # Symmetry breaking among interchangeable free cards of equal rank.
-    free_by_rank = {}
-    for c, (r, _, p, _) in enumerate(cards):
-        if p < 0 or pile_len[p] == 1:
-            free_by_rank.setdefault(r, []).append(c)
-    for group in free_by_rank.values():
-        for a, b in zip(group, group[1:]):
-            model.Add(t[a] <= t[b])
+        jq = _matching(model, t, cards, lo, hi, by_rank[JACK], by_rank[QUEEN], "jq")
+        jk = _matching(model, t, cards, lo, hi, by_rank[JACK], by_rank[KING], "jk")
+    _free_cards_in_order(model, t, cards, pile_len)
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
@@ -268,26 +324,8 @@ def solve_cpsat(piles: Sequence[Sequence[int]],
             raise RuntimeError("CP-SAT rejected the model: " + model.Validate())
         return done("unresolved", None, branches, conflicts)
 
-    # Extract groups and order them by removal step.
-    groups = []
-    if counting:  # the k-th card of each rank of a class at a step, grouped
-        for ranks in classes:
-            at = {}
-            for r in ranks:
-                for c in by_rank[r]:
-                    at.setdefault((solver.Value(t[c]), r), []).append(c)
-            for v in range(n_moves):
-                for group in zip(*(at.get((v, r), []) for r in ranks)):
-                    groups.append(group)
-    for (a, b), x in pairs.items():
-        if solver.BooleanValue(x):
-            groups.append((a, b))
-    for (j, q), x in jq.items():
-        if solver.BooleanValue(x):
-            ks = [k for (jj, k), y in jk.items() if jj == j and solver.BooleanValue(y)]
-            if len(ks) != 1:
-                raise RuntimeError("CP-SAT solution has an inconsistent triplet")
-            groups.append((j, q, ks[0]))
+    # the groups ordered by removal step
+    groups = _groups(solver, t, by_rank, n_moves, pairs, jq, jk, counting)
     if sorted(c for g in groups for c in g) != list(range(n)):
         raise RuntimeError("CP-SAT solution does not partition the cards")
     groups.sort(key=lambda g: (solver.Value(t[g[0]]), g))

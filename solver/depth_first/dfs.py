@@ -11,7 +11,7 @@ leads to a position reachable from one already proved lost, so it is not searche
 (proof in docs/solver.md).
 
 With the ``BOUNDS`` rule each expanded position gets removal-time intervals
-(:mod:`solver.bounds`), computed from its parent's; a position whose intervals are
+(:mod:`solver.depth_first.bounds`), computed from its parent's; a position whose intervals are
 contradictory is a dead end, and only moves whose cards may all go at step 0, and
 that take every card that must go at step 0, are searched.
 """

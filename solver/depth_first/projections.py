@@ -22,6 +22,7 @@ from numba import njit
 from ..mirror.position import DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, pile_count, rank_class
 from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, new_workspace, search_moves, top_table
 from ..mirror.table import tt_get, tt_put
+from ..verdicts import LOSS, UNRESOLVED, WIN
 
 # Classes of each projection, as bit masks over the classes 0..5 (5 = J+Q+K): first
 # the five "faces + one pair class" the search checks at every position, then the ten
@@ -44,9 +45,7 @@ _WIN_BIT = np.uint64(1) << np.uint64(62)
 _VERDICT_BITS = _LOSS_BIT | _UNKNOWN_BIT | _WIN_BIT
 _TAG_SHIFT = np.uint64(56)
 PROJ_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING
-P_WIN = 1
-P_LOSS = 0
-P_UNKNOWN = -1
+# a projected position's verdict: WIN, LOSS, UNRESOLVED (its search gave up), or
 P_NONE = -2  # nothing stored yet
 
 
@@ -54,8 +53,9 @@ P_NONE = -2  # nothing stored yet
 def projection_arrays(piles, reserve, masks):
     """For projection p (the classes of ``masks[p]``): its piles and reserve (ranks,
     the cards of other classes left out), its table of what each source shows
-    (:func:`~solver.pruning.top_table`), ``count[p, i, n]``, the projected height of pile i when the full pile has n cards,
-    and the workspace of the projected searches."""
+    (:func:`~solver.depth_first.pruning.top_table`), ``count[p, i, n]``, the projected
+    height of pile i when the full pile has n cards, and the workspace of the projected
+    searches."""
     nproj = masks.size
     ppiles = np.zeros((nproj, NPILES, DEPTH), np.int8)
     preserve = np.zeros((nproj, NRESERVE), np.int8)
@@ -122,10 +122,10 @@ def _stored(slots, gen, bits, key):
     if e == np.uint64(0):
         return P_NONE
     if e & _LOSS_BIT:
-        return P_LOSS
+        return LOSS
     if e & _WIN_BIT:
-        return P_WIN
-    return P_UNKNOWN
+        return WIN
+    return UNRESOLVED
 
 
 @njit(cache=True, _nrt=False)
@@ -135,7 +135,7 @@ def projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget):
     'unknown' is stored too: a search that gave up is not run again)."""
     tag = np.uint64(p + 1) << _TAG_SHIFT
     if ppos == np.uint64(0):
-        return P_WIN
+        return WIN
     known = _stored(slots, gen, bits, ppos | tag)
     if known != P_NONE:
         return known
@@ -153,16 +153,16 @@ def projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget):
             won = child == np.uint64(0)
             if not won:
                 v = _stored(slots, gen, bits, child | tag)
-                if v == P_LOSS:
+                if v == LOSS:
                     continue
-                won = v == P_WIN
+                won = v == WIN
             if won:
                 for k in range(d + 1):
                     tt_put(slots, gen, bits, states[k] | tag, _WIN_BIT, _VERDICT_BITS)
-                return P_WIN
+                return WIN
             if nodes >= budget:
                 tt_put(slots, gen, bits, ppos | tag, _UNKNOWN_BIT, _VERDICT_BITS)
-                return P_UNKNOWN
+                return UNRESOLVED
             nodes += 1
             d += 1
             states[d] = child
@@ -171,7 +171,7 @@ def projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget):
         else:
             tt_put(slots, gen, bits, states[d] | tag, _LOSS_BIT, _VERDICT_BITS)
             if d == 0:
-                return P_LOSS
+                return LOSS
             d -= 1
 
 
@@ -207,4 +207,4 @@ def projection_lost(ptops, pws, p, ppos, slots, gen, bits, budget):
     known = _stored(slots, gen, bits, ppos | (np.uint64(p + 1) << _TAG_SHIFT))
     if known == P_NONE:
         known = projection_verdict(ptops, pws, p, ppos, slots, gen, bits, budget)
-    return known == P_LOSS
+    return known == LOSS

@@ -7,11 +7,11 @@
   playable, its removal is the only move searched.
 - **Ordering**: moves that take cards from the fullest piles first.
 
-The other flags name rules applied elsewhere: ``BOUNDS`` (solver/bounds.py),
-``PROJECTIONS`` (solver/projections.py), ``GROUPING`` (solver/grouping.py) with
-``COUNTING``, its view by counts (solver/counting.py), and ``COMMUTING``, the search's
-sleep sets (solver/dfs.py).  Each rule can be switched off through ``flags`` so that
-tests can compare verdicts with and without it.
+The other flags name rules applied elsewhere: ``BOUNDS`` (solver/depth_first/bounds.py),
+``PROJECTIONS`` (solver/depth_first/projections.py), ``GROUPING`` (solver/grouping/) with
+``COUNTING``, its view by counts (solver/grouping/count_propagation.py), and
+``COMMUTING``, the search's sleep sets (solver/depth_first/dfs.py).  Each rule can be
+switched off through ``flags`` so that tests can compare verdicts with and without it.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ CLASS_IN_VIEW = 2
 ORDERING = 4
 BOUNDS = 8
 PROJECTIONS = 16
-GROUPING = 32  # the clause-learning search (solver/grouping.py, solver/cdcl.py), between turns
+GROUPING = 32  # the clause-learning search (solver/grouping/), between turns
 COMMUTING = 64  # sleep sets: a move that commutes with the path is not searched twice
-COUNTING = 128  # the grouping search in the view by counts (solver/counting.py), not by pairs
+COUNTING = 128  # the grouping search in the view by counts, not by pairs
 ALL_RULES = (FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING | COMMUTING
              | COUNTING)
 NO_RULES = 0

@@ -1,24 +1,20 @@
 """The clause-learning search (CDCL) that decides the grouping view, in numba.
 
-:func:`solver.grouping.grouping_model` writes the clauses of a position and a fresh
-search state; :func:`grouping_run` decides them.  Unit propagation on these clauses
-(:mod:`solver.propagation`) narrows the intervals much as :mod:`solver.bounds` does;
-learning a clause from each conflict (first unique implication point, recursively
-minimized), VSIDS branching with phase saving, Luby restarts, the thinning of learnt
-clauses at restarts and failed-literal probing at the root (by pairs, when the model is
-written) make it a complete search: the answer is a solution (which sorts into a
-winning line) or a proof that there is none.  Given a budget of conflicts it stops
-without an answer; :func:`grouping_run` goes on where it stopped.
+:func:`solver.grouping.model.grouping_model` writes the clauses of a position and a fresh
+search state (:mod:`solver.grouping.state`); :func:`grouping_run` decides them.  Unit
+propagation on these clauses (:mod:`solver.grouping.unit_propagation`) narrows the
+intervals much as :mod:`solver.depth_first.bounds` does; learning a clause from each
+conflict (first unique implication point, recursively minimized), VSIDS branching with
+phase saving, Luby restarts, the thinning of learnt clauses at restarts and failed-literal
+probing at the root (by pairs, when the model is written) make it a complete search: the
+answer is a solution (which sorts into a winning line) or a proof that there is none.
+Given a budget of conflicts it stops without an answer; :func:`grouping_run` goes on
+where it stopped.
 
 In the view by counts through the propagator (``VIEW_COUNTS``, the default) the per-step
-counts are not clauses: :func:`solver.count_propagator.count_propagate` checks them at each
-fixpoint of unit propagation and writes the clause that explains each literal it sets or
-each conflict it finds, which learning then uses like any other.
-
-The search state lives in the model tuple: its counters in the ``ctl`` array (the
-``C_*`` indices below), the activity increment in ``fctl``, then the clause, watch,
-assignment, heap and trail arrays, the cards' ranks (for the line by counts) and the
-propagator's state, in the order :func:`grouping_run` unpacks them.
+counts are not clauses: :func:`solver.grouping.count_propagation.count_propagate` checks
+them at each fixpoint of unit propagation and writes the clause that explains each literal
+it sets or each conflict it finds, which learning then uses like any other.
 """
 
 from __future__ import annotations
@@ -26,75 +22,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .count_propagation import REASON_ROOM, ROOM_CLAUSES, count_propagate, count_undo, no_count_state
-from .count_clauses import line_by_steps
 from ..mirror.position import source_delta
 from ..verdicts import LOSS, UNRESOLVED, WIN
+from .count_clauses import line_by_steps
+from .count_propagation import REASON_ROOM, ROOM_CLAUSES, count_propagate, count_undo
+from .state import (GLUE, REDUCE_FIRST, REDUCE_INC, RESTART_BASE, VIEW_COUNTS, VIEW_PAIRS,
+                    Clauses, Ctl, Model, grown, heap_down, heap_up, luby)
 from .unit_propagation import _propagate
 
-# the views a model is written in (solver.grouping): by pairs; by counts, as totalizer
-# clauses (solver.counting) or through the propagator of solver.count_propagator
-VIEW_PAIRS = 0
-VIEW_COUNTERS = 1
-VIEW_COUNTS = 2
-
-RESTART_BASE = 64
-# the search's counters, kept between runs in the model's ctl array
-(C_N, C_NVARS, C_XVAR0, C_NX, C_NCL, C_NLIT, C_TLEN, C_QHEAD, C_DL, C_CONFLICTS, C_RESTARTS,
- C_SINCE, C_NEXT_RESTART, C_HSIZE, C_NMOVES, C_STATUS, C_NORIG, C_NEXT_REDUCE, C_REDUCTIONS,
- C_DELETED, C_COUNTING) = range(21)
-NCTL = 21
-# Learnt clauses are thinned at the first restart after REDUCE_FIRST conflicts, then
-# after REDUCE_FIRST + REDUCE_INC * k more (k: reductions so far): half of those whose
-# literals span more than GLUE decision levels go, the most levels first (Glucose's
-# rule; a learnt clause is implied by the model, so forgetting one is always sound).
-REDUCE_FIRST = 4000
-REDUCE_INC = 1000
-GLUE = 2
 # The activity decay of the branching (VSIDS): 0.85 forgets old conflicts faster than
 # MiniSat's 0.95: the deals are decided faster in all, a few slower (figures in
 # docs/tuning-log.md).
 VAR_DECAY = 0.85
+ROOM_LITS = ROOM_CLAUSES * (REASON_ROOM + 2)  # literals of the propagator's explanations
 
 
 # ---------------------------------------------------------------------------
-# the decision heap (VSIDS)
-
-
-@njit(cache=True, _nrt=False)
-def _heap_up(heap, hpos, act, i):
-    v = heap[i]
-    while i > 0:
-        p = (i - 1) >> 1
-        if act[heap[p]] >= act[v]:
-            break
-        heap[i] = heap[p]
-        hpos[heap[i]] = i
-        i = p
-    heap[i] = v
-    hpos[v] = i
-
-
-@njit(cache=True, _nrt=False)
-def _heap_down(heap, hpos, act, size, i):
-    v = heap[i]
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and act[heap[c + 1]] > act[heap[c]]:
-            c += 1
-        if act[heap[c]] <= act[v]:
-            break
-        heap[i] = heap[c]
-        hpos[heap[i]] = i
-        i = c
-    heap[i] = v
-    hpos[v] = i
-
-
-# ---------------------------------------------------------------------------
-# learning, backjumping, forgetting, restarts
+# learning
 
 
 @njit(cache=True, _nrt=False)
@@ -133,9 +77,152 @@ def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear
 
 
 @njit(cache=True, _nrt=False)
-def _undo(target, trail, tlen, assign, saved, reason, heap, hpos, act, hsize):
-    """Unassign the trail down to length target (phases saved, variables back in the
-    heap); returns (trail length, heap size)."""
+def _learn(confl, clauses, tr, br, scratch, tlen, dl, var_inc, nvars):
+    """The clause learnt from the conflicting clause ``confl`` at level ``dl``: its first
+    unique implication point, minimized, in ``scratch.learnt[:k]`` -- the asserting literal
+    first, one of the highest level among the rest second.  The activities of the variables
+    met are bumped; returns (k, the activity increment)."""
+    cl_lits, cl_start, cl_len = clauses.lits, clauses.start, clauses.length
+    level, reason, trail = tr.level, tr.reason, tr.lits
+    act, heap, hpos = br.activity, br.heap, br.heap_pos
+    seen, learnt, stack, toclear = scratch.seen, scratch.learnt, scratch.stack, scratch.toclear
+    k = 1
+    path = 0
+    p = -1
+    idx = tlen - 1
+    cl = confl
+    while True:
+        s = cl_start[cl]
+        for j in range(s, s + cl_len[cl]):
+            q = cl_lits[j]
+            if q == p:
+                continue
+            v = q >> 1
+            if seen[v] == 0 and level[v] > 0:
+                seen[v] = 1
+                act[v] += var_inc
+                if act[v] > 1e100:
+                    for u in range(nvars):
+                        act[u] *= 1e-100
+                    var_inc *= 1e-100
+                if hpos[v] >= 0:
+                    heap_up(heap, hpos, act, hpos[v])
+                if level[v] == dl:
+                    path += 1
+                else:
+                    learnt[k] = q
+                    k += 1
+        while seen[trail[idx] >> 1] == 0:
+            idx -= 1
+        p = trail[idx]
+        idx -= 1
+        seen[p >> 1] = 0
+        path -= 1
+        if path == 0:
+            break
+        cl = reason[p >> 1]
+    learnt[0] = p ^ 1
+    # minimize: drop a literal implied by the others (its reason's literals are all in the
+    # clause, recursively) -- MiniSat's recursive minimization
+    nclear = 0
+    for j in range(1, k):
+        toclear[nclear] = learnt[j]
+        nclear += 1
+    m = 1
+    for j in range(1, k):
+        q = learnt[j]
+        if reason[q >> 1] < 0 or not _redundant(q, reason, level, seen, cl_lits, cl_start,
+                                                  cl_len, stack, toclear, nclear):
+            learnt[m] = q
+            m += 1
+        else:
+            nclear = toclear[-1]  # _redundant left the new length here
+    k = m
+    for j in range(nclear):
+        seen[toclear[j] >> 1] = 0
+    if k > 1:  # the backjump level's literal at position 1
+        best = 1
+        for j in range(2, k):
+            if level[learnt[j] >> 1] > level[learnt[best] >> 1]:
+                best = j
+        tmp = learnt[1]
+        learnt[1] = learnt[best]
+        learnt[best] = tmp
+    return k, var_inc / VAR_DECAY
+
+
+@njit(cache=True, _nrt=False)
+def _store_learnt(clauses, ncl, nlit, learnt, k, level, stamp):
+    """Store ``learnt[:k]`` as clause ``ncl`` from literal ``nlit`` on (the arrays have
+    room), with the decision levels it spans, and watch its first two literals.  ``stamp``
+    marks the levels counted (per level: the last clause counted, plus 1)."""
+    clauses.start[ncl] = nlit
+    clauses.length[ncl] = k
+    lbd = 0
+    for j in range(k):
+        lv = level[learnt[j] >> 1]
+        if stamp[lv] != ncl + 1:
+            stamp[lv] = ncl + 1
+            lbd += 1
+    clauses.lbd[ncl] = lbd
+    for j in range(k):
+        clauses.lits[nlit + j] = learnt[j]
+    if k > 1:
+        for w in range(2):
+            lit = learnt[w]
+            clauses.watch_next[2 * ncl + w] = clauses.watch_head[lit]
+            clauses.watch_head[lit] = 2 * ncl + w
+
+
+@njit(cache=True, _nrt=False)
+def _short(clauses, ncl, nlit, more_cl, more_lits):
+    """True if the clause arrays lack room for ``more_cl`` clauses of ``more_lits``
+    literals."""
+    return nlit + more_lits > len(clauses.lits) or ncl + more_cl > len(clauses.start)
+
+
+@njit(cache=True)
+def _regrown(clauses, ncl, nlit, more_cl, more_lits):
+    """The clause arrays with room for ``more_cl`` clauses of ``more_lits`` literals
+    more (those that lack it regrown to twice their size and that room)."""
+    lits = clauses.lits
+    if nlit + more_lits > len(lits):
+        lits = grown(lits, nlit, 2 * len(lits) + more_lits, 0)
+    start, length, lbd, wnext = clauses.start, clauses.length, clauses.lbd, clauses.watch_next
+    if ncl + more_cl > len(start):
+        cap = 2 * len(start) + more_cl
+        start = grown(start, ncl, cap, 0)
+        length = grown(length, ncl, cap, 0)
+        lbd = grown(lbd, ncl, cap, 0)
+        wnext = grown(wnext, 2 * ncl, 2 * cap, -1)
+    return Clauses(lits, start, length, lbd, wnext, clauses.watch_head, clauses.imp_start,
+                   clauses.imp_lits, clauses.imp_clause)
+
+
+# ---------------------------------------------------------------------------
+# assigning, undoing, deciding, forgetting
+
+
+@njit(cache=True, _nrt=False)
+def _assign(tr, lit, dl, why, tlen):
+    """Make ``lit`` true at level ``dl`` for the reason ``why`` (a clause, or -1); returns
+    the trail's new length."""
+    v = lit >> 1
+    tr.assign[v] = 1 - (lit & 1)
+    tr.level[v] = dl
+    tr.reason[v] = why
+    tr.lits[tlen] = lit
+    return tlen + 1
+
+
+@njit(cache=True, _nrt=False)
+def _undo(target, tlen, hsize, tr, br, counts, rank, by_propagator):
+    """Unassign the trail down to length target (the propagator's counts first, phases
+    saved, variables back in the heap); returns (trail length, heap size)."""
+    trail, assign, reason = tr.lits, tr.assign, tr.reason
+    heap, hpos, act, saved = br.heap, br.heap_pos, br.activity, br.phase
+    if by_propagator:
+        count_undo(counts, target, trail, assign, rank)
     while tlen > target:
         tlen -= 1
         v = trail[tlen] >> 1
@@ -146,8 +233,26 @@ def _undo(target, trail, tlen, assign, saved, reason, heap, hpos, act, hsize):
             heap[hsize] = v
             hpos[v] = hsize
             hsize += 1
-            _heap_up(heap, hpos, act, hsize - 1)
+            heap_up(heap, hpos, act, hsize - 1)
     return tlen, hsize
+
+
+@njit(cache=True, _nrt=False)
+def _pick(br, hsize, assign):
+    """The unassigned variable of highest activity (-1 if there is none), taken out of the
+    heap with the assigned ones above it; returns (it, heap size)."""
+    heap, hpos, act = br.heap, br.heap_pos, br.activity
+    while hsize > 0:
+        top = heap[0]
+        hsize -= 1
+        hpos[top] = -1
+        if hsize > 0:
+            heap[0] = heap[hsize]
+            hpos[heap[0]] = 0
+            heap_down(heap, hpos, act, hsize, 0)
+        if assign[top] < 0:
+            return top, hsize
+    return -1, hsize
 
 
 @njit(cache=True)
@@ -171,18 +276,15 @@ def _reduce(first, ncl, cl_len, cl_lbd):
     return m // 2
 
 
-@njit(cache=True, _nrt=False)
-def luby(i):
-    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …"""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
+@njit(cache=True)
+def _thin_when_due(ctl, conflicts, clauses, ncl):
+    """At a restart: thin the learnt clauses if their time has come (``conflicts``: this
+    run's so far), and set the next time."""
+    total = ctl[Ctl.CONFLICTS] + conflicts
+    if total >= ctl[Ctl.NEXT_REDUCE]:
+        ctl[Ctl.REDUCTIONS] += 1
+        ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
+        ctl[Ctl.DELETED] += _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd)
 
 
 # ---------------------------------------------------------------------------
@@ -190,28 +292,9 @@ def luby(i):
 
 
 @njit(cache=True)
-def _empty_model(status):
-    i = np.zeros(1, np.int64)
-    b = np.zeros(1, np.int8)
-    ctl = np.zeros(NCTL, np.int64)
-    ctl[C_STATUS] = status
-    # (built in two parts: a tuple display of more than 30 items is a list to Python,
-    # which numba cannot type)
-    return (ctl, np.ones(1, np.float64), i, i, i, i, i, i, i, i, i, i, i,
-            i, b, i) + (i, b, np.zeros(1, np.float64), i, i, i, i, b, i, i, i, i, i, i, i, i, no_count_state())
-
-
-@njit(cache=True)
-def _grown(a, used, size, fill):
-    """``a``'s first ``used`` entries in a new array of ``size`` (the rest ``fill``)."""
-    out = np.full(size, fill, a.dtype)
-    out[:used] = a[:used]
-    return out
-
-
-@njit(cache=True)
 def grouping_run(model, budget, line, info):
-    """Go on with the search of :func:`solver.grouping.grouping_model` for at most ``budget`` conflicts.
+    """Go on with the search of :func:`solver.grouping.model.grouping_model` for at most
+    ``budget`` conflicts.
 
     Returns (status, model) -- the model to pass next time (its clause arrays may have
     been regrown).  WIN: ``line[:info[1]]`` is a winning line as move deltas, in play
@@ -220,52 +303,44 @@ def grouping_run(model, budget, line, info):
     the search where it is (trail, learnt clauses, branching state), and the next call goes
     on from there: run in slices, it is the same search as in one call.
     """
-    (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead, assign,
-     level, reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack, toclear, bstart, bimp,
-     bcl, cl_lbd, rank, counts) = model
     info[0] = 0
     info[1] = 0
-    n = ctl[C_N]
-    nvars = ctl[C_NVARS]
-    xvar0 = ctl[C_XVAR0]
-    nx = ctl[C_NX]
-    ncl = ctl[C_NCL]
-    nlit = ctl[C_NLIT]
-    tlen = ctl[C_TLEN]
-    qhead = ctl[C_QHEAD]
-    dl = ctl[C_DL]
-    restarts = ctl[C_RESTARTS]
-    since_restart = ctl[C_SINCE]
-    next_restart = ctl[C_NEXT_RESTART]
-    hsize = ctl[C_HSIZE]
-    nmoves = ctl[C_NMOVES]
-    var_inc = fctl[0]
-    cap_cl = len(cl_start)
-    cap_lits = len(cl_lits)
-    if ctl[C_STATUS] != UNRESOLVED:
-        return ctl[C_STATUS], model
-    norig = ctl[C_NORIG]
-    by_propagator = ctl[C_COUNTING] == VIEW_COUNTS
+    ctl = model.ctl
+    if ctl[Ctl.STATUS] != UNRESOLVED:
+        return ctl[Ctl.STATUS], model
+    # the arrays the loop uses bound once (a field read in the loop would cost a reference
+    # count's increment and decrement each time); the clauses' again when regrown
+    cards, clauses, counts = model.cards, model.clauses, model.counts
+    tr, br, scratch = model.trail, model.branching, model.scratch
+    lo, hi, base, rank = cards.lo, cards.hi, cards.base, cards.rank
+    assign, level, reason, trail, lim = tr
+    lits, start, length, lbd, wnext, whead, bstart, bimp, bcl = clauses
+    saved, learnt = br.phase, scratch.learnt
+    nvars = ctl[Ctl.VARS]
+    ncl = ctl[Ctl.CLAUSES]
+    nlit = ctl[Ctl.LITS]
+    tlen = ctl[Ctl.TRAIL]
+    qhead = ctl[Ctl.QHEAD]
+    dl = ctl[Ctl.LEVEL]
+    restarts = ctl[Ctl.RESTARTS]
+    since_restart = ctl[Ctl.SINCE_RESTART]
+    next_restart = ctl[Ctl.NEXT_RESTART]
+    hsize = ctl[Ctl.HEAP_SIZE]
+    var_inc = br.increment[0]
+    by_propagator = ctl[Ctl.VIEW] == VIEW_COUNTS
     stamp = np.zeros(nvars + 2, np.int64)  # per decision level: last clause counted
     conflicts = 0
     result = UNRESOLVED
     while True:
-        # ---- propagate
         confl, tlen, qhead = _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext,
-                                        cl_lits, cl_start, cl_len, dl, bstart, bimp, bcl)
+                                        lits, start, length, dl, bstart, bimp, bcl)
         if confl < 0 and by_propagator:  # the per-step counts, at the clauses' fixpoint
-            room = ROOM_CLAUSES * (REASON_ROOM + 2)
-            if nlit + room > cap_lits:
-                cl_lits = _grown(cl_lits, nlit, 2 * cap_lits + room, 0)
-                cap_lits = len(cl_lits)
-            if ncl + ROOM_CLAUSES > cap_cl:
-                cap_cl = 2 * cap_cl + ROOM_CLAUSES
-                cl_start = _grown(cl_start, ncl, cap_cl, 0)
-                cl_len = _grown(cl_len, ncl, cap_cl, 0)
-                cl_lbd = _grown(cl_lbd, ncl, cap_cl, 0)
-                wnext = _grown(wnext, 2 * ncl, 2 * cap_cl, -1)
-            code, tlen, ncl, nlit = count_propagate(counts, trail, tlen, assign, level, reason, dl, lo, hi, base,
-                                                    rank, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit)
+            if _short(clauses, ncl, nlit, ROOM_CLAUSES, ROOM_LITS):
+                clauses = _regrown(clauses, ncl, nlit, ROOM_CLAUSES, ROOM_LITS)
+                lits, start, length, lbd, wnext, whead, bstart, bimp, bcl = clauses
+            code, tlen, ncl, nlit = count_propagate(counts, trail, tlen, assign, level, reason, dl,
+                                                    lo, hi, base, rank, lits, start, length, lbd,
+                                                    ncl, nlit)
             if code == -2:
                 continue  # literals set: propagate them
             confl = code
@@ -275,176 +350,64 @@ def grouping_run(model, budget, line, info):
             if dl == 0:
                 result = LOSS
                 break
-            # ---- first-UIP learning
-            k = 1
-            path = 0
-            p = -1
-            idx = tlen - 1
-            cl = confl
-            while True:
-                s = cl_start[cl]
-                for j in range(s, s + cl_len[cl]):
-                    q = cl_lits[j]
-                    if q == p:
-                        continue
-                    v = q >> 1
-                    if seen[v] == 0 and level[v] > 0:
-                        seen[v] = 1
-                        act[v] += var_inc
-                        if act[v] > 1e100:
-                            for u in range(nvars):
-                                act[u] *= 1e-100
-                            var_inc *= 1e-100
-                        if hpos[v] >= 0:
-                            _heap_up(heap, hpos, act, hpos[v])
-                        if level[v] == dl:
-                            path += 1
-                        else:
-                            learnt[k] = q
-                            k += 1
-                while seen[trail[idx] >> 1] == 0:
-                    idx -= 1
-                p = trail[idx]
-                idx -= 1
-                seen[p >> 1] = 0
-                path -= 1
-                if path == 0:
-                    break
-                cl = reason[p >> 1]
-            learnt[0] = p ^ 1
-            # minimize: drop a literal implied by the others (its reason's literals are
-            # all in the clause, recursively) -- MiniSat's recursive minimization
-            nclear = 0
-            for j in range(1, k):
-                toclear[nclear] = learnt[j]
-                nclear += 1
-            m = 1
-            for j in range(1, k):
-                q = learnt[j]
-                if reason[q >> 1] < 0 or not _redundant(q, reason, level, seen, cl_lits, cl_start,
-                                                          cl_len, stack, toclear, nclear):
-                    learnt[m] = q
-                    m += 1
-                else:
-                    nclear = toclear[-1]  # _redundant left the new length here
-            k = m
-            for j in range(nclear):
-                seen[toclear[j] >> 1] = 0
-            var_inc /= VAR_DECAY
-            # backjump level: the highest level among the rest (moved to position 1)
-            back = 0
-            if k > 1:
-                best = 1
-                for j in range(2, k):
-                    if level[learnt[j] >> 1] > level[learnt[best] >> 1]:
-                        best = j
-                tmp = learnt[1]
-                learnt[1] = learnt[best]
-                learnt[best] = tmp
-                back = level[learnt[1] >> 1]
-            # undo to level back
-            if by_propagator:
-                count_undo(counts, lim[back + 1], trail, assign, rank)
-            tlen, hsize = _undo(lim[back + 1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
+            k, var_inc = _learn(confl, clauses, tr, br, scratch, tlen, dl, var_inc, nvars)
+            back = level[learnt[1] >> 1] if k > 1 else 0
+            tlen, hsize = _undo(lim[back + 1], tlen, hsize, tr, br, counts, rank, by_propagator)
             dl = back
             qhead = tlen
-            # store the clause (grow the arrays when full)
-            if nlit + k > cap_lits:
-                cl_lits = _grown(cl_lits, nlit, 2 * cap_lits + k, 0)
-                cap_lits = len(cl_lits)
-            if ncl + 1 > cap_cl:
-                cap_cl *= 2
-                cl_start = _grown(cl_start, ncl, cap_cl, 0)
-                cl_len = _grown(cl_len, ncl, cap_cl, 0)
-                cl_lbd = _grown(cl_lbd, ncl, cap_cl, 0)
-                wnext = _grown(wnext, 2 * ncl, 2 * cap_cl, -1)
-            cl = ncl
-            cl_start[cl] = nlit
-            cl_len[cl] = k
-            lbd = 0
-            for j in range(k):
-                lv = level[learnt[j] >> 1]
-                if stamp[lv] != cl + 1:
-                    stamp[lv] = cl + 1
-                    lbd += 1
-            cl_lbd[cl] = lbd
-            for j in range(k):
-                cl_lits[nlit + j] = learnt[j]
-            nlit += k
+            if _short(clauses, ncl, nlit, 1, k):
+                clauses = _regrown(clauses, ncl, nlit, 1, k)
+                lits, start, length, lbd, wnext, whead, bstart, bimp, bcl = clauses
+            _store_learnt(clauses, ncl, nlit, learnt, k, level, stamp)
+            tlen = _assign(tr, learnt[0], dl, ncl if k > 1 else -1, tlen)
             ncl += 1
-            if k > 1:
-                for w in range(2):
-                    lit = learnt[w]
-                    wnext[2 * cl + w] = whead[lit]
-                    whead[lit] = 2 * cl + w
-            lit = learnt[0]
-            v = lit >> 1
-            assign[v] = 1 - (lit & 1)
-            level[v] = dl
-            reason[v] = cl if k > 1 else -1
-            trail[tlen] = lit
-            tlen += 1
+            nlit += k
             if conflicts >= budget:  # pause where it is (the next run goes on from there)
                 break
             continue
-        # ---- restart
         if since_restart >= next_restart and dl > 0:
             since_restart = 0
             restarts += 1
             next_restart = RESTART_BASE * luby(restarts)
-            if by_propagator:
-                count_undo(counts, lim[1], trail, assign, rank)
-            tlen, hsize = _undo(lim[1], trail, tlen, assign, saved, reason, heap, hpos, act, hsize)
+            tlen, hsize = _undo(lim[1], tlen, hsize, tr, br, counts, rank, by_propagator)
             dl = 0
             qhead = tlen
-            if ctl[C_CONFLICTS] + conflicts >= ctl[C_NEXT_REDUCE]:
-                ctl[C_REDUCTIONS] += 1
-                ctl[C_NEXT_REDUCE] = (ctl[C_CONFLICTS] + conflicts + REDUCE_FIRST
-                                      + REDUCE_INC * ctl[C_REDUCTIONS])
-                ctl[C_DELETED] += _reduce(norig, ncl, cl_len, cl_lbd)
-        # ---- decide
-        v = -1
-        while hsize > 0:
-            top = heap[0]
-            hsize -= 1
-            hpos[top] = -1
-            if hsize > 0:
-                heap[0] = heap[hsize]
-                hpos[heap[0]] = 0
-                _heap_down(heap, hpos, act, hsize, 0)
-            if assign[top] < 0:
-                v = top
-                break
+            _thin_when_due(ctl, conflicts, clauses, ncl)
+        v, hsize = _pick(br, hsize, assign)
         if v < 0:
             result = WIN  # every variable assigned, no conflict: a solution
             break
         dl += 1
         lim[dl] = tlen
-        assign[v] = saved[v]
-        level[v] = dl
-        reason[v] = -1
-        trail[tlen] = 2 * v + (1 - saved[v])
-        tlen += 1
+        tlen = _assign(tr, 2 * v + (1 - saved[v]), dl, -1, tlen)
 
     info[0] = conflicts
-    ctl[C_STATUS] = result
-    ctl[C_NCL] = ncl
-    ctl[C_NLIT] = nlit
-    ctl[C_TLEN] = tlen
-    ctl[C_QHEAD] = qhead
-    ctl[C_DL] = dl
-    ctl[C_CONFLICTS] += conflicts
-    ctl[C_RESTARTS] = restarts
-    ctl[C_SINCE] = since_restart
-    ctl[C_NEXT_RESTART] = next_restart
-    ctl[C_HSIZE] = hsize
-    fctl[0] = var_inc
-    model = (ctl, fctl, src, lo, hi, base, xa, xb, xk, cl_lits, cl_start, cl_len, wnext, whead,
-             assign, level) + (reason, saved, act, heap, hpos, trail, lim, seen, learnt, stack,
-                               toclear, bstart, bimp, bcl, cl_lbd, rank, counts)
-    if result != WIN:
-        return result, model
-    # ---- a solution: steps of the cards, groups sorted by step
+    ctl[Ctl.STATUS] = result
+    ctl[Ctl.CLAUSES] = ncl
+    ctl[Ctl.LITS] = nlit
+    ctl[Ctl.TRAIL] = tlen
+    ctl[Ctl.QHEAD] = qhead
+    ctl[Ctl.LEVEL] = dl
+    ctl[Ctl.CONFLICTS] += conflicts
+    ctl[Ctl.RESTARTS] = restarts
+    ctl[Ctl.SINCE_RESTART] = since_restart
+    ctl[Ctl.NEXT_RESTART] = next_restart
+    ctl[Ctl.HEAP_SIZE] = hsize
+    br.increment[0] = var_inc
+    model = Model(ctl, cards, clauses, tr, br, scratch, counts)
+    if result == WIN:
+        info[1] = _winning_line(model, line)
+    return result, model
+
+
+@njit(cache=True)
+def _winning_line(model, line):
+    """The moves of a solution (every variable assigned) into ``line``, as move deltas in
+    play order (the groups sorted by step); returns how many."""
+    cards, assign, ctl = model.cards, model.trail.assign, model.ctl
+    src, lo, hi, base = cards.src, cards.lo, cards.hi, cards.base
+    n = ctl[Ctl.CARDS]
+    nmoves = ctl[Ctl.MOVES]
     step = np.empty(n, np.int64)
     for c in range(n):
         step[c] = hi[c]
@@ -452,9 +415,10 @@ def grouping_run(model, budget, line, info):
             if assign[base[c] + v - lo[c]] == 1:
                 step[c] = v
                 break
-    if ctl[C_COUNTING]:  # no pair Booleans: group the cards of each step
-        info[1] = line_by_steps(step, rank, src, n, nmoves, line)
-        return WIN, model
+    if ctl[Ctl.VIEW] != VIEW_PAIRS:  # no pair Booleans: group the cards of each step
+        return line_by_steps(step, cards.rank, src, n, nmoves, line)
+    xa, xb, xk, xvar0, nx = (cards.pair_a, cards.pair_b, cards.pair_kind, ctl[Ctl.PAIR_VAR0],
+                             ctl[Ctl.PAIRS])
     gkey = np.empty(nmoves, np.int64)
     gdelta = np.empty(nmoves, np.uint64)
     ng = 0
@@ -471,10 +435,10 @@ def grouping_run(model, budget, line, info):
             for i2 in range(nx):
                 if xk[i2] == 2 and xa[i2] == a and assign[xvar0 + i2] == 1:
                     gkey[ng] = step[a] * 1024 + a
-                    gdelta[ng] = source_delta(src[a]) + source_delta(src[b]) + source_delta(src[xb[i2]])
+                    gdelta[ng] = (source_delta(src[a]) + source_delta(src[b])
+                                  + source_delta(src[xb[i2]]))
                     ng += 1
     order = np.argsort(gkey[:ng])
     for j in range(ng):
         line[j] = gdelta[order[j]]
-    info[1] = ng
-    return WIN, model
+    return ng

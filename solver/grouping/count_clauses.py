@@ -12,11 +12,12 @@ over the classes' counts then makes the moves by step v exactly v + 1 (summed as
 or, past half-way, as moves not made, each node cut just above the total it must reach).
 Unit propagation on a totalizer keeps its count exact both ways, as a linear equality's
 would.  The solver's grouping search keeps these counts with the propagator of
-:mod:`solver.count_propagator` instead (the same equalities, some 80,000 fewer clauses a
-hard deal); the clauses stay as the view ``VIEW_COUNTERS``, the check of that propagator.
+:mod:`solver.grouping.count_propagation` instead (the same equalities, some 80,000 fewer
+clauses a hard deal); the clauses stay as the view ``VIEW_COUNTERS``, the check of that
+propagator.
 
 It also holds the small helpers that write clauses into the model's arrays
-(constants folded as the clauses are added), which :mod:`solver.grouping` uses too.
+(constants folded as the clauses are added), which :mod:`solver.grouping.model` uses too.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The view by counts (docs/solver.md, rule ``GROUPING``) asks, for every step v, that the
 cards gone by step v be balanced in each class (as many of rank r as of rank 11 - r, as
-many J as Q as K) and make exactly v + 1 moves.  :mod:`solver.counting` writes this as
+many J as Q as K) and make exactly v + 1 moves.  :mod:`solver.grouping.count_clauses` writes this as
 totalizer clauses (some 80,000 a hard deal, four fifths of the model and of its
 propagation); this module enforces the same equalities directly on the order literals
 ``[t_c <= v]``, as a lazy-clause-generation solver does with a linear constraint:
@@ -19,13 +19,16 @@ propagation); this module enforces the same equalities directly on the order lit
 
 Each literal it sets, and each conflict, comes with its explanation written as a clause
 (the literal, and the negations of the assigned literals whose counts gave the bounds):
-the clause follows from the equalities, so the learning of :mod:`solver.cdcl` works on
-it as on any other; it is stored with the learnt clauses but never watched.  The bounds
-are those unit propagation derives on the totalizer clauses (a count fixed both ways),
-so the search is the same search over the same solutions, with far fewer clauses.
+the clause follows from the equalities, so the learning of
+:mod:`solver.grouping.clause_learning` works on it as on any other; it is stored with the
+learnt clauses but never watched.  The bounds are those unit propagation derives on the
+totalizer clauses (a count fixed both ways), so the search is the same search over the
+same solutions, with far fewer clauses.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -34,13 +37,31 @@ NRANKS = 14  # ranks 1..13 (index 0 unused)
 NCLASSES = 6  # the pair classes A+10 .. 5+6, then J Q K
 REASON_ROOM = 64  # an explanation: the literal and at most 6 ranks x 8 cards
 ROOM_CLAUSES = 256  # explanations one call may write (the caller makes room for them)
+# the propagator's counters, in CountState.ctl
+COUNTED = 0  # the trail's entries counted so far
+STEPS = 1  # the steps (the position's moves)
+CHECKED = 2  # 1 once every step was checked (0: check them all at the next call)
+
+
+class CountState(NamedTuple):
+    """The propagator's state (numba compiles it as a plain structure)."""
+
+    ctl: np.ndarray  # COUNTED, STEPS, CHECKED
+    var_card: np.ndarray  # per variable: the card of the order literal (-1: none)
+    var_step: np.ndarray  # and its step
+    low: np.ndarray  # low[r, v]: cards of rank r known gone by step v
+    up: np.ndarray  # up[r, v]: those that may be
+    rstart: np.ndarray  # the cards of rank r: rcards[rstart[r]:rstart[r + 1]]
+    rcards: np.ndarray
+    touched: np.ndarray  # per step: 1 while listed in tlist (to be checked)
+    tlist: np.ndarray
+    buf: np.ndarray  # an explanation being written
 
 
 @njit(cache=True)
 def count_state(n, nvars, nmoves, rank, lo, hi, base):
     """The propagator's state for a model of ``n`` cards (its ranks, intervals and order
-    literals' first variables): (ctl, var_card, var_step, L, U, rstart, rcards, touched,
-    tlist, buf); ``ctl`` = (trail entries counted, steps, 0 until every step was checked)."""
+    literals' first variables)."""
     var_card = np.full(nvars + 1, -1, np.int64)
     var_step = np.full(nvars + 1, -1, np.int64)
     low = np.zeros((NRANKS, max(nmoves, 1)), np.int64)
@@ -65,9 +86,10 @@ def count_state(n, nvars, nmoves, rank, lo, hi, base):
                 var_card[x] = c
                 var_step[x] = v
     ctl = np.zeros(3, np.int64)
-    ctl[1] = nmoves
-    return (ctl, var_card, var_step, low, up, rstart, rcards, np.zeros(nmoves + 1, np.int8),
-            np.empty(nmoves + 1, np.int64), np.empty(REASON_ROOM + 2, np.int64))
+    ctl[STEPS] = nmoves
+    return CountState(ctl, var_card, var_step, low, up, rstart, rcards,
+                      np.zeros(nmoves + 1, np.int8), np.empty(nmoves + 1, np.int64),
+                      np.empty(REASON_ROOM + 2, np.int64))
 
 
 @njit(cache=True)
@@ -81,8 +103,9 @@ def no_count_state():
 def count_undo(state, target, trail, assign, rank):
     """Take back the counts of the trail entries from ``target`` on (call before they are
     unassigned)."""
-    ctl, var_card, var_step, low, up = state[0], state[1], state[2], state[3], state[4]
-    j = ctl[0] - 1
+    ctl, var_card, var_step = state.ctl, state.var_card, state.var_step
+    low, up = state.low, state.up
+    j = ctl[COUNTED] - 1
     while j >= target:
         x = trail[j] >> 1
         c = var_card[x]
@@ -92,8 +115,8 @@ def count_undo(state, target, trail, assign, rank):
             else:
                 up[rank[c], var_step[x]] += 1
         j -= 1
-    if ctl[0] > target:
-        ctl[0] = target
+    if ctl[COUNTED] > target:
+        ctl[COUNTED] = target
 
 
 @njit(cache=True, _nrt=False)
@@ -135,10 +158,12 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
     they touch.  Returns (code, trail length, clauses, literals): code -1 nothing new, -2
     literals set (propagate them), else the conflicting clause.  The caller leaves room
     for ROOM_CLAUSES explanations."""
-    ctl, var_card, var_step, low, up, rstart, rcards, touched, tlist, buf = state
-    nmoves = ctl[1]
+    ctl, var_card, var_step = state.ctl, state.var_card, state.var_step
+    low, up, rstart, rcards = state.low, state.up, state.rstart, state.rcards
+    touched, tlist, buf = state.touched, state.tlist, state.buf
+    nmoves = ctl[STEPS]
     nt = 0
-    for j in range(ctl[0], tlen):
+    for j in range(ctl[COUNTED], tlen):
         x = trail[j] >> 1
         c = var_card[x]
         if c >= 0:
@@ -151,9 +176,9 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
                 touched[v] = 1
                 tlist[nt] = v
                 nt += 1
-    ctl[0] = tlen
-    if ctl[2] == 0:  # the first call (or one after an interrupted call): every step
-        ctl[2] = 1
+    ctl[COUNTED] = tlen
+    if ctl[CHECKED] == 0:  # the first call (or one after an interrupted call): every step
+        ctl[CHECKED] = 1
         nt = 0
         for v in range(nmoves):
             touched[v] = 1
@@ -255,5 +280,5 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
         if done and code < 0:
             code = -2
     if made >= ROOM_CLAUSES - 8:
-        ctl[2] = 0  # steps were passed over: check them all next time
+        ctl[CHECKED] = 0  # steps were passed over: check them all next time
     return code, tlen, ncl, nlit

@@ -1,4 +1,4 @@
-"""Unit propagation for the clause-learning search of :mod:`solver.cdcl`, in numba.
+"""Unit propagation for the clause-learning search (:mod:`solver.grouping.clause_learning`).
 
 Literal ``2 * v`` says variable v is 1, ``2 * v + 1`` that it is 0; ``assign`` holds -1
 (unassigned), 0 or 1.  Clause cl is ``cl_lits[s:s + cl_len[cl]]``, s = ``cl_start[cl]``

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -20,7 +20,8 @@ from ..depth_first.bounds import partner_table
 from ..depth_first.dfs import new_stack, search_kernel
 from ..depth_first.projections import PROJECTION_MASKS, projection_arrays
 from ..depth_first.pruning import ALL_RULES, BOUNDS, COUNTING, GROUPING, ORDERING, PROJECTIONS, top_table
-from ..grouping.model import VIEW_COUNTS, VIEW_PAIRS, grouping_model, grouping_run, line_wins, luby
+from ..grouping.model import VIEW_COUNTS, VIEW_PAIRS, grouping_model, grouping_run, line_wins
+from ..grouping.state import luby
 from ..mirror.convert import deal_arrays, delta_to_move
 from ..mirror.position import MAX_PLY, initial_position
 from ..mirror.table import Table
@@ -55,7 +56,7 @@ BOUNDS_DEPTH = 8
 # order a few plies below 8, where the test cuts the lost siblings; only that search pays
 # for it (measured: docs/tuning-log.md, 2026-12-01, version 10).
 URGENCY_DEPTH = 12
-# The grouping search (clause learning in the grouping view, solver/grouping.py) joins
+# The grouping search (clause learning in the grouping view, solver/grouping/) joins
 # once the searches have spent GROUPING_AFTER positions (most deals are settled before,
 # and its model would cost more than they do); it then takes turns of GROUPING_SLICE
 # conflicts, each after the searches have spent grouping_share(nodes) positions per
@@ -136,7 +137,7 @@ def solve(
     """Settle a deal (a Deal, a code, a deal number or a layout file).
 
     ``budget`` bounds the positions expanded; ``rules`` selects the pruning rules of
-    :mod:`solver.pruning` (all by default); ``table`` is the transposition table to
+    :mod:`solver.depth_first.pruning` (all by default); ``table`` is the transposition table to
     reuse (a module-wide one by default).
     """
     if budget < 1:
@@ -163,32 +164,40 @@ def grouping_share(nodes: int) -> int:
     return GROUPING_SHARE if nodes < GROUPING_LATE else GROUPING_SHARE_LATE
 
 
-def _portfolio(rules: int, quick_phase: int) -> list[tuple[int, int, int, int, bool]]:
-    """(flags, jitter seed, jitter size, bounds depth, restarts) of the searches that
-    take turns on a deal."""
+class Member(NamedTuple):
+    """One search of the portfolio."""
+
+    flags: int  # the pruning rules of solver.depth_first.pruning it searches with
+    seed: int  # the seed of its jitter of the move order (0: none)
+    noise: int  # the size of that jitter (NEAR_TIES, SHUFFLE; 0: none)
+    depth: int  # the plies from the root that get the bounds test
+    restarts: bool  # whether it starts again from the root with a new order (on Luby's terms)
+
+
+def _portfolio(rules: int, quick_phase: int) -> list[Member]:
+    """The searches that take turns on a deal, in turn order."""
     members = []
-    if rules & (BOUNDS | PROJECTIONS) and quick_phase:
-        members.append((rules & ~PROJECTIONS, 0, 0, 1, False))  # bounds test at the root only
-    members.append((rules, 0, 0, URGENCY_DEPTH, False))
+    if rules & (BOUNDS | PROJECTIONS) and quick_phase:  # the bounds test at the root only
+        members.append(Member(rules & ~PROJECTIONS, 0, 0, 1, False))
+    members.append(Member(rules, 0, 0, URGENCY_DEPTH, False))
     if rules & (ORDERING | BOUNDS | PROJECTIONS):
-        members.append((rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
+        members.append(Member(rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
     if rules & BOUNDS:
         seed = _next_seed(0)
-        members.append((rules, seed, NEAR_TIES, BOUNDS_DEPTH, False))
-        members.append((rules, _next_seed(seed), SHUFFLE, BOUNDS_DEPTH, True))
+        members.append(Member(rules, seed, NEAR_TIES, BOUNDS_DEPTH, False))
+        members.append(Member(rules, _next_seed(seed), SHUFFLE, BOUNDS_DEPTH, True))
     return members
 
 
-def member_name(member: tuple[int, int, int, int, bool]) -> str:
+def member_name(member: Member) -> str:
     """A portfolio member's name, as results and benchmarks report it."""
-    flags, _, noise, depth, restarts = member
-    if restarts:
+    if member.restarts:
         return "shuffled"
-    if noise:
+    if member.noise:
         return "near-ties"
-    if depth == 1:
+    if member.depth == 1:
         return "quick"
-    if not flags & (ORDERING | BOUNDS | PROJECTIONS):
+    if not member.flags & (ORDERING | BOUNDS | PROJECTIONS):
         return "engine order"
     return "urgency"
 
@@ -209,7 +218,7 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     gen = tab.next_generation()
     members = _portfolio(rules, quick_phase)
     stacks = [None] * len(members)  # made at a search's first turn: most deals need one
-    seeds = [seed for _, seed, _, _, _ in members]
+    seeds = [m.seed for m in members]
     runs = [1] * len(members)  # Luby term of the current run of a restarting search
     left = [RESTART_UNIT * luby(1)] * len(members)
     nodes = 0
@@ -238,22 +247,23 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
             grouping_at = nodes + grouping_share(nodes) * max(int(info[0]), 1)
             continue
         k = turn % len(members)
-        flags, _, noise, depth, restarts = members[k]
+        member = members[k]
         allowance = quick_phase if turn == 0 and len(members) > 1 and quick_phase else SLICE
-        if restarts:
+        if member.restarts:
             allowance = min(allowance, left[k])
         if stacks[k] is None:
             stacks[k] = new_stack(np.uint64(seeds[k]))
-        status = search_kernel(flags)(piles, reserve, tops, part, npart, root,
-                                      min(allowance, budget - nodes), flags, tab.slots,
-                                      np.uint32(gen), tab.bits, line, stats, stacks[k], noise,
-                                      proj, ptab_args, depth)
+        status = search_kernel(member.flags)(piles, reserve, tops, part, npart, root,
+                                             min(allowance, budget - nodes), member.flags,
+                                             tab.slots, np.uint32(gen), tab.bits, line, stats,
+                                             stacks[k], member.noise, proj, ptab_args,
+                                             member.depth)
         used = int(stats[0])
         nodes += used
         turn += 1
         if status != UNRESOLVED:
-            settled_by = member_name(members[k])
-        if restarts and status == UNRESOLVED:
+            settled_by = member_name(member)
+        if member.restarts and status == UNRESOLVED:
             left[k] -= used
             if left[k] <= 0:  # start again from the root with a new order
                 runs[k] += 1

@@ -1,4 +1,4 @@
-"""The solver against the independent CP-SAT model (solver/cpsat.py).
+"""The solver against the independent CP-SAT model (solver/check/cpsat.py).
 
 300 seeded random deals and the 24 losses among deals 0..999, each settled by both:
 the verdicts must agree wherever both settle, at least 300 deals must be compared,
@@ -19,10 +19,11 @@ import pytest
 from halfmoon import Game
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.deal import Deal
+from solver import api
 from solver.check.cpsat import solve_cpsat
 from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS
 from solver.portfolio.search import solve
-from solver import solve_cpsat
+from solver.verdicts import NAMES, WIN
 
 SEED = 7
 RANDOM_DEALS = random_numbers(300, seed=SEED)
@@ -42,7 +43,7 @@ def settle(numbers) -> dict:
         for n in numbers:
             ours[n] = solve(n, budget=BUDGET)
             limit = TIME_LIMIT if ours[n].solved else OPEN_TIME_LIMIT
-            theirs[n] = pool.submit(solve_cpsat, n, limit)
+            theirs[n] = pool.submit(api.solve_cpsat, n, limit)  # the front door: by number
         return {n: (ours[n], theirs[n].result()) for n in numbers}
 
 
@@ -106,9 +107,9 @@ def grouping_alone(number, view, budget):
 
     g = Grouping(Deal.from_number(number))
     status, _, line = g(budget=budget, view=view)
-    if status == 1:
+    if status == WIN:
         assert g.replays(g.root, line), (number, view)
-    return {1: "win", 0: "loss"}.get(status, "unresolved"), line
+    return NAMES[int(status)], line
 
 
 def test_the_grouping_search_by_counts_and_by_pairs_agree_with_cpsat(results):

@@ -23,9 +23,6 @@ from solver.mirror.position import initial_position
 from solver.depth_first.projections import (
     NPROJ,
     NPROJ_ALL,
-    P_LOSS,
-    P_UNKNOWN,
-    P_WIN,
     PROJ_BUDGET,
     PROJECTION_MASKS,
     project,
@@ -36,6 +33,7 @@ from solver.depth_first.projections import (
 from solver.portfolio.search import solve
 from solver.mirror.convert import deal_arrays
 from solver.mirror.table import Table
+from solver.verdicts import LOSS, UNRESOLVED, WIN
 
 # Losses proved at the start by a projection onto faces + one class, though not by the
 # bounds (454), or by both (459, 150).
@@ -138,11 +136,11 @@ def test_project_matches_the_projected_position(table):
 def test_projection_verdicts_agree_with_cpsat(number, table):
     """Each settled projected game of the start position gets CP-SAT's verdict."""
     proj = Projections(Deal.from_number(number), table)
-    names = {P_WIN: "win", P_LOSS: "loss"}
+    names = {WIN: "win", LOSS: "loss"}
     settled = 0
     for p in range(NPROJ_ALL):
         v = proj.verdict(int(initial_position(proj.piles, proj.reserve)), p)
-        if v == P_UNKNOWN:
+        if v == UNRESOLVED:
             continue
         piles, reserve = proj.projected_ranks(p)
         expected = solve_cpsat(piles, reserve, time_limit=60).verdict
@@ -155,10 +153,10 @@ def test_projection_verdicts_are_remembered(table):
     proj = Projections(Deal.from_number(459), table)
     pos = int(initial_position(proj.piles, proj.reserve))
     first = [proj.verdict(pos, p) for p in range(NPROJ)]
-    assert P_LOSS in first
+    assert LOSS in first
     assert [proj.verdict(pos, p, budget=1) for p in range(NPROJ)] == first  # from the table
     proj.gen = np.uint32(table.next_generation())
-    assert proj.verdict(0, 3) == P_WIN  # the empty position
+    assert proj.verdict(0, 3) == WIN  # the empty position
 
 
 def test_a_projected_search_that_gives_up_is_not_repeated(table):
@@ -168,10 +166,10 @@ def test_a_projected_search_that_gives_up_is_not_repeated(table):
     proj = Projections(Deal.from_number(495), table)
     pos = int(initial_position(proj.piles, proj.reserve))
     p = [q for q in range(NPROJ_ALL) if classes(q) == {1, 3, 5}][0]
-    assert proj.verdict(pos, p, budget=10) == P_UNKNOWN
-    assert proj.verdict(pos, p) == P_UNKNOWN  # not searched a second time
+    assert proj.verdict(pos, p, budget=10) == UNRESOLVED
+    assert proj.verdict(pos, p) == UNRESOLVED  # not searched a second time
     proj.gen = np.uint32(table.next_generation())  # a new search forgets the mark
-    assert proj.verdict(pos, p) == P_LOSS
+    assert proj.verdict(pos, p) == LOSS
 
 
 def test_only_projections_holding_the_move_class_are_checked(table):
@@ -180,7 +178,7 @@ def test_only_projections_holding_the_move_class_are_checked(table):
     (they are the parent's, already checked); with the faces, every one is checked."""
     proj = Projections(Deal.from_number(459), table)
     pos = np.uint64(initial_position(proj.piles, proj.reserve))
-    lost = {q for q in range(NPROJ) if proj.verdict(int(pos), q) == P_LOSS}
+    lost = {q for q in range(NPROJ) if proj.verdict(int(pos), q) == LOSS}
     assert lost and lost != set(range(NPROJ))
     args = (pos, *proj.arrays, *proj.targs, 0, NPROJ, PROJ_BUDGET)
     for a in range(5):
@@ -238,7 +236,7 @@ def test_deal_495_falls_to_faces_and_two_classes(table):
     pos = int(initial_position(proj.piles, proj.reserve))
     assert not proj.dead(pos)
     two_nine_four_seven = [p for p in range(NPROJ_ALL) if classes(p) == {1, 3, 5}]
-    assert proj.verdict(pos, two_nine_four_seven[0]) == P_LOSS
+    assert proj.verdict(pos, two_nine_four_seven[0]) == LOSS
     assert proj.dead(pos, NPROJ, NPROJ_ALL)
 
 

@@ -1,4 +1,4 @@
-"""The clause-learning search (solver/cdcl.py) on the grouping view's clauses.
+"""The clause-learning search (solver/grouping/clause_learning.py) on the grouping view's clauses.
 
 It stops when its budget of conflicts is spent, goes on where it stopped with its work
 kept, thins its learnt clauses on long runs and still decides, and restarts on the
@@ -13,21 +13,11 @@ import pytest
 from conftest import Grouping
 from halfmoon.game.deal import Deal
 from solver.depth_first.bounds import partner_table
-from solver.grouping.clause_learning import (
-    C_CONFLICTS,
-    C_DELETED,
-    C_NCL,
-    C_NORIG,
-    C_REDUCTIONS,
-    REDUCE_FIRST,
-    LOSS,
-    UNRESOLVED,
-    WIN,
-    grouping_run,
-    luby,
-)
+from solver.grouping.clause_learning import grouping_run
 from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model
+from solver.grouping.state import REDUCE_FIRST, Ctl
 from solver.mirror.position import MAX_PLY
+from solver.verdicts import LOSS, UNRESOLVED, WIN
 
 
 def test_the_budget_stops_it():
@@ -51,7 +41,7 @@ def test_a_search_run_in_slices_keeps_its_work(number, verdict, view):
         total += int(info[0])
         turns += 1
     assert status == verdict and turns > 1
-    assert model[0][C_CONFLICTS] == total  # the conflicts of every turn, counted once
+    assert model.ctl[Ctl.CONFLICTS] == total  # the conflicts of every turn, counted once
     # a turn pauses the search where it is: in slices it is the same search as in one run
     assert Grouping(Deal.from_number(number))(budget=10**6, view=view)[1] == total
     if verdict == WIN:
@@ -74,15 +64,12 @@ def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
     info = np.zeros(2, np.int64)
     while status == UNRESOLVED:
         status, model = grouping_run(model, 1000, line, info)
-    ctl, cl_len = model[0], model[11]
-    assert status == verdict and ctl[C_CONFLICTS] > REDUCE_FIRST
-    assert ctl[C_REDUCTIONS] >= 1 and ctl[C_DELETED] > 0
-    learnt = cl_len[ctl[C_NORIG]:ctl[C_NCL]]
-    assert int(np.count_nonzero(learnt < 0)) == ctl[C_DELETED]
-    assert int(np.count_nonzero(cl_len[:ctl[C_NORIG]] < 0)) == 0  # the model's own clauses stay
+    ctl, cl_len = model.ctl, model.clauses.length
+    assert status == verdict and ctl[Ctl.CONFLICTS] > REDUCE_FIRST
+    assert ctl[Ctl.REDUCTIONS] >= 1 and ctl[Ctl.DELETED] > 0
+    learnt = cl_len[ctl[Ctl.MODEL_CLAUSES]:ctl[Ctl.CLAUSES]]
+    assert int(np.count_nonzero(learnt < 0)) == ctl[Ctl.DELETED]
+    # the model's own clauses stay
+    assert int(np.count_nonzero(cl_len[:ctl[Ctl.MODEL_CLAUSES]] < 0)) == 0
     if verdict == WIN:
         assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
-
-
-def test_luby_sequence():
-    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

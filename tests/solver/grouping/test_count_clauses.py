@@ -1,4 +1,4 @@
-"""The counting view (solver/counting.py): unary counters of each class and step.
+"""The counting view (solver/grouping/count_clauses.py): unary counters of each class and step.
 
 - A totalizer's outputs are the unary count of its inputs, and propagation on its
   clauses keeps the count exact both ways (the inputs fix the outputs; fixed outputs

@@ -1,13 +1,13 @@
-"""The per-step counts as a propagator (solver/count_propagator.py).
+"""The per-step counts as a propagator (solver/grouping/count_propagation.py).
 
 - Every explanation it writes follows from the view by counts: negated, it makes the
-  totalizer clauses of solver/counting.py conflict by unit propagation alone.
+  totalizer clauses of solver/grouping/count_clauses.py conflict by unit propagation alone.
 - Its counts follow the trail: after a paused run they are the counts of the literals it
   has taken in, and taking them all back gives the counts of the empty trail.
 - On hard deals of the whole code space it gives the verdicts of the totalizer clauses,
   and every win replays.  (Every small position against exhaustive search, and the
-  comparison deals against CP-SAT: tests/solver/test_grouping.py and
-  tests/solver/test_cpsat_agreement.py, in every view.)
+  comparison deals against CP-SAT: tests/solver/grouping/test_model.py and
+  tests/solver/check/test_cpsat_agreement.py, in every view.)
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ import pytest
 from conftest import Grouping
 from halfmoon.game.deal import Deal
 from solver.depth_first.bounds import partner_table
-from solver.grouping.clause_learning import C_NCL, C_NORIG, C_TLEN, UNRESOLVED, WIN, grouping_run
-from solver.grouping.count_propagation import count_state, count_undo
+from solver.grouping.clause_learning import grouping_run
+from solver.grouping.count_propagation import COUNTED, STEPS, count_state, count_undo
 from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, grouping_model
-from solver.mirror.position import MAX_PLY
+from solver.grouping.state import Ctl
 from solver.grouping.unit_propagation import _propagate
+from solver.mirror.position import MAX_PLY
+from solver.verdicts import UNRESOLVED, WIN
 
 # Deals of the whole code space past 100,000 positions of the depth-first searches
 # (halfmoon batch --random 100000 --seed 31337), wins and losses.
@@ -40,22 +42,22 @@ def _model(number, view):
 
 
 def _explanations(model):
-    ctl, cl_lits, cl_start, cl_len, cl_lbd = model[0], model[9], model[10], model[11], model[30]
+    ctl, cls = model.ctl, model.clauses
     out = []
-    for cl in range(ctl[C_NORIG], ctl[C_NCL]):
-        if cl_lbd[cl] == EXPLAINED and cl_len[cl] > 0:
-            out.append([int(x) for x in cl_lits[cl_start[cl]:cl_start[cl] + cl_len[cl]]])
+    for cl in range(ctl[Ctl.MODEL_CLAUSES], ctl[Ctl.CLAUSES]):
+        if cls.lbd[cl] == EXPLAINED and cls.length[cl] > 0:
+            out.append([int(x) for x in cls.lits[cls.start[cl]:cls.start[cl] + cls.length[cl]]])
     return out
 
 
 def _refuted(counters, clause) -> bool:
     """The clause's literals all made false at level 1 of the totalizer model: does unit
     propagation reach a conflict (or is one of them already true at the root)?"""
-    (ctl, lits, start, length, wnext, whead, assign, level, reason, trail) = (
-        counters[0], counters[9].copy(), counters[10], counters[11], counters[12].copy(), counters[13].copy(),
-        counters[14].copy(), counters[15].copy(), counters[16].copy(), counters[21].copy())
-    bstart, bimp, bcl = counters[27], counters[28], counters[29]
-    tlen = int(ctl[C_TLEN])
+    cls, tr = counters.clauses, counters.trail
+    lits, wnext, whead = cls.lits.copy(), cls.watch_next.copy(), cls.watch_head.copy()
+    assign, level, reason = tr.assign.copy(), tr.level.copy(), tr.reason.copy()
+    trail = tr.lits.copy()
+    tlen = int(counters.ctl[Ctl.TRAIL])
     first = tlen
     for lit in clause:
         v, want = lit >> 1, lit & 1  # the literal false: its variable takes the value want
@@ -66,8 +68,8 @@ def _refuted(counters, clause) -> bool:
         assign[v], level[v], reason[v] = want, 1, -1
         trail[tlen] = lit ^ 1
         tlen += 1
-    confl, _, _ = _propagate(trail, tlen, first, assign, level, reason, whead, wnext, lits, start, length, 1,
-                             bstart, bimp, bcl)
+    confl, _, _ = _propagate(trail, tlen, first, assign, level, reason, whead, wnext, lits,
+                             cls.start, cls.length, 1, cls.imp_start, cls.imp_lits, cls.imp_clause)
     return confl >= 0
 
 
@@ -89,14 +91,15 @@ def test_the_counts_follow_the_trail():
     g, model = _model(HARD[1], VIEW_COUNTS)
     status, model = grouping_run(model, 40, np.zeros(MAX_PLY, np.uint64), np.zeros(2, np.int64))
     assert status == UNRESOLVED
-    ctl, lo, hi, base, assign, trail, rank, state = (model[0], model[3], model[4], model[5], model[14], model[21],
-                                                    model[31], model[32])
-    seen = state[0][0]
-    assert 0 < seen <= ctl[C_TLEN]
+    ctl, cards, state = model.ctl, model.cards, model.counts
+    lo, hi, base, rank = cards.lo, cards.hi, cards.base, cards.rank
+    assign, trail = model.trail.assign, model.trail.lits
+    seen = state.ctl[COUNTED]
+    assert 0 < seen <= ctl[Ctl.TRAIL]
     taken = {int(trail[j]) >> 1 for j in range(seen)}
-    n, nmoves = len(rank), int(state[0][1])
-    low = np.zeros_like(state[3])
-    up = np.zeros_like(state[4])
+    n, nmoves = len(rank), int(state.ctl[STEPS])
+    low = np.zeros_like(state.low)
+    up = np.zeros_like(state.up)
     for c in range(n):
         for v in range(nmoves):
             x = base[c] + v - lo[c]
@@ -104,10 +107,11 @@ def test_the_counts_follow_the_trail():
             open_ = v >= lo[c] and not (lo[c] <= v < hi[c] and x in taken and assign[x] == 0)
             low[rank[c], v] += gone
             up[rank[c], v] += open_
-    assert (state[3] == low).all() and (state[4] == up).all()
+    assert (state.low == low).all() and (state.up == up).all()
     count_undo(state, 0, trail, assign, rank)
-    fresh = count_state(n, int(ctl[1]), nmoves, rank, lo, hi, base)
-    assert (state[3] == fresh[3]).all() and (state[4] == fresh[4]).all() and state[0][0] == 0
+    fresh = count_state(n, int(ctl[Ctl.VARS]), nmoves, rank, lo, hi, base)
+    assert (state.low == fresh.low).all() and (state.up == fresh.up).all()
+    assert state.ctl[COUNTED] == 0
 
 
 def test_hard_deals_get_the_verdicts_of_the_totalizer_clauses():

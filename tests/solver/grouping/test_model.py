@@ -1,4 +1,4 @@
-"""The grouping view (solver/grouping.py): the clauses of a position and the search on them.
+"""The grouping view (solver/grouping/model.py): the clauses of a position and the search on them.
 
 - On every position reachable from small positions its verdict is the exhaustive
   search's, both ways (it is complete, not only a dead-end test), by counts (through the

@@ -1,4 +1,4 @@
-"""Unit propagation (solver/propagation.py) on small hand-written clause sets.
+"""Unit propagation (solver/grouping/unit_propagation.py) on small hand-written clause sets.
 
 Binary clauses imply through their lists, longer ones through their watches, a clause
 made false is reported as the conflict, a deleted learnt clause's watch is dropped, and

@@ -1,4 +1,4 @@
-"""The solver's Python API (solver/search.py): ``solve`` and its helpers.
+"""The solver's Python API (solver/portfolio/search.py): ``solve`` and its helpers.
 
 Verdicts on known deals, winning lines replayed through the reference engine, the
 budget, inputs of every kind, and verdicts on small positions checked against
@@ -20,7 +20,7 @@ from conftest import brute_force, make_layout, pack
 from halfmoon import Game, parse_layout, write_layout
 from halfmoon.game.deal import Deal
 from halfmoon.game.moves import Move
-from solver import DEFAULT_BUDGET, Result, solve
+from solver.portfolio.search import DEFAULT_BUDGET, Result, solve
 from solver.depth_first.pruning import ALL_RULES, NO_RULES
 from solver.mirror.convert import deal_arrays, delta_to_move
 from solver import solve_cpsat
@@ -262,7 +262,9 @@ def test_crowded_position_without_free_cards():
     past its move buffers (run as Python, where numba would not notice)."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     tests = ROOT / "tests"
-    env["PYTHONPATH"] = os.pathsep.join([str(tests / "solver"), str(tests), str(ROOT), env.get("PYTHONPATH", "")])
+    here = Path(__file__).resolve().parent  # for test_search's CROWDED
+    env["PYTHONPATH"] = os.pathsep.join([str(here), str(tests), str(ROOT),
+                                         env.get("PYTHONPATH", "")])
     proc = subprocess.run([sys.executable, "-c", CROWDED_SCRIPT], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-1500:]
@@ -273,18 +275,21 @@ def test_crowded_position_without_free_cards():
 
 def test_portfolio_members():
     from solver.depth_first.pruning import BOUNDS, FREE_CARDS, PROJECTIONS
-    from solver.portfolio.search import BOUNDS_DEPTH, URGENCY_DEPTH, _portfolio
+    from solver.portfolio.search import BOUNDS_DEPTH, URGENCY_DEPTH, Member, _portfolio
 
     members = _portfolio(ALL_RULES, quick_phase=2000)
-    assert members[0][0] == ALL_RULES & ~PROJECTIONS and members[0][3] == 1  # the cheap search first
-    assert sum(m[4] for m in members) == 1  # one search restarts
-    assert len({m[1] for m in members if m[2]}) == 2  # the jittered ones have their own seeds
-    assert _portfolio(ALL_RULES, quick_phase=0)[0][0] == ALL_RULES
-    assert _portfolio(FREE_CARDS, quick_phase=2000) == [(FREE_CARDS, 0, 0, URGENCY_DEPTH, False)]
+    # the cheap search first
+    assert members[0].flags == ALL_RULES & ~PROJECTIONS and members[0].depth == 1
+    assert sum(m.restarts for m in members) == 1  # one search restarts
+    assert len({m.seed for m in members if m.noise}) == 2  # the jittered ones have their own seeds
+    assert _portfolio(ALL_RULES, quick_phase=0)[0].flags == ALL_RULES
+    plain = Member(FREE_CARDS, 0, 0, URGENCY_DEPTH, False)
+    assert _portfolio(FREE_CARDS, quick_phase=2000) == [plain]
     # the urgency-order search takes the bounds test deeper than the jittered ones
-    assert members[1] == (ALL_RULES, 0, 0, URGENCY_DEPTH, False)
-    assert [m[3] for m in members[3:]] == [BOUNDS_DEPTH, BOUNDS_DEPTH] != [URGENCY_DEPTH] * 2
-    assert all(not m[0] & BOUNDS or m[3] >= 1 for m in members)
+    assert members[1] == Member(flags=ALL_RULES, seed=0, noise=0, depth=URGENCY_DEPTH,
+                                restarts=False)
+    assert [m.depth for m in members[3:]] == [BOUNDS_DEPTH, BOUNDS_DEPTH] != [URGENCY_DEPTH] * 2
+    assert all(not m.flags & BOUNDS or m.depth >= 1 for m in members)
 
 
 def test_each_result_says_which_search_settled_it():
