@@ -15,15 +15,15 @@ package in the same process, and the two are timed in alternating rounds:
   from the start of each deal, for ``--positions`` positions): microseconds a position
   for each version, and the median and range over the rounds of the ratio
   working tree / base (above 1: the working tree expands more positions a second);
-- with ``--solve LO:HI`` (or ``--random N --seed S``, deals drawn from the whole code
-  space, or ``--numbers FILE``), :func:`solver.solve` on every deal of the range (with
+- with ``--solve LO:HI`` (or ``--random N --seed S``, deals drawn from the whole code space,
+  or ``--numbers FILE``), :func:`solver.solve` on every deal of the range (with
   ``--budget N``, at most N positions each: 100,000 times the depth-first searches alone,
-  before the grouping search joins), in blocks of 250 deals that each version takes in
-  turn, first one then the other: time and positions in all, how many deals took over
-  0.5 s, the ``--slowest`` K slowest (8), any deal whose verdict differs, and the time of the
-  deals the base settles in over 100,000 positions (wins, losses) and of the rest; with ``--pieces``, through
-  :func:`solver.portfolio.deal_numbers.solve_numbers` in pieces of 16 (the batch's path, its first turn in
-  compiled code) instead.
+  before the grouping search joins), in blocks of 250 deals that each version takes in turn,
+  first one then the other: time and positions in all, how many deals took over 0.5 s, the
+  ``--slowest`` K slowest (8), any deal whose verdict differs, and the time of the deals the
+  base settles in over 100,000 positions (wins, losses) and of the rest; with ``--pieces``,
+  through :func:`solver.portfolio.deal_numbers.solve_numbers` in pieces of 16 (the batch's
+  path, its first turn in compiled code) instead.
 
 Against itself the median ratio stays within a few per cent of 1 over 7 rounds (figures
 in docs/tuning-log.md): smaller differences need more rounds.
@@ -59,7 +59,8 @@ from halfmoon.game.deal import Deal  # noqa: E402
 BLOCK = 250
 PIECE = 16  # deals per call of solve_numbers with --pieces, as a batch's local workers
 # the core game's modules, once at the top of halfmoon/, now in halfmoon.game
-_OLD_CORE = re.compile(r"\bhalfmoon\.(cards|codes|deal|engine|errors|generator|inputs|layouts|moves|taps)\b")
+_OLD_CORE = re.compile(r"\bhalfmoon\.(cards|codes|deal|engine|errors|generator|inputs|layouts"
+                       r"|moves|taps)\b")
 SLOW = 0.5
 HARD = 100_000  # the table by the base's positions: the deals past this many, and the rest
 
@@ -68,7 +69,8 @@ def extract(rev: str) -> tuple[str, Path]:
     """The full commit of ``rev`` and a directory holding its ``solver/`` as the package
     ``solver_base``; exits with status 2 if the revision has no ``solver/``."""
     try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify",
+                                 f"{rev}^{{commit}}"],
                                 capture_output=True, text=True, check=True).stdout.strip()
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "solver"],
                                  capture_output=True, check=True).stdout
@@ -85,7 +87,8 @@ def extract(rev: str) -> tuple[str, Path]:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     data = tar.extractfile(member).read()
                     if target.suffix == ".py":
-                        data = _OLD_CORE.sub(r"halfmoon.game.\1", data.decode("utf-8")).encode("utf-8")
+                        data = _OLD_CORE.sub(r"halfmoon.game.\1",
+                                             data.decode("utf-8")).encode("utf-8")
                     target.write_bytes(data)
     return commit, home
 
@@ -124,7 +127,8 @@ class Version:
         line = np.zeros(48, np.uint64)
         stats = np.zeros(4, np.int64)
         stack = self.dfs.new_stack(np.uint64(0))
-        search = self.dfs.search_kernel(flags) if hasattr(self.dfs, "search_kernel") else self.dfs.dfs
+        search = (self.dfs.search_kernel(flags) if hasattr(self.dfs, "search_kernel")
+                  else self.dfs.dfs)
         t = time.perf_counter()
         search(piles, reserve, tops, part, npart, root, positions, flags, tab.slots, gen, tab.bits,
                line, stats, stack, 0, proj, ptab_args, depth)
@@ -151,12 +155,15 @@ def compare_kernel(versions: list[Version], deals: list[int], positions: int, ro
                     t += dt
                 per[(v.name, setup)].append(t / n * 1e6)
     base, work = versions
-    print(f"kernel, deals {','.join(map(str, deals))}, {positions:,} positions each, {rounds} rounds:")
+    print(f"kernel, deals {','.join(map(str, deals))}, {positions:,} positions each, "
+          f"{rounds} rounds:")
     for setup in names:
         b, w = per[(base.name, setup)], per[(work.name, setup)]
         ratios = sorted(x / y for x, y in zip(b, w))
-        print(f"  {setup:10s} base {statistics.median(b):.3f} us  working tree {statistics.median(w):.3f} us"
-              f"  speed ratio: median {statistics.median(ratios):.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}")
+        print(f"  {setup:10s} base {statistics.median(b):.3f} us"
+              f"  working tree {statistics.median(w):.3f} us"
+              f"  speed ratio: median {statistics.median(ratios):.3f},"
+              f" range {ratios[0]:.3f}-{ratios[-1]:.3f}")
 
 
 def compare_solve(versions: list[Version], numbers: list[int], label: str, budget: int | None,
@@ -177,14 +184,16 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
                     total[v.name] += time.perf_counter() - t
                     nodes[v.name] += int(r.nodes.sum())
                     for j, number in enumerate(part):
-                        verdicts[v.name][number] = v.search.VERDICTS.get(int(r.verdicts[j]), "unresolved")
+                        verdicts[v.name][number] = v.search.VERDICTS.get(int(r.verdicts[j]),
+                                                                         "unresolved")
                         times[v.name][number] = float(r.seconds[j])
                         if v is versions[0]:
                             positions[number] = int(r.nodes[j])
                 continue
             for number in numbers[start:start + BLOCK]:
                 t = time.perf_counter()
-                r = v.search.solve(number) if budget is None else v.search.solve(number, budget=budget)
+                r = (v.search.solve(number) if budget is None
+                     else v.search.solve(number, budget=budget))
                 el = time.perf_counter() - t
                 total[v.name] += el
                 nodes[v.name] += r.nodes
@@ -203,15 +212,20 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
               f" slowest: {', '.join(f'{n} ({t[n]:.2f} s)' for n in slowest)}")
     base, work = (verdicts[v.name] for v in versions)
     differ = [n for n in base if base[n] != work[n]]
-    print(f"  verdicts differ on {len(differ)} deals{': ' + ', '.join(map(str, differ[:20])) if differ else ''}")
+    print(f"  verdicts differ on {len(differ)} deals"
+          f"{': ' + ', '.join(map(str, differ[:20])) if differ else ''}")
     # by the base's positions: the deals past HARD of them (wins, losses), and the rest
-    groups = {f"wins past {HARD:,} positions": [n for n in base if positions[n] >= HARD and base[n] == "win"],
-              f"losses past {HARD:,}": [n for n in base if positions[n] >= HARD and base[n] == "loss"],
-              "the rest": [n for n in base if positions[n] < HARD or base[n] not in ("win", "loss")]}
-    print(f"  by the base's positions (seconds, deals a second in one process):")
+    groups = {f"wins past {HARD:,} positions": [n for n in base
+                                                if positions[n] >= HARD and base[n] == "win"],
+              f"losses past {HARD:,}": [n for n in base
+                                        if positions[n] >= HARD and base[n] == "loss"],
+              "the rest": [n for n in base
+                           if positions[n] < HARD or base[n] not in ("win", "loss")]}
+    print("  by the base's positions (seconds, deals a second in one process):")
     for group, members in groups.items():
         cells = [f"{v.name} {sum(times[v.name][n] for n in members):7.1f} s "
-                 f"{len(members) / max(sum(times[v.name][n] for n in members), 1e-9):8.1f}/s" for v in versions]
+                 f"{len(members) / max(sum(times[v.name][n] for n in members), 1e-9):8.1f}/s"
+                 for v in versions]
         print(f"    {group:28s} {len(members):6,} deals  " + "  ".join(cells))
 
 
@@ -219,7 +233,8 @@ def deal_list(text: str) -> list[int]:
     try:
         deals = [int(n) for n in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected deal numbers separated by commas, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected deal numbers separated by commas, got {text!r}") from None
     if any(n < 0 for n in deals):
         raise argparse.ArgumentTypeError(f"deal numbers are not negative: {text!r}")
     return deals
@@ -243,15 +258,18 @@ def main(argv=None) -> int:
     p.add_argument("--deals", type=deal_list, default=[129, 1570, 38, 390, 876],
                    help="deal numbers for the kernel, comma-separated")
     p.add_argument("--solve", type=deal_range, metavar="LO:HI", help="also solve deals LO..HI-1")
-    p.add_argument("--random", type=int, metavar="N", help="also solve N random deals from the whole code space")
+    p.add_argument("--random", type=int, metavar="N",
+                   help="also solve N random deals from the whole code space")
     p.add_argument("--seed", type=int, default=0, help="the seed of --random (default 0)")
     p.add_argument("--numbers", type=Path, metavar="FILE",
                    help="also solve the deal numbers in FILE (whitespace-separated)")
     p.add_argument("--budget", type=int, help="the solver's budget when solving (default: its own)")
     p.add_argument("--no-kernel", action="store_true", help="skip the kernel timing")
-    p.add_argument("--slowest", type=int, default=8, metavar="K", help="list the K slowest deals of each (default 8)")
+    p.add_argument("--slowest", type=int, default=8, metavar="K",
+                   help="list the K slowest deals of each (default 8)")
     p.add_argument("--pieces", action="store_true",
-                   help="solve through pieces.solve_numbers (the batch's compiled path) instead of solve()")
+                   help="solve through pieces.solve_numbers (the batch's compiled path) "
+                        "instead of solve()")
     args = p.parse_args(argv)
     deals = args.deals
     jobs = []

@@ -1,8 +1,8 @@
 """The grouping search in its views (by counts through the propagator, by counts as totalizer
 clauses, by pairs), side by side in one process.
 
-    python benchmarks/bench_grouping.py [DEALS] [--budget 400000] [--solve] [--only counts|counters|pairs]
-                                        [--json PATH]
+    python benchmarks/bench_grouping.py [DEALS] [--budget 400000] [--solve]
+                                        [--only counts|counters|pairs] [--json PATH]
 
 DEALS is a list of deal numbers and ranges (``1413,2502,0:100``); by default the hard deals
 the view by counts was judged on (four losses of the whole code space, the costliest
@@ -10,12 +10,17 @@ losses of 0-9,999 and a hard win).  For each deal, the views take turns, their o
 reversed from deal to deal, so that all see the machine in the same phases:
 
 - the grouping search alone (:func:`solver.grouping.model.grouping_model` and one run of
-  :func:`solver.grouping.clause_learning.grouping_run` of at most ``--budget`` conflicts): verdict, conflicts
-  and seconds (the model's writing included), every win's line checked by ``line_wins``;
-- with ``--solve``, :func:`solver.solve` with every rule (the grouping search in that view)
-  and with ``COUNTING`` off (by pairs):
-  verdict, nodes, seconds and the search that settled it, every win replayed through the
-  reference engine.
+  :func:`solver.grouping.clause_learning.grouping_run` of at most ``--budget`` conflicts):
+  verdict, conflicts and seconds (the model's writing included), every win's line checked by
+  ``line_wins``;
+- with ``--solve``, :func:`solver.portfolio.search.solve` with every rule (the grouping search
+  in that view) and with ``COUNTING`` off (by pairs): verdict, nodes, seconds and the search
+  that settled it, every win replayed through the reference engine.
+
+It measures the solver's insides, not its front door: ``solver.grouping`` (the model and
+its run, in each view), ``solver.portfolio`` (the portfolio's ``solve``, its view by counts
+set for each run), with the deal's arrays and first position from ``solver.mirror`` and the
+partner table and rules of ``solver.depth_first``.
 
 Conflicts and nodes do not depend on the machine's speed; seconds do, and this machine is
 shared and switches speed, so the seconds are only compared within one run.  Verdicts that
@@ -36,17 +41,25 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import solver.portfolio.search as search  # noqa: E402
 from halfmoon import Game  # noqa: E402
 from halfmoon.game.deal import Deal  # noqa: E402
+from solver import warm_up  # noqa: E402
 from solver.depth_first.bounds import partner_table  # noqa: E402
-import solver.portfolio.search as search  # noqa: E402
-from solver.grouping.model import (LOSS, WIN, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model,  # noqa: E402
-                             grouping_run, line_wins)
-from solver.mirror.position import MAX_PLY, initial_position  # noqa: E402
 from solver.depth_first.pruning import ALL_RULES, COUNTING  # noqa: E402
+from solver.grouping.model import (  # noqa: E402
+    LOSS,
+    VIEW_COUNTERS,
+    VIEW_COUNTS,
+    VIEW_PAIRS,
+    WIN,
+    grouping_model,
+    grouping_run,
+    line_wins,
+)
+from solver.mirror.convert import deal_arrays  # noqa: E402
+from solver.mirror.position import MAX_PLY, initial_position  # noqa: E402
 from solver.portfolio.search import solve  # noqa: E402
-from solver.mirror.convert import deal_arrays
-from solver import warm_up
 
 HARD = "1413,5282,2502,6218469143,6382767906,4469536381,8776,1033553841"
 VIEWS = {"counts": VIEW_COUNTS, "counters": VIEW_COUNTERS, "pairs": VIEW_PAIRS}
@@ -83,7 +96,8 @@ def grouping_alone(number: int, view: int, budget: int) -> dict:
 def solved(number: int, view: int) -> dict:
     rules = ALL_RULES if view != VIEW_PAIRS else ALL_RULES & ~COUNTING
     default = search.VIEW_COUNTS
-    search.VIEW_COUNTS = view if view != VIEW_PAIRS else default  # the view solve() writes by counts
+    # the view solve() writes by counts
+    search.VIEW_COUNTS = view if view != VIEW_PAIRS else default
     try:
         r = solve(number, rules=rules)
     finally:
@@ -120,7 +134,8 @@ def main(argv=None) -> int:
                 row[view]["solve"] = solved(number, VIEWS[view])
         for view in views:
             a = row[view]["alone"]
-            line = f"| {number} | {view} | {a['verdict']} | {a['conflicts']:,} | {a['seconds']:.2f} |"
+            line = (f"| {number} | {view} | {a['verdict']} | {a['conflicts']:,} "
+                    f"| {a['seconds']:.2f} |")
             if args.solve:
                 s = row[view]["solve"]
                 line += f" {s['verdict']} | {s['nodes']:,} | {s['seconds']:.2f} | {s['by']} |"

@@ -3,9 +3,9 @@
     python benchmarks/bench_kernel.py [--deals 129,1570,38,390,876] [--positions 200000]
                                       [--repeats 5]
 
-Runs the search kernel (``solver.depth_first.dfs.search_kernel``: the plain search has a compiled
-version of its own) from the start of each deal, with no portfolio around it, for a fixed
-number of positions (none of these deals is settled sooner), in four set-ups:
+Runs the search kernel (``solver.depth_first.dfs.search_kernel``: the plain search has a
+compiled version of its own) from the start of each deal, with no portfolio around it, for a
+fixed number of positions (none of these deals is settled sooner), in four set-ups:
 
 - ``plain``: the free-card rule only (the benchmark's plain search);
 - ``cheap``: every rule but the projections, the bounds test at the root only (the
@@ -31,6 +31,10 @@ reference of its own run (median over the runs), which changes with the code and
 with the machine's phases; and the target of 5 million positions a second, judged on the
 runs at full speed (on the best round if there were none).  Writes
 benchmarks/results/kernel.json with every run and its reference timings.
+
+The kernel is one of the solver's insides, ``solver.depth_first``; it is given what the
+portfolio would give it: the deal's arrays from ``solver.mirror``, and the kernel's arrays,
+tables and search depths of ``solver.portfolio`` (:mod:`solver.portfolio.search`).
 """
 
 from __future__ import annotations
@@ -48,19 +52,25 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from halfmoon.game.deal import Deal  # noqa: E402
-from solver.depth_first.dfs import new_stack, search_kernel  # noqa: E402
-from solver.mirror.position import MAX_PLY  # noqa: E402
-from solver.depth_first.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS  # noqa: E402
-from solver import warm_up  # noqa: E402
-from solver.mirror.convert import deal_arrays  # noqa: E402
-from solver.portfolio.search import BOUNDS_DEPTH, URGENCY_DEPTH, default_tables, kernel_arrays  # noqa: E402
-
 from reference import Reference  # noqa: E402
+
+from halfmoon.game.deal import Deal  # noqa: E402
+from solver import warm_up  # noqa: E402
+from solver.depth_first.dfs import new_stack, search_kernel  # noqa: E402
+from solver.depth_first.pruning import ALL_RULES, FREE_CARDS, GROUPING, PROJECTIONS  # noqa: E402
+from solver.mirror.convert import deal_arrays  # noqa: E402
+from solver.mirror.position import MAX_PLY  # noqa: E402
+from solver.portfolio.search import (  # noqa: E402
+    BOUNDS_DEPTH,
+    URGENCY_DEPTH,
+    default_tables,
+    kernel_arrays,
+)
 
 RESULTS = ROOT / "benchmarks" / "results"
 TARGET = 5_000_000
-FULL_SPEED = 1.3  # a run counts as at full speed when the reference before and after it is this close to its best
+# a run counts as at full speed when the reference before and after it is this close to its best
+FULL_SPEED = 1.3
 SETUPS = {
     "plain": (FREE_CARDS, 0),
     "cheap": (ALL_RULES & ~(PROJECTIONS | GROUPING), 1),
@@ -73,7 +83,8 @@ class DealArrays:
     def __init__(self, number: int) -> None:
         self.number = number
         self.piles, self.reserve = deal_arrays(Deal.from_number(number))
-        self.root, self.tops, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
+        self.root, self.tops, self.part, self.npart, self.proj = kernel_arrays(self.piles,
+                                                                               self.reserve)
 
     def run(self, flags: int, depth: int, positions: int) -> tuple[int, float]:
         """(positions expanded, seconds) of one search from the start."""
@@ -122,13 +133,16 @@ def main(argv=None) -> int:
                 runs[name].append((k, d.number, n, t, before, ref.time(2)))
     refs = [r[i] for rs in runs.values() for r in rs for i in (4, 5)]
     fastest = min(refs)
-    report["reference_ns"] = {"best": fastest, "median": statistics.median(refs), "slowest": max(refs)}
+    report["reference_ns"] = {"best": fastest, "median": statistics.median(refs),
+                              "slowest": max(refs)}
     print(f"machine reference (move generation in the first-level cache, {len(refs)} timings): "
-          f"best {fastest:.1f} ns, median {statistics.median(refs):.1f} ns, slowest {max(refs):.1f} ns")
+          f"best {fastest:.1f} ns, median {statistics.median(refs):.1f} ns, "
+          f"slowest {max(refs):.1f} ns")
     print(f"{'set-up':16s} {'us/position':>12s} {'positions/s':>13s} {'median round':>13s}"
           f" {'full speed':>13s} {'runs':>5s} {'x reference':>12s}  target {TARGET:,}/s")
     for name, (flags, depth) in SETUPS.items():
-        rounds = [(sum(r[3] for r in runs[name] if r[0] == k) / sum(r[2] for r in runs[name] if r[0] == k))
+        rounds = [(sum(r[3] for r in runs[name] if r[0] == k)
+                   / sum(r[2] for r in runs[name] if r[0] == k))
                   for k in range(args.repeats)]
         best = min(rounds)
         median = statistics.median(rounds)

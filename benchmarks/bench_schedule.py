@@ -1,6 +1,7 @@
 """When the grouping search should join a deal, asked of per-deal data instead of re-solving.
 
-    python benchmarks/bench_schedule.py collect --random 100000 --seed 31337 --out FILE [--workers 2]
+    python benchmarks/bench_schedule.py collect --random 100000 --seed 31337 --out FILE
+                                                [--workers 2]
     python benchmarks/bench_schedule.py simulate FILE [--joins 30000,100000] [--shares 60,120]
 
 The depth-first searches of a deal take their turns in the same order whatever the grouping
@@ -13,11 +14,12 @@ not depend on theirs.  So what a schedule costs a deal follows from two runs of 
   ``--conflicts``, 8,192): the model's seconds and the conflicts and seconds after each turn.
   One line of JSON a deal, appended to ``--out``; a run that is stopped goes on where it
   stopped.
-- ``simulate``: the schedule of :func:`solver.portfolio.search.search_arrays` replayed on those figures
-  (the depth-first searches' positions at their measured rate, the grouping search's turns
-  at their measured seconds) for every join and share given, the current one first: seconds
-  of the deals past 100,000 positions ("hard"), of those settled by the depth-first searches
-  between 10,000 and 100,000 ("mid"), and of those between 5,000 and 10,000.
+- ``simulate``: the schedule of :func:`solver.portfolio.search.search_arrays` replayed on
+  those figures (the depth-first searches' positions at their measured rate, the grouping
+  search's turns at their measured seconds) for every join and share given, the current one
+  first: seconds of the deals past 100,000 positions ("hard"), of those settled by the
+  depth-first searches between 10,000 and 100,000 ("mid"), and of those between 5,000 and
+  10,000.
 
 The simulation leaves out what interleaving costs (the two searches evict each other's data
 from the caches), so it flatters early joins by some per cent: a schedule it picks is to be
@@ -25,6 +27,11 @@ measured with ``benchmarks/bench_compare.py`` before it is kept; and a deal whos
 run needs more than the collected conflicts counts as settled by the depth-first searches
 alone, so the late share (past a million positions) is not judged by it.  Figures:
 docs/tuning-log.md (2026-12-04).
+
+It measures the solver's insides, not its front door: ``solver.portfolio`` (the depth-first
+searches of :func:`solver.portfolio.search.search_arrays` and the schedule's constants) and
+``solver.grouping`` (the model and its turns, by counts), on the deal's arrays from
+``solver.mirror``.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ HARD, MID, LOW = 100_000, 10_000, 5_000
 def _collect_one(args: tuple[int, int, int]) -> dict:
     number, after, conflicts = args
     import solver.portfolio.search as search
-    from solver.grouping.model import LOSS, WIN, VIEW_COUNTS, grouping_model, grouping_run
+    from solver.grouping.model import LOSS, VIEW_COUNTS, WIN, grouping_model, grouping_run
     from solver.mirror.convert import deal_arrays
     from solver.mirror.position import MAX_PLY
 
@@ -96,7 +103,8 @@ def collect(numbers: list[int], out: Path, workers: int, after: int, conflicts: 
     todo = [n for n in numbers if n not in done]
     print(f"{len(done):,} deals already in {out.name}, {len(todo):,} to go", file=sys.stderr)
     with Pool(workers, initializer=_warm) as pool, out.open("a") as f:
-        for rec in pool.imap_unordered(_collect_one, [(n, after, conflicts) for n in todo], chunksize=64):
+        for rec in pool.imap_unordered(_collect_one, [(n, after, conflicts) for n in todo],
+                                       chunksize=64):
             f.write(json.dumps(rec) + "\n")
 
 
@@ -155,7 +163,8 @@ def simulate(path: Path, joins: list[int], shares: list[int], share_late: int) -
     }
     print(f"{len(recs):,} deals: " + ", ".join(f"{k} {len(v):,}" for k, v in groups.items()))
     now = (search.GROUPING_AFTER, search.GROUPING_SHARE, search.GROUPING_SHARE_LATE)
-    configs = [now] + [(j, s, share_late) for j in joins for s in shares if (j, s, share_late) != now]
+    configs = [now] + [(j, s, share_late) for j in joins for s in shares
+                       if (j, s, share_late) != now]
     for i, (j, s, sl) in enumerate(configs):
         cost = {k: sum(simulate_deal(r, j, s, sl) for r in v) for k, v in groups.items()}
         label = f"join {j:>7,}  share {s:>3}  late {sl:>3}" + ("  (now)" if i == 0 else "")
@@ -175,8 +184,10 @@ def main(argv=None) -> int:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--workers", type=int, default=2)
-    c.add_argument("--from", dest="after", type=int, default=LOW, help="grouping runs past this many positions")
-    c.add_argument("--conflicts", type=int, default=8192, help="at most this many conflicts a grouping run")
+    c.add_argument("--from", dest="after", type=int, default=LOW,
+                   help="grouping runs past this many positions")
+    c.add_argument("--conflicts", type=int, default=8192,
+                   help="at most this many conflicts a grouping run")
     s = sub.add_parser("simulate", help="schedules replayed on the collected runs")
     s.add_argument("file", type=Path)
     s.add_argument("--joins", type=_ints, default=[10_000, 30_000, 50_000, 100_000])
@@ -188,7 +199,8 @@ def main(argv=None) -> int:
             p.error(f"--random {args.random}: expected 1 to {DEAL_COUNT} deals")
         if args.workers < 1:
             p.error(f"--workers {args.workers}: expected at least 1")
-        collect(random_numbers(args.random, args.seed), args.out, args.workers, args.after, args.conflicts)
+        collect(random_numbers(args.random, args.seed), args.out, args.workers, args.after,
+                args.conflicts)
     else:
         if not args.file.is_file():
             p.error(f"{args.file}: no such file (make it with the collect command)")

@@ -21,13 +21,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..mirror.position import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
+from ..mirror.table import tt_contains, tt_prefetch, tt_store
 from ..verdicts import LOSS, UNRESOLVED, WIN
 from .bounds import NCARDS, bounds_dead
-from ..mirror.position import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, rank_class
 from .projections import NPROJ, PROJ_BUDGET, holds_class, project, projection_lost
 from .pruning import BOUNDS, COMMUTING, FREE_CARDS, PROJECTIONS, new_workspace, search_moves
-from ..mirror.table import tt_contains, tt_prefetch, tt_store
-
 
 URG_W = 100
 STAT_NODES = 0

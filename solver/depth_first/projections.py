@@ -19,10 +19,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..mirror.position import DEPTH, MAX_MOVES, MAX_PLY, NPILES, NRESERVE, RESERVE_SHIFT, pile_count, rank_class
-from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, new_workspace, search_moves, top_table
+from ..mirror.position import (
+    DEPTH,
+    MAX_MOVES,
+    MAX_PLY,
+    NPILES,
+    NRESERVE,
+    RESERVE_SHIFT,
+    pile_count,
+    rank_class,
+)
 from ..mirror.table import tt_get, tt_put
 from ..verdicts import LOSS, UNRESOLVED, WIN
+from .pruning import CLASS_IN_VIEW, FREE_CARDS, ORDERING, new_workspace, search_moves, top_table
 
 # Classes of each projection, as bit masks over the classes 0..5 (5 = J+Q+K): first
 # the five "faces + one pair class" the search checks at every position, then the ten

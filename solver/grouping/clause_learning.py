@@ -26,8 +26,21 @@ from ..mirror.position import source_delta
 from ..verdicts import LOSS, UNRESOLVED, WIN
 from .count_clauses import line_by_steps
 from .count_propagation import REASON_ROOM, ROOM_CLAUSES, count_propagate, count_undo
-from .state import (GLUE, REDUCE_FIRST, REDUCE_INC, RESTART_BASE, VIEW_COUNTS, VIEW_PAIRS,
-                    Clauses, Ctl, Model, grown, heap_down, heap_up, luby)
+from .state import (
+    GLUE,
+    REDUCE_FIRST,
+    REDUCE_INC,
+    RESTART_BASE,
+    VIEW_COUNTS,
+    VIEW_PAIRS,
+    Clauses,
+    Ctl,
+    Model,
+    grown,
+    heap_down,
+    heap_up,
+    luby,
+)
 from .unit_propagation import _propagate
 
 # The activity decay of the branching (VSIDS): 0.85 forgets old conflicts faster than

@@ -152,8 +152,8 @@ def _class_ranks(q):
 
 
 @njit(cache=True)
-def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base, rank, cl_lits, cl_start,
-                    cl_len, cl_lbd, ncl, nlit):
+def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base, rank, cl_lits,
+                    cl_start, cl_len, cl_lbd, ncl, nlit):
     """At a fixpoint of unit propagation: count the new trail entries and check the steps
     they touch.  Returns (code, trail length, clauses, literals): code -1 nothing new, -2
     literals set (propagate them), else the conflicting clause.  The caller leaves room
@@ -257,8 +257,8 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
                 else:
                     for q2 in range(NCLASSES):
                         if q2 != q:
-                            k = _reasons(r_up[q2] if want == 1 else r_low[q2], v, 1 - want, rstart, rcards,
-                                         lo, hi, base, assign, buf, k)
+                            k = _reasons(r_up[q2] if want == 1 else r_low[q2], v, 1 - want, rstart,
+                                         rcards, lo, hi, base, assign, buf, k)
                 for j in range(rstart[r], rstart[r + 1]):
                     c = rcards[j]
                     if lo[c] <= v < hi[c]:

@@ -47,8 +47,15 @@ import numpy as np
 from numba import njit
 
 from ..depth_first.bounds import NCARDS, partner_table
-from ..mirror.position import (DEPTH, MAX_MOVES, NPILES, NRESERVE, all_moves, pile_count,
-                               reserve_full)
+from ..mirror.position import (
+    DEPTH,
+    MAX_MOVES,
+    NPILES,
+    NRESERVE,
+    all_moves,
+    pile_count,
+    reserve_full,
+)
 from ..verdicts import LOSS, UNRESOLVED, WIN
 from .clause_learning import grouping_run
 from .count_clauses import FALSE, TRUE, _add, _le, _neg, counting_clauses, counting_room

@@ -19,7 +19,15 @@ from halfmoon.game.moves import Move
 from ..depth_first.bounds import partner_table
 from ..depth_first.dfs import new_stack, search_kernel
 from ..depth_first.projections import PROJECTION_MASKS, projection_arrays
-from ..depth_first.pruning import ALL_RULES, BOUNDS, COUNTING, GROUPING, ORDERING, PROJECTIONS, top_table
+from ..depth_first.pruning import (
+    ALL_RULES,
+    BOUNDS,
+    COUNTING,
+    GROUPING,
+    ORDERING,
+    PROJECTIONS,
+    top_table,
+)
 from ..grouping.model import VIEW_COUNTS, VIEW_PAIRS, grouping_model, grouping_run, line_wins
 from ..grouping.state import luby
 from ..mirror.convert import deal_arrays, delta_to_move
@@ -204,7 +212,8 @@ def member_name(member: Member) -> str:
 
 def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules: int = ALL_RULES,
                   table: Optional[Table] = None, projection_table: Optional[Table] = None,
-                  quick_phase: int = QUICK_PHASE) -> tuple[int, int, np.ndarray, int, Optional[str]]:
+                  quick_phase: int = QUICK_PHASE) -> tuple[int, int, np.ndarray, int,
+                                                           Optional[str]]:
     """The portfolio on a deal given as the kernel's arrays (see :func:`solve`): its status
     (WIN, LOSS, UNRESOLVED), positions, winning line (deltas, the first ``nline`` of
     ``line``) and the search that settled it."""

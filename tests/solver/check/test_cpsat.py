@@ -156,7 +156,8 @@ HAND = [
     ({1: [1, 2], 2: [9, 10]}, [], "loss"),             # tops 2 and 10: dead at once
     ({1: [1, 2], 2: [9, 10]}, [5, 6], "loss"),         # a legal move, then dead
     ({1: [1, 10], 2: [10, 1]}, [], "win"),
-    ({1: [1, 10]}, [1, 10], "win"),                    # pairing R1+R2 first would lose             # tops pair, then bottoms
+    ({1: [1, 10]}, [1, 10], "win"),                    # pairing R1+R2 first would lose
+                                                       # tops pair, then bottoms
     ({1: [1, 2], 2: [10, 9]}, [], "win"),
     ({1: [J, Q]}, [K], "loss"),                        # J under Q of the only triplet
     ({1: [Q, J], 2: [K, J], 3: [Q, K]}, [], "loss"),   # tops J, J, K: no queen in view

@@ -67,7 +67,8 @@ def test_verdicts_agree_on_random_deals(results):
     open_ = {n: (a.verdict, b.verdict) for n, (a, b) in results.items()
              if n in RANDOM_DEALS and n not in both}
     assert not differ, f"deal: (solver, CP-SAT) {differ}; left open: {open_}"
-    losses = sorted(n for n in RANDOM_DEALS if "loss" in (results[n][0].verdict, results[n][1].verdict))
+    losses = sorted(n for n in RANDOM_DEALS
+                    if "loss" in (results[n][0].verdict, results[n][1].verdict))
     print(f"\nlosses among the {len(RANDOM_DEALS)} random deals (seed {SEED}): {losses}")
     assert len(both) >= 280, f"only {len(both)} compared; left open: {open_}"
     assert 0 < len(losses) < 30  # about 2.8 % of deals are lost
@@ -119,8 +120,10 @@ def test_the_grouping_search_by_counts_and_by_pairs_agree_with_cpsat(results):
     through the engine."""
     compared = 0
     for n, (_, theirs) in results.items():
-        verdicts = {view: grouping_alone(n, view, 100_000)[0] for view in (VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS)}
-        assert len(set(verdicts.values())) == 1 and verdicts[VIEW_COUNTS] != "unresolved", (n, verdicts)
+        verdicts = {view: grouping_alone(n, view, 100_000)[0]
+                    for view in (VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS)}
+        assert len(set(verdicts.values())) == 1 and verdicts[VIEW_COUNTS] != "unresolved", \
+            (n, verdicts)
         if theirs.solved:
             assert verdicts[VIEW_COUNTS] == theirs.verdict, (n, verdicts, theirs.verdict)
             compared += 1

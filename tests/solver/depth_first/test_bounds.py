@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import brute_force, games_near_the_end, make_layout, pack
+
 from halfmoon import Game, parse_layout
 from halfmoon.game.deal import Deal
-from solver.depth_first.bounds import NCARDS, bounds_dead, partner_table
 from solver.check.cpsat import solve_cpsat
+from solver.depth_first.bounds import NCARDS, bounds_dead, partner_table
+from solver.mirror.convert import deal_arrays
 from solver.mirror.position import initial_position
 from solver.portfolio.search import solve
-from solver.mirror.convert import deal_arrays
 
 LOST_AT_START = (55, 58, 92)  # losses the bounds prove with no search at all
 # The 24 losses among deals 0..999 (checked by CP-SAT in test_cpsat_agreement.py).

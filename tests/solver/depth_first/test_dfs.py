@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import brute_force, near_end
 
 from halfmoon.game.deal import Deal
-from conftest import brute_force, near_end, pack
 from solver.depth_first.dfs import (
     LOSS,
     STACK_DEPTH,
@@ -21,11 +21,11 @@ from solver.depth_first.dfs import (
     plain_dfs,
     search_kernel,
 )
-from solver.mirror.position import MAX_MOVES, MAX_PLY, initial_position, rank_class, source_delta
 from solver.depth_first.pruning import ALL_RULES, CLASS_IN_VIEW, COMMUTING, FREE_CARDS, ORDERING
-from solver.portfolio.search import BOUNDS_DEPTH, NEAR_TIES, kernel_arrays
 from solver.mirror.convert import deal_arrays
+from solver.mirror.position import MAX_MOVES, MAX_PLY, initial_position, rank_class, source_delta
 from solver.mirror.table import Table, tt_store
+from solver.portfolio.search import BOUNDS_DEPTH, NEAR_TIES, kernel_arrays
 
 
 class Kernel:
@@ -34,7 +34,8 @@ class Kernel:
     def __init__(self, number) -> None:
         deal = number if isinstance(number, Deal) else Deal.from_number(number)
         self.piles, self.reserve = deal_arrays(deal)
-        self.root, self.tops, self.part, self.npart, self.proj = kernel_arrays(self.piles, self.reserve)
+        self.root, self.tops, self.part, self.npart, self.proj = kernel_arrays(self.piles,
+                                                                               self.reserve)
         self.tab, self.ptab = Table(16), Table(16)
         self.ptab.next_generation()
         self.new_search()

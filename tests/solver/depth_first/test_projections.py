@@ -12,14 +12,13 @@ import random
 
 import numpy as np
 import pytest
-
 from conftest import brute_force, games_near_the_end, make_layout, pack
+
 from halfmoon import Game, parse_layout
 from halfmoon.game.cards import rank_class
 from halfmoon.game.deal import Deal
-from solver.depth_first.bounds import NCARDS, bounds_dead, partner_table
 from solver.check.cpsat import solve_cpsat
-from solver.mirror.position import initial_position
+from solver.depth_first.bounds import NCARDS, bounds_dead, partner_table
 from solver.depth_first.projections import (
     NPROJ,
     NPROJ_ALL,
@@ -30,9 +29,10 @@ from solver.depth_first.projections import (
     projection_verdict,
     projections_dead,
 )
-from solver.portfolio.search import solve
 from solver.mirror.convert import deal_arrays
+from solver.mirror.position import initial_position
 from solver.mirror.table import Table
+from solver.portfolio.search import solve
 from solver.verdicts import LOSS, UNRESOLVED, WIN
 
 # Losses proved at the start by a projection onto faces + one class, though not by the

@@ -15,12 +15,11 @@ import random
 
 import numpy as np
 import pytest
-
 from conftest import brute_force, make_layout, near_end, pack
+
 from halfmoon import Game, parse_layout
 from halfmoon.game.cards import rank_class
 from halfmoon.game.deal import SOURCES, Deal
-from solver.mirror.position import all_moves, delta_sources
 from solver.depth_first.pruning import (
     ALL_RULES,
     BOUNDS,
@@ -44,8 +43,9 @@ from solver.depth_first.pruning import (
     search_moves,
     top_table,
 )
-from solver.portfolio.search import solve
 from solver.mirror.convert import deal_arrays
+from solver.mirror.position import all_moves, delta_sources
+from solver.portfolio.search import solve
 
 BUFFER = 1024  # larger than any position's move count
 
@@ -216,7 +216,8 @@ def test_top_table_describes_each_source():
         tops = top_table(piles, reserve)
         for i, pile in enumerate(deal.piles):
             empty = (EMPTY_MASKS + i, EMPTY_MASKS + i, 0, 0)
-            assert fields(tops[i, 0]) == empty and all(fields(tops[i, n]) == empty for n in range(9, 16))
+            assert fields(tops[i, 0]) == empty and all(fields(tops[i, n]) == empty
+                                                       for n in range(9, 16))
             for n in range(1, 9):
                 r = pile[n - 1].rank
                 below = sum({1 << rank_class(c.rank) for c in pile[:n - 1]})
@@ -253,7 +254,8 @@ def small_games():
     yield layout_game({1: "Jc Qd Kh", 2: "Kc Jd Qh", 3: "Qc Kd Jh"}, "5s 6s")
 
 
-@pytest.mark.parametrize("flags", [FREE_CARDS, CLASS_IN_VIEW, ORDERING, FREE_CARDS | CLASS_IN_VIEW | ORDERING])
+@pytest.mark.parametrize("flags", [FREE_CARDS, CLASS_IN_VIEW, ORDERING,
+                                   FREE_CARDS | CLASS_IN_VIEW | ORDERING])
 def test_pruned_moves_keep_a_win(flags):
     """On every position reachable from small positions, the pruned moves are legal,
     and if the position can be won, one of them leads to a position that can be won."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import Grouping
+
 from halfmoon.game.deal import Deal
 from solver.depth_first.bounds import partner_table
 from solver.grouping.clause_learning import grouping_run

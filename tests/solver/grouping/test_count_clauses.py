@@ -15,11 +15,19 @@ import itertools
 
 import numpy as np
 import pytest
-
 from conftest import Clauses, Grouping, neg, pack, pos
+
 from halfmoon import Game
 from halfmoon.game.deal import Deal
-from solver.grouping.count_clauses import FALSE, TRUE, _le, _totalizer, counting_clauses, counting_room, line_by_steps
+from solver.grouping.count_clauses import (
+    FALSE,
+    TRUE,
+    _le,
+    _totalizer,
+    counting_clauses,
+    counting_room,
+    line_by_steps,
+)
 from solver.grouping.model import _model_cards
 from solver.mirror.position import source_delta
 from solver.portfolio.search import solve
@@ -206,7 +214,8 @@ def test_the_room_bounds_what_is_written():
             game.play(move)
             positions.append((g, pack(game)))
     for g, p in positions:
-        n, src, rank, pile, above, below, gid, local = _model_cards(g.piles, g.reserve, np.uint64(p))
+        n, src, rank, pile, above, below, gid, local = _model_cards(g.piles, g.reserve,
+                                                                    np.uint64(p))
         count = np.bincount(rank[:n], minlength=14).astype(np.int64)
         nmoves = int(count[1:6].sum() + count[11])
         lo, hi = above[:n].copy(), nmoves - 1 - below[:n]

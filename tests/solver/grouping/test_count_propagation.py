@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import Grouping
+
 from halfmoon.game.deal import Deal
 from solver.depth_first.bounds import partner_table
 from solver.grouping.clause_learning import grouping_run
@@ -29,14 +29,16 @@ from solver.verdicts import UNRESOLVED, WIN
 # Deals of the whole code space past 100,000 positions of the depth-first searches
 # (halfmoon batch --random 100000 --seed 31337), wins and losses.
 HARD = [142660483, 306722590, 413809414, 590732855, 1253199360, 1349536228, 1626825012, 2816828881,
-        3003026921, 3007038037, 3369981172, 3884445764, 4088411334, 4188648979, 4517263076, 4963175426,
-        5783111307, 5784385040, 5897195494, 5919270509, 5969606697, 6677252484, 7116353008, 7513726429]
+        3003026921, 3007038037, 3369981172, 3884445764, 4088411334, 4188648979, 4517263076,
+        4963175426, 5783111307, 5784385040, 5897195494, 5919270509, 5969606697, 6677252484,
+        7116353008, 7513726429]
 EXPLAINED = 1 << 30  # the mark (cl_lbd) of the propagator's clauses
 
 
 def _model(number, view):
     g = Grouping(Deal.from_number(number))
-    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve), np.uint64(g.root), view)
+    status, model = grouping_model(g.piles, g.reserve, *partner_table(g.piles, g.reserve),
+                                   np.uint64(g.root), view)
     assert status == UNRESOLVED, (number, view)
     return g, model
 

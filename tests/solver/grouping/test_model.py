@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import Grouping, brute_force, games_near_the_end, make_game
-from halfmoon.game.deal import Deal
-from solver.grouping.model import LOSS, WIN, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, line_wins
 
-VIEWS = pytest.mark.parametrize("view", [VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS], ids=["counts", "counters", "pairs"])
+from halfmoon.game.deal import Deal
+from solver.grouping.model import LOSS, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, WIN, line_wins
+
+VIEWS = pytest.mark.parametrize("view", [VIEW_COUNTS, VIEW_COUNTERS, VIEW_PAIRS],
+                                ids=["counts", "counters", "pairs"])
 
 
 @VIEWS
@@ -31,7 +32,8 @@ def test_verdicts_match_exhaustive_search_everywhere(view):
             status, _, line = g(pos, view=view)
             assert status == (WIN if winnable else LOSS), f"{game.deal.code}: {pos:#x}"
             if status == WIN:
-                assert line_wins(g.piles, g.reserve, np.uint64(pos), np.array(line, np.uint64), len(line))
+                assert line_wins(g.piles, g.reserve, np.uint64(pos), np.array(line, np.uint64),
+                                 len(line))
                 assert g.replays(pos, line)
                 wins += 1
             else:

@@ -15,16 +15,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import brute_force, make_layout, pack
+
 from halfmoon import Game, parse_layout, write_layout
 from halfmoon.game.deal import Deal
 from halfmoon.game.moves import Move
-from solver.portfolio.search import DEFAULT_BUDGET, Result, solve
+from solver import solve_cpsat
 from solver.depth_first.pruning import ALL_RULES, NO_RULES
 from solver.mirror.convert import deal_arrays, delta_to_move
-from solver import solve_cpsat
 from solver.mirror.table import Table
+from solver.portfolio.search import DEFAULT_BUDGET, Result, solve
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -53,7 +53,8 @@ def position_deal(deal: Deal, pos: int) -> Deal:
 # --- known deals ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("number, verdict", [(0, "win"), (1, "win"), (13, "win"), (55, "loss"),
-                                             (58, "loss"), (92, "loss"), (262, "loss"), (454, "loss")])
+                                             (58, "loss"), (92, "loss"), (262, "loss"),
+                                             (454, "loss")])
 def test_known_deals(number, verdict):
     r = solve(number, budget=1_000_000)
     assert isinstance(r, Result)
@@ -129,7 +130,7 @@ def test_default_budget():
     assert DEFAULT_BUDGET >= 1_000_000
 
 
-# --- positions from layouts -------------------------------------------------------------------------
+# --- positions from layouts ---------------------------------------------------------------------
 
 def test_small_winnable_layout():
     deal = layout(*WINNABLE_LAYOUT)
@@ -209,7 +210,7 @@ def test_verdicts_on_small_positions_match_exhaustive_search():
     assert checked["win"] >= 50 and checked["loss"] >= 50, checked
 
 
-# --- helpers ---------------------------------------------------------------------------------------
+# --- helpers ------------------------------------------------------------------------------------
 
 def test_deal_arrays():
     deal = Deal.from_number(0)
@@ -238,7 +239,7 @@ def test_solve_cpsat():
     assert solve_cpsat(layout({})).verdict == "win"
 
 
-# --- the move buffers -------------------------------------------------------------------------------
+# --- the move buffers ---------------------------------------------------------------------------
 
 # 7 J, 7 Q and 6 K in view: 294 legal triplets, more than MAX_MOVES = 256.
 CROWDED = (
@@ -306,11 +307,17 @@ def test_each_result_says_which_search_settled_it():
 
 
 def test_the_grouping_share_falls_once_a_deal_is_hard():
-    from solver.portfolio.search import GROUPING_LATE, GROUPING_SHARE, GROUPING_SHARE_LATE, grouping_share
+    from solver.portfolio.search import (
+        GROUPING_LATE,
+        GROUPING_SHARE,
+        GROUPING_SHARE_LATE,
+        grouping_share,
+    )
 
     assert GROUPING_SHARE_LATE < GROUPING_SHARE
     assert grouping_share(0) == grouping_share(GROUPING_LATE - 1) == GROUPING_SHARE
-    assert grouping_share(GROUPING_LATE) == grouping_share(10 * GROUPING_LATE) == GROUPING_SHARE_LATE
+    assert grouping_share(GROUPING_LATE) == grouping_share(10 * GROUPING_LATE) \
+        == GROUPING_SHARE_LATE
 
 
 def test_the_late_share_gives_the_grouping_search_its_conflicts_sooner(monkeypatch):
@@ -376,7 +383,8 @@ def test_the_same_verdicts_whenever_the_grouping_search_joins(monkeypatch):
     assert [r.verdict for r in early] == [r.verdict for r in late]
     assert {r.verdict for r in early} == {"win", "loss"}
     before = [r for r in early if r.settled_by == "grouping" and r.nodes < 100_000]
-    assert len(before) >= 100 and not any(r.settled_by == "grouping" for r in late if r.nodes < 100_000)
+    assert len(before) >= 100 and not any(r.settled_by == "grouping"
+                                          for r in late if r.nodes < 100_000)
     for r, n in zip(early, JOIN_DEALS):
         if r.verdict == "win":
             assert replay(Deal.from_number(n), r.moves).is_won
@@ -404,9 +412,8 @@ def test_the_grouping_search_settles_losses_the_positions_search_cannot(number):
 def test_a_win_found_by_the_grouping_search_replays(monkeypatch):
     """Deal 0 with the grouping search joining at once: its first turn finds the win
     (fewer conflicts than a turn allows, before any position is searched)."""
-    from solver.depth_first.pruning import GROUPING
-
     import solver.portfolio.search as search
+    from solver.depth_first.pruning import GROUPING
 
     monkeypatch.setattr(search, "GROUPING_AFTER", 0)
     r = solve(0, rules=GROUPING, quick_phase=0)
