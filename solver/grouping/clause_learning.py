@@ -89,7 +89,9 @@ def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear
     return True
 
 
-@njit(cache=True, _nrt=False)
+# inlined into grouping_run by numba: called, it passes some 160 words of arrays' fields
+# each conflict, and the search ran measurably slower
+@njit(cache=True, inline="always")
 def _learn(confl, clauses, tr, br, scratch, tlen, dl, var_inc, nvars):
     """The clause learnt from the conflicting clause ``confl`` at level ``dl``: its first
     unique implication point, minimized, in ``scratch.learnt[:k]`` -- the asserting literal
