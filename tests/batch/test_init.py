@@ -1,5 +1,5 @@
-"""The batch's face (``halfmoon/batch/__init__.py``) and how the applications import.
-
+"""The batch's face (``halfmoon/batch/__init__.py``): what it exports, and that no module of
+the batch imports it (tests/test_imports.py checks every application's use of the solver).
 Read from the source with ``ast``, imports inside functions included, so that an import
 that would only run on a worker or in a rare branch is seen too."""
 
@@ -11,10 +11,8 @@ from pathlib import Path
 import pytest
 
 import halfmoon.batch
-import solver
 
 ROOT = Path(__file__).resolve().parents[2]
-APPLICATIONS = ("batch", "board", "cli")  # the packages that take the solver from its front door
 
 
 def _files(package: str) -> list[Path]:
@@ -54,23 +52,3 @@ def test_no_module_of_the_batch_imports_its_face(path):
         if module == "halfmoon.batch" or (module == "halfmoon" and "batch" in names):
             bad.append(f"line {node.lineno}: {ast.unparse(node)}")
     assert bad == [], f"{path.name} imports the package's face: {bad}"
-
-
-@pytest.mark.parametrize("path", [p for pkg in APPLICATIONS for p in _files(pkg)],
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_the_applications_take_only_the_solvers_public_names(path):
-    public = set(solver.__all__)
-    bad = []
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node, module, names in _imports(path):
-        if module.startswith("solver."):
-            bad.append(f"line {node.lineno}: {module} is inside the solver")
-        elif module == "solver":
-            bad += [f"line {node.lineno}: {n}" for n in names if n not in public]
-    bound = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
-             for a in n.names if a.name == "solver"}
-    for node in ast.walk(tree):  # solver.NAME after "import solver"
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in bound and node.attr not in public):
-            bad.append(f"line {node.lineno}: solver.{node.attr}")
-    assert bad == [], f"{path.parent.name}/{path.name} reaches behind the front door: {bad}"
