@@ -1,5 +1,6 @@
 """The batch's face (``halfmoon/batch/__init__.py``): what it exports, and that no module of
 the batch imports it (tests/test_imports.py checks every application's use of the solver).
+
 Read from the source with ``ast``, imports inside functions included, so that an import
 that would only run on a worker or in a rare branch is seen too."""
 
