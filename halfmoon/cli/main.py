@@ -15,6 +15,9 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.inputs import load_deal
 from halfmoon.game.layouts import format_layout
 
+from .checks import UsageError as _UsageError
+from .checks import check_output_file
+
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
@@ -26,9 +29,6 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{message} (see '{self.prog} --help')")
 
 
-class _UsageError(Exception):
-    pass
-
 
 def deal_to_json(deal) -> dict:
     return {
@@ -39,6 +39,8 @@ def deal_to_json(deal) -> dict:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if args.png:
+        check_output_file(args.png, "--png")
     deal = load_deal(args.deal)
     if args.png:
         from halfmoon.report.pictures import save_deal_png
@@ -410,6 +412,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
     if args.png and len(args.deals) != 1:
         raise _UsageError("--png draws one deal: give a single CODE or LAYOUT_FILE")
+    if args.png:
+        check_output_file(args.png, "--png")
     deals = [(deal_label(arg, d), d) for arg in args.deals for d in [load_deal(arg)]]
     for label, deal in deals:
         if args.engine == "cpsat":

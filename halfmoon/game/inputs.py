@@ -18,10 +18,14 @@ def load_deal(arg: str) -> Deal:
     if _is_number(text):
         return Deal(number_to_code(int(text)))
     path = Path(arg)
+    if text and path.is_dir():
+        raise HalfMoonError(f"{arg!r} is a directory, not a layout file")
     if path.is_file():
         return read_layout(path)
     if text.upper().startswith("HM"):
         Deal(text)  # raises the code's own, precise error
+    if "/" in text or path.suffix[1:].isalpha():  # written as a file's name: it is missing
+        raise HalfMoonError(f"no such file: {arg!r}")
     raise HalfMoonError(f"{arg!r} is neither a deal code, a deal number nor a layout file")
 
 

@@ -145,7 +145,16 @@ def test_deal_number_out_of_range(capsys):
 
 def test_missing_file(capsys, tmp_path):
     missing = str(tmp_path / "nowhere.txt")
-    assert_one_line_error(capsys, ["show", missing], "nowhere.txt")
+    assert_one_line_error(capsys, ["show", missing], "no such file", "nowhere.txt")
+    assert_one_line_error(capsys, ["solve", str(tmp_path)], "is a directory")
+
+
+@pytest.mark.parametrize("command", ["show", "solve"])
+def test_a_png_that_cannot_be_written_is_refused_before_any_work(capsys, tmp_path, command):
+    # nothing printed first: the check comes before the deal is solved or shown
+    assert_one_line_error(capsys, [command, "3", "--png", str(tmp_path / "no" / "x.png")],
+                          "--png", "no such directory")
+    assert_one_line_error(capsys, [command, "3", "--png", str(tmp_path)], "is a directory")
 
 
 @pytest.mark.parametrize("arg", ["²", "١٢", "12a"])

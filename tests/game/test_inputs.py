@@ -40,3 +40,14 @@ def test_anything_else_is_refused_with_what_was_typed(text):
 def test_results_name_an_input_by_its_canonical_code():
     assert deal_label("1", load_deal("1")) == "HM1-N-AAAAAAB"
     assert deal_label("hm1-n-aaaaaab", load_deal("hm1-n-aaaaaab")) == "HM1-N-AAAAAAB"
+
+
+@pytest.mark.parametrize("name", ["layouts/deal.txt", "deal.txt", "./x"])
+def test_a_missing_file_is_named_missing(tmp_path, name):
+    with pytest.raises(HalfMoonError, match="no such file"):
+        load_deal(str(tmp_path / name) if "/" in name else name)
+
+
+def test_a_directory_is_not_a_layout_file(tmp_path):
+    with pytest.raises(HalfMoonError, match="is a directory"):
+        load_deal(str(tmp_path))

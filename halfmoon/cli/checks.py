@@ -1,0 +1,24 @@
+"""What the command line checks before any work: bad usage as one line, output files that
+can be written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class UsageError(Exception):
+    """A command used wrongly: printed as one line, exit status 2."""
+
+
+def check_output_file(path: str, option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done: a directory,
+    a missing folder, a folder that cannot be written to."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: is a directory, not a file")
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: no such directory {str(folder)!r}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UsageError(f"{option} {path}: cannot write there (permission denied)")
