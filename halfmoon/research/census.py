@@ -65,6 +65,7 @@ def running_thresholds(n: int, points: int = 60) -> np.ndarray:
     if n < 2:
         return np.zeros(0, np.uint64)
     sizes = np.unique(np.geomspace(min(100, n), n, points))[:-1]
+    sizes = sizes[sizes <= n - 1]  # a size rounded just below n (few deals) is n itself
     return np.unique((sizes / n * 2.0 ** 64).astype(np.uint64))
 
 

@@ -141,3 +141,12 @@ def test_derive_refuses_bad_workers_and_a_url_without_work(census):
         derive(census, workers=0, progress=False)
     with pytest.raises(FindingsError, match="needs a local directory"):
         derive("memory://somewhere/census", workers=1, progress=False)
+
+
+def test_a_census_without_losses_has_findings_too(tmp_path):
+    path = tmp_path / "wins"
+    make_sample(path, range(0, 20), budget=5_000_000)  # deals 0-19: every one won
+    data = derive(path, seed=5, workers=1, players_deals=10, forgiveness_deals=2,
+                  recheck_share=0.05, progress=False, fair_deals=0)
+    assert data["summary"]["losses"] == 0 and data["summary"]["wins"] == 20
+    assert len(data["losses"]) == 0 and "deadlock" in data["losses"].columns
