@@ -9,10 +9,9 @@ import numpy as np
 from halfmoon.game.deal import SOURCES, Deal
 from halfmoon.game.moves import Move
 
-from .position import DEPTH, NPILES, RESERVE_SHIFT, delta_sources
+from .position import DEPTH, NPILES, SOURCE_DELTAS, delta_sources
 
-_SOURCE_DELTA = {s: 1 << (4 * i) if i < NPILES else 1 << (RESERVE_SHIFT + i - NPILES)
-                 for i, s in enumerate(SOURCES)}
+_SOURCE_DELTA = {s: int(SOURCE_DELTAS[i]) for i, s in enumerate(SOURCES)}
 
 
 def deal_arrays(deal: Deal) -> tuple[np.ndarray, np.ndarray]:

@@ -53,14 +53,14 @@ def reserve_full(pos, r):
 
 
 # the delta of each source's playable card, looked up
-_SOURCE_DELTAS = np.array([1 << (4 * i) for i in range(NPILES)]
+SOURCE_DELTAS = np.array([1 << (4 * i) for i in range(NPILES)]
                           + [1 << (RESERVE_SHIFT + r) for r in range(NRESERVE)], np.uint64)
 
 
 @njit(cache=True, inline='always')
 def source_delta(src):
     """The delta of removing the playable card of source 0..19 (P1..P12, R1..R8)."""
-    return _SOURCE_DELTAS[src]
+    return SOURCE_DELTAS[src]
 
 
 @njit(cache=True)
@@ -154,3 +154,20 @@ def cards_left(pos):
         if reserve_full(pos, r):
             n += 1
     return n
+
+
+_PILE_SHIFTS = np.arange(0, 4 * NPILES, 4, dtype=np.uint64)
+_RESERVE_SHIFTS = np.arange(RESERVE_SHIFT, RESERVE_SHIFT + NRESERVE, dtype=np.uint64)
+_HEIGHTS = np.arange(DEPTH, dtype=np.uint64)[None, :]
+
+
+def position_arrays(piles: np.ndarray, reserve: np.ndarray,
+                    pos: int) -> tuple[np.ndarray, np.ndarray]:
+    """A position of a deal as its own arrays: the cards above each pile's count and the
+    empty reserve slots zeroed (new arrays of the same dtypes), so that its start position
+    is ``pos``: how the searches take a position that is not a deal's start."""
+    pos = np.uint64(pos)
+    counts = (pos >> _PILE_SHIFTS) & np.uint64(15)
+    full = (pos >> _RESERVE_SHIFTS) & np.uint64(1)
+    return (np.where(_HEIGHTS < counts[:, None], piles, 0).astype(piles.dtype),
+            np.where(full != 0, reserve, 0).astype(reserve.dtype))

@@ -23,12 +23,20 @@ import numpy as np
 from halfmoon.game.deal import Deal
 
 from ..mirror.convert import deal_arrays
-from ..mirror.position import DEPTH, MAX_PLY, NPILES, NRESERVE, cards_left, initial_position
+from ..mirror.position import (
+    DEPTH,
+    MAX_PLY,
+    NPILES,
+    NRESERVE,
+    cards_left,
+    initial_position,
+    position_arrays,
+)
 from ..portfolio.search import search_arrays
 from ..verdicts import LOSS, NAMES, WIN
 from .fair import fair_game
 from .features import weighted_wins as weighted_wins_kernel
-from .pimc import layout_at, pimc_game
+from .pimc import pimc_game
 from .roster import TABLE_BITS, Player
 from .simple import play_batch, play_game
 
@@ -164,7 +172,7 @@ def fatal_move(piles, reserve, root: int, line: np.ndarray,
     def status(pos: int) -> int:
         if pos == 0:
             return WIN
-        return int(search_arrays(*layout_at(piles, reserve, np.uint64(pos)), budget)[0])
+        return int(search_arrays(*position_arrays(piles, reserve, pos), budget)[0])
 
     start = status(root)
     if start != WIN:

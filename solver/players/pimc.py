@@ -15,27 +15,12 @@ from ..mirror.position import (
     DEPTH,
     MAX_MOVES,
     NPILES,
-    NRESERVE,
     all_moves,
-    pile_count,
-    reserve_full,
+    position_arrays,
 )
 from ..portfolio.search import search_arrays
 from ..verdicts import LOSS, WIN
 from .fair import base_choice, sample_layout, view_layout
-
-
-def layout_at(piles, reserve, pos) -> tuple[np.ndarray, np.ndarray]:
-    """The arrays of layout ``piles``/``reserve`` at position ``pos`` (removed cards 0), as
-    the solver takes a position."""
-    p = piles.copy()
-    r = reserve.copy()
-    for i in range(NPILES):
-        p[i, pile_count(pos, i):] = 0
-    for k in range(NRESERVE):
-        if not reserve_full(pos, k):
-            r[k] = 0
-    return p, r
 
 
 def child_solves(view, reserve, pos, moves, m, samples, state,
@@ -50,7 +35,7 @@ def child_solves(view, reserve, pos, moves, m, samples, state,
     for _ in range(samples):
         sample_layout(view, pos, state, sample)
         for j in range(m):
-            p, r = layout_at(sample, reserve, np.uint64(pos - moves[j]))
+            p, r = position_arrays(sample, reserve, pos - moves[j])
             if not p.any() and not r.any():  # the move wins the game
                 wins[j] += 1
                 continue

@@ -34,33 +34,10 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.moves import Move
 
 from ..mirror.convert import deal_arrays, delta_to_move, move_delta
-from ..mirror.position import (
-    DEPTH,
-    MAX_MOVES,
-    NPILES,
-    NRESERVE,
-    RESERVE_SHIFT,
-    all_moves,
-    initial_position,
-)
+from ..mirror.position import MAX_MOVES, all_moves, initial_position, position_arrays
 from ..mirror.table import Table
 from ..verdicts import LOSS, NAMES, WIN
 from .search import search_arrays
-
-_PILE_SHIFTS = np.arange(0, 4 * NPILES, 4, dtype=np.uint64)
-_RESERVE_SHIFTS = np.arange(RESERVE_SHIFT, RESERVE_SHIFT + NRESERVE, dtype=np.uint64)
-_DEPTHS = np.arange(DEPTH, dtype=np.uint64)[None, :]
-
-
-def position_arrays(piles: np.ndarray, reserve: np.ndarray,
-                    pos: int) -> tuple[np.ndarray, np.ndarray]:
-    """A position of a deal as its own arrays: the cards above each pile's count and the
-    empty reserve slots zeroed, so that its start position is ``pos``."""
-    pos = np.uint64(pos)
-    counts = (pos >> _PILE_SHIFTS) & np.uint64(15)
-    full = (pos >> _RESERVE_SHIFTS) & np.uint64(1)
-    return (np.where(_DEPTHS < counts[:, None], piles, 0).astype(piles.dtype),
-            np.where(full != 0, reserve, 0).astype(reserve.dtype))
 
 
 class WalkTable(Table):

@@ -27,6 +27,8 @@ from halfmoon.game.moves import Move
 from solver.mirror.convert import deal_arrays
 from solver.mirror.position import (
     MAX_MOVES,
+    MAX_PLY,
+    NPILES,
     NSOURCES,
     RESERVE_SHIFT,
     all_moves,
@@ -34,9 +36,11 @@ from solver.mirror.position import (
     delta_sources,
     initial_position,
     pile_count,
+    position_arrays,
     reserve_full,
     source_delta,
 )
+from solver.players.simple import GREEDY, play_game
 from solver.portfolio.search import solve
 
 TESTS = Path(__file__).resolve().parent
@@ -340,3 +344,36 @@ def test_kernels_in_pure_python():
     assert proc.returncode == 0, proc.stderr[-3000:]
     ok, compared, walked = proc.stdout.split()
     assert ok == "ok" and int(compared) >= 20 and int(walked) > 10
+
+
+def test_position_arrays_round_trip_to_the_position():
+    rng = np.random.default_rng(3)
+    for number in (0, 1, 8_031_810_175):
+        piles, reserve = deal_arrays(Deal.from_number(number))
+        for _ in range(50):
+            counts = rng.integers(0, 9, 12)
+            full = rng.integers(0, 2, 8)
+            pos = sum(int(c) << (4 * i) for i, c in enumerate(counts))
+            pos += sum(int(f) << (48 + r) for r, f in enumerate(full))
+            p, r = position_arrays(piles, reserve, pos)
+            assert int(initial_position(p, r)) == pos
+            for i, c in enumerate(counts):
+                assert (p[i, :c] == piles[i, :c]).all() and (p[i, c:] == 0).all()
+            assert (r[full == 0] == 0).all() and (r[full == 1] == reserve[full == 1]).all()
+            assert p.dtype == piles.dtype and r.dtype == reserve.dtype
+
+
+def test_position_arrays_along_a_game_are_its_positions():
+    piles, reserve = deal_arrays(Deal.from_number(random_numbers(1, seed=71)[0]))
+    pos = initial_position(piles, reserve)
+    line = np.zeros(MAX_PLY, np.uint64)
+    n, _ = play_game(piles, reserve, pos, GREEDY, np.zeros(1, np.uint64), line, 2)
+    for k in range(n):
+        pos = np.uint64(pos - line[k])
+        p, r = position_arrays(piles, reserve, pos)
+        assert initial_position(p, r) == pos  # the solver reads the same position from it
+        for i in range(NPILES):
+            c = pile_count(pos, i)
+            assert np.array_equal(p[i, :c], piles[i, :c]) and not p[i, c:].any()
+        assert [bool(r[j]) for j in range(8)] == [reserve_full(pos, j) for j in range(8)]
+    assert piles.any()  # the deal's own arrays are left alone

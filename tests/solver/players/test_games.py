@@ -13,11 +13,10 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
 from solver.mirror.convert import deal_arrays
-from solver.mirror.position import MAX_PLY, cards_left, initial_position
+from solver.mirror.position import MAX_PLY, cards_left, initial_position, position_arrays
 from solver.players.fair import fair_game
 from solver.players.features import weighted_wins as weighted_wins_kernel
 from solver.players.games import deal_batch, fatal_move
-from solver.players.pimc import layout_at
 from solver.players.roster import SIMPLE, TABLE_BITS
 from solver.players.simple import GREEDY, play_batch, play_game
 from solver.portfolio.search import search_arrays
@@ -110,7 +109,7 @@ def _first_lost(piles, reserve, root, line, budget):
     one (None if there is none)."""
     pos = int(root)
     for k in range(len(line) + 1):
-        if pos and search_arrays(*layout_at(piles, reserve, np.uint64(pos)), budget)[0] != WIN:
+        if pos and search_arrays(*position_arrays(piles, reserve, pos), budget)[0] != WIN:
             return k
         if k < len(line):
             pos -= int(line[k])

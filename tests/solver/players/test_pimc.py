@@ -15,31 +15,12 @@ from solver.mirror.convert import deal_arrays, delta_to_move
 from solver.mirror.position import (
     MAX_MOVES,
     MAX_PLY,
-    NPILES,
     all_moves,
     initial_position,
-    pile_count,
-    reserve_full,
 )
 from solver.players.fair import view_layout
-from solver.players.pimc import child_solves, layout_at, pimc_choice, pimc_game
-from solver.players.simple import GREEDY, LOOKAHEAD, play_game
-
-
-def test_a_layout_at_a_position_is_that_position():
-    piles, reserve = deal_arrays(Deal.from_number(random_numbers(1, seed=71)[0]))
-    pos = initial_position(piles, reserve)
-    line = np.zeros(MAX_PLY, np.uint64)
-    n, _ = play_game(piles, reserve, pos, GREEDY, np.zeros(1, np.uint64), line, 2)
-    for k in range(n):
-        pos = np.uint64(pos - line[k])
-        p, r = layout_at(piles, reserve, pos)
-        assert initial_position(p, r) == pos  # the solver reads the same position from it
-        for i in range(NPILES):
-            c = pile_count(pos, i)
-            assert np.array_equal(p[i, :c], piles[i, :c]) and not p[i, c:].any()
-        assert [bool(r[j]) for j in range(8)] == [reserve_full(pos, j) for j in range(8)]
-    assert piles.any()  # the deal's own arrays are left alone
+from solver.players.pimc import child_solves, pimc_choice, pimc_game
+from solver.players.simple import LOOKAHEAD
 
 
 def test_with_one_rank_hidden_every_sample_is_the_position():

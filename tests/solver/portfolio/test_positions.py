@@ -17,26 +17,9 @@ from halfmoon.game.moves import MOVE_COUNT, Move, move_from_number
 from solver import GameWalk, solve, walk_games
 from solver.mirror.convert import deal_arrays, delta_to_move
 from solver.mirror.position import MAX_MOVES, all_moves, initial_position
-from solver.portfolio.positions import WalkTable, commuting, front, move_delta, position_arrays
+from solver.portfolio.positions import WalkTable, commuting, front, move_delta
 
 BUDGET = 200_000
-
-
-def test_position_arrays_round_trip_to_the_position():
-    rng = np.random.default_rng(3)
-    for number in (0, 1, 8_031_810_175):
-        piles, reserve = deal_arrays(Deal.from_number(number))
-        for _ in range(50):
-            counts = rng.integers(0, 9, 12)
-            full = rng.integers(0, 2, 8)
-            pos = sum(int(c) << (4 * i) for i, c in enumerate(counts))
-            pos += sum(int(f) << (48 + r) for r, f in enumerate(full))
-            p, r = position_arrays(piles, reserve, pos)
-            assert int(initial_position(p, r)) == pos
-            for i, c in enumerate(counts):
-                assert (p[i, :c] == piles[i, :c]).all() and (p[i, c:] == 0).all()
-            assert (r[full == 0] == 0).all() and (r[full == 1] == reserve[full == 1]).all()
-            assert p.dtype == piles.dtype and r.dtype == reserve.dtype
 
 
 def test_a_moves_delta_is_the_mirrors():
