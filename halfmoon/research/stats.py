@@ -21,15 +21,14 @@ from typing import Iterable, Optional, Union
 import numpy as np
 import pandas as pd
 
+# the file format's names; FEATURES also for the report and the notebooks (stats.FEATURES)
+from halfmoon.batch.results import FEATURES as FEATURES
+from halfmoon.batch.results import VERDICTS
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 
 Z95 = 1.96  # the 97.5 % quantile of the normal law, rounded as usual
 QUANTILES = (0.5, 0.9, 0.99)
-# the results' verdicts, solver.VERDICTS (not imported: statistics of results need no solver;
-# tests/research/test_stats.py holds the two together)
-VERDICTS = ("win", "loss", "unresolved")
-FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
 
 
 # --- intervals ---------------------------------------------------------------------
