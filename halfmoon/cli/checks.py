@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
 
 class UsageError(Exception):
     """A command used wrongly: printed as one line, exit status 2."""

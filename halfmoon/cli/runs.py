@@ -1,0 +1,204 @@
+"""The commands on many deals: a batch run, its statistics, its report, a census's findings."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .checks import EXIT_INTERRUPTED
+from .checks import UsageError as _UsageError
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from halfmoon import batch
+
+    if args.seed is not None and args.random is None:
+        raise _UsageError("--seed goes with --random")
+    if args.codes is not None:
+        deals = batch.deals_from_codes(args.codes)
+    elif args.range is not None:
+        deals = batch.parse_range(args.range)
+    else:
+        deals = batch.deals_from_random(args.random, 0 if args.seed is None else args.seed)
+    options = dict(budget=args.budget, workers=args.workers, scheduler=args.scheduler,
+                   chunk_size=args.chunk_size, piece_size=args.piece_size, lines=args.lines,
+                   chunks=None if args.chunks is None else batch.parse_chunks(args.chunks))
+    if args.dry_run:
+        plan = batch.plan_batch(deals, args.out, cores=args.cores, sample=args.sample, **options)
+        print("\n".join(plan.lines()))
+        return 0
+    if args.cores is not None or args.sample is not None:
+        raise _UsageError("--cores and --sample go with --dry-run")
+    try:
+        summary = batch.run_batch(
+            deals, args.out, **options,
+            log=lambda msg: print(f"halfmoon: warning: {msg}", file=sys.stderr),
+        )
+    except batch.BatchInterrupted as exc:
+        s = exc.summary
+        print(f"halfmoon: interrupted: {s.done} of {s.total} deals done in {s.out};"
+              " run the same command again to go on", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    c = summary.counts
+    rate = f", {summary.rate:.3g} deals/s" if summary.solved else ""
+    if summary.solved and summary.compile_seconds > 0:
+        rate = (f" (compiling the solver {summary.compile_seconds:.1f} s, first run only), solving"
+                f" {summary.rate:.3g} deals/s, {summary.wall_rate:.3g} deals/s with compiling")
+    rest = "" if summary.complete else f"; {summary.total - summary.done} deals still to do"
+    print(f"{summary.out}: {summary.total} deals ({summary.solved} solved now,"
+          f" {summary.resumed} before): {c['win']} win, {c['loss']} loss,"
+          f" {c['unresolved']} unresolved; {summary.seconds:.1f} s{rate}{rest}")
+    return 0
+
+
+def add_deals(p: argparse.ArgumentParser, random_help: str) -> None:
+    """The deals of a run: --codes, --range or --random, one of them."""
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--codes", metavar="FILE",
+                     help="one deal code or deal number per line (# comments)")
+    src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1")
+    src.add_argument("--random", metavar="N", type=int, help=random_help)
+
+
+def add_batch(p: argparse.ArgumentParser):
+    add_deals(p, "N distinct random deals (see --seed)")
+    p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
+    p.add_argument("--out", metavar="DIR|URL", default="results",
+                   help="results directory, or an fsspec URL such as s3://bucket/run"
+                   " (default: results)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local worker processes (default: every core)")
+    p.add_argument("--budget", type=int, metavar="N",
+                   help="positions searched per deal, a conflict of the clause-learning "
+                   "search counting as one (default: the solver's)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on this Dask distributed scheduler instead")
+    p.add_argument("--chunk-size", type=int, metavar="N",
+                   help="deals per Parquet file, on a cluster one task each (default: a rerun's"
+                   " own; else chosen for the range and where it runs, from 250 up; see"
+                   " --dry-run)")
+    p.add_argument("--piece-size", type=int, metavar="N",
+                   help="deals solved together: a task sent to a local worker, or a row group a"
+                   " cluster worker writes (default: 16 locally, up to 10,000 on a cluster)")
+    p.add_argument("--lines", choices=("all", "none"), default="all",
+                   help="keep each win's line (all, about 66 bytes a deal) or the verdicts only"
+                   " (none, about 7; a line is found again by solving the deal) (default: all)")
+    p.add_argument("--chunks", metavar="A:B",
+                   help="only chunks A to B-1 of the run (e.g. to try its first ones)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the chunks, the tasks and an estimate of the time and the bytes,"
+                   " from a sample solved here; write nothing")
+    p.add_argument("--cores", type=int, metavar="N",
+                   help="with --dry-run: cores to estimate the time for (default: the workers or"
+                   " the cluster's)")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="with --dry-run: deals to time (default: 100)")
+    return cmd_batch
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from halfmoon.research import scan, stats
+
+    summary = scan.summarize(args.dir)  # streamed: any size, local or at a URL
+    if args.json:
+        print(json.dumps(_nan_to_none(summary)))
+    else:
+        sys.stdout.write(stats.format_summary(summary, args.dir))
+    return 0
+
+
+def _nan_to_none(value):
+    """JSON has no NaN: undefined figures (e.g. a win rate of zero deals) become null."""
+    if isinstance(value, dict):
+        return {k: _nan_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_to_none(v) for v in value]
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
+def add_stats(p: argparse.ArgumentParser):
+    p.add_argument("dir", metavar="DIR|URL",
+                   help="results directory written by 'halfmoon batch', or its fsspec URL (s3://…)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return cmd_stats
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from halfmoon.report.markdown import write_report
+
+    path = write_report(args.dir, args.out, players=not args.no_players)
+    print(f"report written to {path}")
+    return 0
+
+
+def add_report(p: argparse.ArgumentParser):
+    p.add_argument("dir", metavar="DIR", help="results directory written by 'halfmoon batch'")
+    p.add_argument("--out", metavar="DIR", default="report",
+                   help="where to write report.md and its charts")
+    p.add_argument("--no-players", action="store_true",
+                   help="leave out the random and greedy players")
+    return cmd_report
+
+
+def cmd_findings(args: argparse.Namespace) -> int:
+    from halfmoon.report.findings import write_findings
+
+    for name in ("workers", "players_deals", "forgiveness_deals"):
+        if getattr(args, name) < 1:
+            raise _UsageError(f"--{name.replace('_', '-')} must be at least 1, "
+                              f"got {getattr(args, name)}")
+    if not 0 < args.recheck <= 1:
+        raise _UsageError(f"--recheck must be a share of the census in (0, 1], got {args.recheck}")
+    if args.fair_deals < 0:
+        raise _UsageError(f"--fair-deals must be at least 0, got {args.fair_deals}")
+    if args.fair_only:
+        from halfmoon.report.findings import write_fair
+
+        page = write_fair(args.census, args.out, workers=args.workers, fair_deals=args.fair_deals,
+                          progress=not args.quiet, work=args.work)
+    else:
+        page = write_findings(args.census, args.out, seed=args.seed, workers=args.workers,
+                              players_deals=args.players_deals,
+                              forgiveness_deals=args.forgiveness_deals,
+                              recheck_share=args.recheck, recheck_limit=args.limit,
+                              progress=not args.quiet, work=args.work, fair_deals=args.fair_deals)
+    print(f"findings written to {page}")
+    return 0
+
+
+def add_findings(p: argparse.ArgumentParser):
+    import os
+
+    p.add_argument("census", metavar="DIR",
+                   help="a finished census: a results directory written by 'halfmoon batch' "
+                   "(or its fsspec URL)")
+    p.add_argument("--work", metavar="DIR", default=None,
+                   help="where the stages keep their pieces, so a cut run goes on (default: the"
+                   " census's _findings; needed for a census at a URL)")
+    p.add_argument("--out", metavar="DIR", default="docs",
+                   help="where to write findings.md and its data and charts in findings/"
+                   " (default: docs)")
+    p.add_argument("--seed", type=int, default=2026,
+                   help="seed of the samples the players, the forgiveness "
+                   "study and the recheck take from the census (default: 2026)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="local worker processes (default: every core)")
+    p.add_argument("--players-deals", type=int, default=100_000, metavar="N",
+                   help="deals the simple players play (default: 100,000)")
+    p.add_argument("--forgiveness-deals", type=int, default=10_000, metavar="N",
+                   help="winnable deals followed move by move (default: 10,000)")
+    p.add_argument("--recheck", type=float, default=0.01, metavar="SHARE",
+                   help="share of the census checked by independent means (default: 0.01)")
+    p.add_argument("--limit", type=float, default=60.0, metavar="SECONDS",
+                   help="the independent model's time limit per loss (default: 60)")
+    p.add_argument("--fair-deals", type=int, default=2_000, metavar="N",
+                   help="deals the fair-play ladder plays, the first of the players' sample"
+                   " (default: 2,000; 0: none)")
+    p.add_argument("--fair-only", action="store_true",
+                   help="only add the fair-play stage to the findings already in --out (made from"
+                   " this census, with their seed, samples and budget), and redraw the page")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    return cmd_findings

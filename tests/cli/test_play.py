@@ -1,0 +1,106 @@
+"""halfmoon play: bad input, a port in use, serving and stopping."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from cli_helpers import ROOT, assert_one_line_error
+from conftest import make_layout
+
+from halfmoon.cli.main import main
+
+
+def test_play_bad_input_is_one_line(capsys, tmp_path):
+    assert_one_line_error(capsys, ["play", "nonsense", "--no-browser"], "'nonsense' is neither")
+    assert_one_line_error(capsys, ["play", "HM1-N-AAAAAA", "--no-browser"], "wrong length")
+    assert_one_line_error(capsys, ["play", "--port", "70000", "--no-browser"], "bad port 70000")
+    assert_one_line_error(capsys, ["play", "--budget", "0", "--no-browser"], "--budget")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("P1: 5s\n")
+    assert_one_line_error(capsys, ["play", str(bad), "--no-browser"], "bad.txt", "missing")
+
+
+def test_play_on_a_port_in_use_is_one_line(capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert_one_line_error(capsys, ["play", "--port", str(port), "--no-browser"],
+                              f"cannot listen on 127.0.0.1:{port}")
+
+
+def test_play_help_names_its_options(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0
+    assert all(word in out
+               for word in ("--port", "--host", "--no-browser", "CODE|NUMBER|LAYOUT_FILE"))
+
+
+def _start_play(*args, env=None):
+    """``python -m halfmoon play …`` in a subprocess; returns it and its first line."""
+    import threading
+
+    env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            encoding="utf-8")
+    watchdog = threading.Timer(180, proc.kill)  # never hang the suite
+    watchdog.daemon = True
+    watchdog.start()
+    return proc, proc.stdout.readline()
+
+
+def test_play_serves_the_deal_and_stops_cleanly_on_ctrl_c(tmp_path):
+    import signal
+    import urllib.request
+
+    layout = tmp_path / "example.txt"
+    layout.write_text(make_layout({1: "5s", 3: "Kh", 5: "Qh", 8: "Jc 6d"}, "Ah 10c"))
+    proc, first = _start_play(str(layout), "--no-browser")
+    try:
+        assert first.startswith("Half Moon board at http://127.0.0.1:"), first
+        url = first.split()[4]
+        request = urllib.request.Request(url + "api/games", data=b"{}", method="POST",
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            state = json.loads(response.read())
+        assert state["piles"][0]["card"]["text"] == "5♠" and state["piles"][7]["count"] == 2
+        with urllib.request.urlopen(url, timeout=60) as response:
+            assert b"board.js" in response.read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert out.strip() == "stopped" and "Traceback" not in err
+
+
+def test_play_opens_the_default_web_page(tmp_path):
+    """``webbrowser`` honours $BROWSER: here a script that hands on the address it got."""
+    import signal
+    import threading
+
+    fifo = tmp_path / "opened"
+    os.mkfifo(fifo)
+    script = tmp_path / "fake-browser"
+    script.write_text(f'#!/bin/sh\necho "$1" > {fifo}\n')
+    script.chmod(0o755)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    proc, first = _start_play("0", env=dict(os.environ, BROWSER=f"{script} %s"))
+    try:
+        reader.join(timeout=60)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+        if reader.is_alive():  # release the reader before failing
+            fifo.write_text("")
+    assert got and got[0].strip() == first.split()[4]
