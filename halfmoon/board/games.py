@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import OrderedDict
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Position, Settings
@@ -97,11 +97,13 @@ class GameStore:
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self.dropped = 0
 
-    def add(self, game: Game) -> LiveGame:
+    def add(self, game: Game, make: Callable[[str, object], LiveGame] = LiveGame) -> LiveGame:
+        """A new live game on ``game``, made by ``make(id, game)`` (a :class:`LiveGame` by
+        default)."""
         game_id = secrets.token_urlsafe(ID_BYTES)
         while game_id in self._games:  # pragma: no cover - 72 random bits
             game_id = secrets.token_urlsafe(ID_BYTES)
-        live = LiveGame(game_id, game)
+        live = make(game_id, game)
         self._games[game_id] = live
         while len(self._games) > self.capacity:
             self._games.popitem(last=False)

@@ -15,7 +15,9 @@ between processes unchanged:
   ``{"number", "code", "verdict", "moves", "nodes", "seconds", "tried"}`` or
   ``{"error": …}`` when ``tries`` deals gave none.
 
-A job that fails answers ``{"error": …}``; :func:`worker_main` is the process's loop.
+The jobs of a game played along with the app (``"along"``, ``"review"``) are
+:mod:`halfmoon.board.along_jobs`'.  A job that fails answers ``{"error": …}``;
+:func:`worker_main` is the process's loop.
 """
 
 from __future__ import annotations
@@ -78,6 +80,10 @@ def run_job(job: tuple) -> dict[str, Any]:
             return pick_job(*args)
         if kind == "fair":
             return fair_job(*args)
+        if kind in ("along", "review"):  # a game played along with the app
+            from .along_jobs import along_job, review_job
+
+            return (along_job if kind == "along" else review_job)(*args)
         return {"error": f"unknown job {kind!r}"}
     except Exception as exc:  # an answer, not a dead process: the board goes on
         return {"error": f"{type(exc).__name__}: {exc}"}

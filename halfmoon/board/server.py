@@ -14,6 +14,14 @@ The API, all JSON; every request is checked and a bad one gets a 4xx with its re
 - ``POST /api/games/{id}/fair``: the fair hint of the position (what a player who sees only
   the page's cards can say: the fair player's move, each move's share of sampled layouts
   that stay winnable), answered in stages as the samples come in;
+- ``POST /api/along`` ``{"cards": "5S 6D …"}`` (the 20 cards the app shows: the pile tops
+  P1-P12, then the reserve R1-R8), with ``"settings"`` optionally: a new game played along
+  with the app (201); ``POST /api/along/check`` ``{"cards": "5S 6D"}``: the cards typed so
+  far checked (a third copy of a card is a 400 naming it), with the cards still possible
+  and the place of the next one;
+- ``POST /api/games/{id}/reveal`` ``{"pile": "P5", "card": "9H", "version": 3}``: the card
+  that appeared on a waiting pile of a game from the app (a 400 naming the pile or the card
+  when it cannot be: a pile not waiting, a third copy of a card);
 - ``GET /api/games/{id}/opinion?since=TAG&wait=S&hint=1&line=1``: the solver's opinion
   (:mod:`halfmoon.board.opinion`), at once if it differs from ``since``, else when it
   changes or after ``wait`` seconds.
@@ -44,6 +52,7 @@ from halfmoon.game.engine import Settings
 from halfmoon.game.errors import HalfMoonError
 
 from . import validation as check
+from .along import entry_check
 from .errors import BadRequest, BoardError
 from .pool import DEFAULT_SECONDS, SolverPool
 from .service import DEFAULT_BUDGET, Board
@@ -100,6 +109,25 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
             live = board.new_game(None, settings)
         return _json(board.state(live.id), 201)
 
+    async def along(request: Request):
+        body = check.check_fields(await check.json_body(request),
+                                  {"cards": str, "settings": dict})
+        settings = Settings(**check.settings_fields(body["settings"]))
+        live = board.new_along(check.required(body, "cards", "the 20 cards the app shows"),
+                               settings)
+        return _json(board.state(live.id), 201)
+
+    async def along_check(request: Request):
+        body = check.check_fields(await check.json_body(request), {"cards": str})
+        return _json(entry_check(check.required(body, "cards", "the cards typed so far")))
+
+    async def reveal(request: Request):
+        body = check.check_fields(await check.json_body(request),
+                                  {"pile": str, "card": str, "version": int})
+        return _json(board.reveal(_game_id(request), check.required(body, "pile", "a pile P1-P12"),
+                                  check.required(body, "card", "the card that appeared"),
+                                  body["version"]))
+
     async def state(request: Request):
         check.known_query(request.query_params, ())
         return _json(board.state(_game_id(request)))
@@ -150,7 +178,10 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
         Route("/", index, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/api/games", create, methods=["POST"]),
+        Route("/api/along", along, methods=["POST"]),
+        Route("/api/along/check", along_check, methods=["POST"]),
         Route("/api/games/{game_id}", state, methods=["GET"]),
+        Route("/api/games/{game_id}/reveal", reveal, methods=["POST"]),
         Route("/api/games/{game_id}/tap", tap, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/settings", settings, methods=["POST"]),

@@ -25,6 +25,8 @@ from halfmoon.game.errors import IllegalMoveError
 from halfmoon.game.layouts import format_layout
 from halfmoon.game.moves import Move
 
+from .along import AlongGame, AlongLive, read_cards
+from .along_view import along_jobs, along_opinion, along_state, keep_answer
 from .errors import BadRequest, Busy, GameNotFound, StaleVersion
 from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
 from .jobs import PICK_KINDS
@@ -60,6 +62,8 @@ class Board:
         self.verdicts = Verdicts()
         # (deal key, position) -> the fair hint with most samples
         self.fair: OrderedDict = OrderedDict()
+        # the answers on games played along with the app (halfmoon.board.along_view)
+        self.along: OrderedDict = OrderedDict()
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._plans: dict[str, list[Job]] = {}
@@ -112,6 +116,24 @@ class Board:
             self._changed_game(live)
             return live
 
+    def new_along(self, cards: str, settings: Settings = Settings()) -> LiveGame:
+        """A game played along with the app, from the 20 cards it shows (typed as text:
+        the pile tops P1-P12, then the reserve R1-R8)."""
+        along = AlongGame(read_cards(cards), settings)
+        with self._lock:
+            live = self.store.add(along.game, lambda game_id, game: AlongLive(game_id, along))
+            self._changed_game(live)
+            return live
+
+    def reveal(self, game_id: str, pile: str, card: str, version: Optional[int] = None) -> dict:
+        """Tell the card that appeared on a waiting pile of a game from the app."""
+        def reveal(live: LiveGame) -> None:
+            if not isinstance(live, AlongLive):
+                raise BadRequest("only a game from the app has cards to tell: this game's "
+                                 "deal is known")
+            live.reveal(pile, card)
+        return self._change(game_id, version, reveal)
+
     def game(self, game_id: str) -> LiveGame:
         with self._lock:
             live = self.store.get(game_id)
@@ -123,7 +145,7 @@ class Board:
 
     def state(self, game_id: str) -> dict:
         with self._lock:
-            return state_view(self.game(game_id))
+            return _view(self.game(game_id))
 
     def tap(self, game_id: str, source: str, version: Optional[int] = None) -> dict:
         def tap(live: LiveGame) -> None:
@@ -154,15 +176,16 @@ class Board:
             if version is not None and version != live.version:
                 raise StaleVersion(
                     f"the game has changed (version {live.version}, the page showed {version}): "
-                    "it was played in another tab", extra={"state": state_view(live)})
+                    "it was played in another tab", extra={"state": _view(live)})
             change(live)
             self._changed_game(live)
-            return state_view(live)
+            return _view(live)
 
     def _changed_game(self, live: LiveGame) -> None:
         # What a game wants solved depends on its moves and the analysis, not on the
         # selection: a tap that only selects leaves the plan as it is.
-        wants = (tuple(live.game.stack), live.analysis_asked, live.fair_asked)
+        wants = (tuple(live.game.stack), live.analysis_asked, live.fair_asked,
+                 len(live.along.reveals) if isinstance(live, AlongLive) else None)
         if self._wants.get(live.id) != wants or live.id not in self._plans:
             self._wants[live.id] = wants
             self._stale.add(live.id)
@@ -173,6 +196,9 @@ class Board:
     def opinion(self, game_id: str, *, hint: bool = False, line: bool = False) -> dict:
         with self._lock:
             live = self.game(game_id)
+            if isinstance(live, AlongLive):
+                return {**along_opinion(live, self.along), "version": live.version,
+                        "solver": "preparing" if self.pool.preparing else "ready"}
             reading = read_game(live.game, live.deal_key, self.verdicts)
             out = opinion_view(reading, self.verdicts, hint=hint, line=line,
                                analysis=live.analysis_asked, budget=self.budget)
@@ -188,6 +214,8 @@ class Board:
 
     def _plan(self, live: LiveGame) -> list[Job]:
         """The solves this game wants, the most useful first."""
+        if isinstance(live, AlongLive):  # its deal is not known: no solve of it
+            return along_jobs(live, self.along)
         reading = read_game(live.game, live.deal_key, self.verdicts)
         stack = tuple(live.game.stack)
         jobs = [self._job(live, stack[:ply], reading.positions[ply], True)
@@ -250,6 +278,17 @@ class Board:
         """A solver's answer (on a pool thread)."""
         if job.context[0] == "fair":
             self._fair_answered(job.context[1], job.context[2], answer)
+            return
+        if job.context[0] == "along":
+            with self._lock:
+                keep_answer(self.along, job.context[1], answer)
+                self.along.move_to_end(job.context[1])
+                while len(self.along) > FAIR_KEPT:
+                    self.along.popitem(last=False)
+                touched = [live.id for live in self.store.recent() if isinstance(live, AlongLive)]
+                self._stale.update(touched)
+                self._replan()
+            self._wake(touched)
             return
         key, cards, on_line = job.context
         deal = cards()
@@ -330,3 +369,8 @@ class _Cards:
                 game.push(move)
             self._left = game.remaining_deal()
         return self._left
+
+
+def _view(live: LiveGame) -> dict:
+    """The state the page draws: a game from the app hides what the app does not show."""
+    return along_state(live) if isinstance(live, AlongLive) else state_view(live)

@@ -77,6 +77,13 @@ def check_fields(body: dict, allowed: dict[str, type]) -> dict:
 _KIND_NAMES = {str: "text", int: "a whole number", bool: "true or false", dict: "an object"}
 
 
+def required(body: dict, name: str, what: str):
+    """A field that must be given (``what`` says what it holds)."""
+    if body.get(name) is None:
+        raise BadRequest(f"field {name!r} is missing ({what})")
+    return body[name]
+
+
 def source(value: Optional[str]) -> str:
     """A pile (``P1``–``P12``) or reserve slot (``R1``–``R8``), any letter case."""
     if value is None:

@@ -1,0 +1,243 @@
+"""A game from the app, played along: the 20 cards the app shows (the 12 pile tops, then the
+8 reserve cards) are entered, and each card under a top is told when a move uncovers it.
+
+:class:`AlongGame` keeps what has been seen (each place of the deal holds a known card or
+is unknown) and plays on the reference engine with a *stand-in* deal: the known cards in
+their places, the cards not seen yet (the double deck less the cards seen) laid sorted in
+the unknown places.  The stand-in's unknown places are never shown and never played: a
+move that uncovers one leaves its pile *waiting*, and the game takes no tap until the
+card that appeared is told (:meth:`AlongGame.reveal`) or the move is undone (an undo takes
+back the reveals made after the move with it).  Since the stand-in's unknown places hold
+the unseen cards sorted, what is sent to the solver from it depends only on what was
+entered.
+
+Checked: no card is entered more than twice in all (a double deck has two of each), a
+reveal only on a waiting pile; every error names the card or the pile and why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Optional
+
+from halfmoon.game.cards import Card, parse_card
+from halfmoon.game.deal import PILE_DEPTH, PILE_SOURCES, PILES, RESERVE_SLOTS, Deal
+from halfmoon.game.engine import Game, Settings
+from halfmoon.game.errors import HalfMoonError
+from halfmoon.game.moves import Move
+
+from .games import LiveGame
+
+SHOWN = PILES + RESERVE_SLOTS  # the cards the app shows at the start: 20
+DECK = Counter({Card(rank, suit): 2 for rank in range(1, 14) for suit in range(4)})
+ORDER = "P1-P12 (the pile tops), then R1-R8 (the reserve)"
+# the picker's order: by suit as the app's cards are read, then by rank
+ALL_CARDS = tuple(Card(rank, suit) for suit in range(4) for rank in range(1, 14))
+
+
+class AlongError(HalfMoonError):
+    """What was entered cannot be (a third copy of a card, a reveal on a pile that is not
+    waiting, a tap while a pile waits): the message names the card or the pile."""
+
+
+def read_cards(text: str) -> list[Card]:
+    """Cards typed for speed: ``5S 6D 10h …`` (spaces or commas between), at most 20."""
+    if not isinstance(text, str):
+        raise AlongError("the cards must be text such as '5S 6D 10H'")
+    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+    if len(words) > SHOWN:
+        raise AlongError(f"{len(words)} cards typed: the app shows {SHOWN}, {ORDER}")
+    cards = []
+    for k, word in enumerate(words):
+        try:
+            cards.append(parse_card(word))
+        except HalfMoonError as exc:
+            raise AlongError(f"card {k + 1} ({_place_name(k)}): {exc}") from None
+    return cards
+
+
+def _place_name(k: int) -> str:
+    return PILE_SOURCES[k] if k < PILES else f"R{k - PILES + 1}"
+
+
+def entry_problem(cards: list[Card]) -> Optional[str]:
+    """Why these cards, entered in the order of :data:`ORDER`, cannot be the app's (a third
+    copy of a card), or None."""
+    seen: Counter = Counter()
+    for k, card in enumerate(cards):
+        seen[card] += 1
+        if seen[card] > 2:
+            first = [_place_name(j) for j, c in enumerate(cards[:k]) if c == card]
+            return (f"a third {card.symbol()} at {_place_name(k)}: both copies are already "
+                    f"entered ({', '.join(first)}), a double deck has only two")
+    return None
+
+
+def possible_cards(seen: Counter) -> list[str]:
+    """The cards that may still appear (fewer than two seen), in the picker's order."""
+    return [str(c) for c in ALL_CARDS if seen[c] < 2]
+
+
+def entry_check(text: str) -> dict:
+    """The cards typed so far on the entry screen, checked: the count, the place of the next
+    one (None when all 20 are in), and the cards still possible; :class:`AlongError` naming
+    a card that is not one or a third copy."""
+    cards = read_cards(text)
+    problem = entry_problem(cards)
+    if problem:
+        raise AlongError(problem)
+    return {"count": len(cards), "cards": [str(c) for c in cards],
+            "next": _place_name(len(cards)) if len(cards) < SHOWN else None,
+            "possible": possible_cards(Counter(cards))}
+
+
+class AlongGame:
+    """A game from the app on the reference engine (see the module's docstring)."""
+
+    def __init__(self, cards: list[Card], settings: Settings = Settings()) -> None:
+        if len(cards) != SHOWN:
+            raise AlongError(f"{len(cards)} cards entered: the app shows {SHOWN}, {ORDER}")
+        problem = entry_problem(cards)
+        if problem:
+            raise AlongError(problem)
+        # known[i][d]: the card at depth d (0 = bottom) of pile i, None while not seen
+        self.known: list[list[Optional[Card]]] = [
+            [None] * (PILE_DEPTH - 1) + [cards[i]] for i in range(PILES)]
+        self.reserve: tuple[Card, ...] = tuple(cards[PILES:])
+        self.reveals: list[tuple[int, int, int]] = []  # (ply, pile, depth) in order told
+        self.game = Game(self._stand_in(), settings=settings)
+
+    # --- what is known --------------------------------------------------------------
+    def seen(self) -> Counter:
+        """Every card seen: the known places of the piles and the reserve (on the table or
+        removed since)."""
+        out = Counter(c for pile in self.known for c in pile if c is not None)
+        out.update(self.reserve)
+        return out
+
+    def unseen(self) -> Counter:
+        return DECK - self.seen()
+
+    def where(self, card: Card) -> list[str]:
+        """Where the seen copies of ``card`` are: ``P3``, ``R2`` or ``removed``."""
+        out = []
+        for i, pile in enumerate(self.known):
+            for d, c in enumerate(pile):
+                if c == card:
+                    out.append(PILE_SOURCES[i] if d < self.game.counts[i] else "removed")
+        for r, c in enumerate(self.reserve):
+            if c == card:
+                out.append(f"R{r + 1}" if self.game.reserve_full[r] else "removed")
+        return out
+
+    @property
+    def waiting(self) -> list[str]:
+        """The piles whose top is not known yet: each waits for the card that appeared."""
+        return [PILE_SOURCES[i] for i, n in enumerate(self.game.counts)
+                if n and self.known[i][n - 1] is None]
+
+    def possible(self) -> list[str]:
+        """The cards that may appear under a top (fewer than two seen)."""
+        return possible_cards(self.seen())
+
+    def start_deal(self) -> Deal:
+        """The deal as known by now: what was seen in its places, the unseen cards sorted in
+        the unknown places (:meth:`unknown_places` says which)."""
+        return self._stand_in()
+
+    def unknown_places(self) -> list[tuple[int, int]]:
+        """(pile, depth) of every place whose card has not been seen."""
+        return [(i, d) for i, pile in enumerate(self.known) for d, c in enumerate(pile)
+                if c is None]
+
+    def _stand_in(self) -> Deal:
+        fill = iter(sorted(self.unseen().elements()))
+        piles = [[c if c is not None else next(fill) for c in pile] for pile in self.known]
+        return Deal(piles=piles, reserve=self.reserve)
+
+    # --- playing ----------------------------------------------------------------------
+    def check_playable(self) -> None:
+        waiting = self.waiting
+        if waiting:
+            raise AlongError(f"{' and '.join(waiting)} {'waits' if len(waiting) == 1 else 'wait'} "
+                             "for the card that appeared: enter it first (or undo)")
+
+    def tap(self, source: str):
+        self.check_playable()
+        return self.game.tap(source)
+
+    def reveal(self, pile: str, card: str) -> Card:
+        """Tell the card that appeared on a waiting pile; :class:`AlongError` naming the pile
+        or the card when it cannot be."""
+        name = pile.strip().upper() if isinstance(pile, str) else ""
+        if name not in PILE_SOURCES:
+            raise AlongError(f"unknown pile {str(pile)[:20]!r} (expected P1-P12)")
+        i = PILE_SOURCES.index(name)
+        n = self.game.counts[i]
+        if name not in self.waiting:
+            why = "it is empty" if n == 0 else f"its top, {self.known[i][n - 1].symbol()}, is known"
+            raise AlongError(f"{name} is not waiting for a card: {why}")
+        try:
+            told = parse_card(card)
+        except HalfMoonError as exc:
+            raise AlongError(f"{name}: {exc}") from None
+        if self.seen()[told] >= 2:
+            raise AlongError(f"a third {told.symbol()}: both copies are already on the table or "
+                             f"removed ({', '.join(self.where(told))}), a double deck has only two")
+        self.known[i][n - 1] = told
+        self.reveals.append((len(self.game.stack), i, n - 1))
+        self.game.deal = self._stand_in()
+        return told
+
+    def undo(self) -> Optional[Move]:
+        """Undo the last move, and the reveals made after it."""
+        move = self.game.undo()
+        if move is not None:
+            ply = len(self.game.stack)
+            while self.reveals and self.reveals[-1][0] > ply:
+                _, i, d = self.reveals.pop()
+                self.known[i][d] = None
+            self.game.deal = self._stand_in()
+        return move
+
+    @property
+    def is_over(self) -> bool:
+        """A victory or a dead end (never while a pile waits: its card may play)."""
+        return not self.waiting and (self.game.is_won or self.game.is_dead_end)
+
+    def known_text(self) -> str:
+        """The deal as known, one line a pile (bottom to top, ``??`` unknown), then the
+        reserve: what the review is about."""
+        lines = [f"{PILE_SOURCES[i]}: " + " ".join("??" if c is None else str(c) for c in pile)
+                 for i, pile in enumerate(self.known)]
+        lines.append("R: " + " ".join(str(c) for c in self.reserve))
+        return "\n".join(lines)
+
+
+class AlongLive(LiveGame):
+    """A live game of the board that plays along with the app."""
+
+    kind = "along"
+
+    def __init__(self, game_id: str, along: AlongGame) -> None:
+        super().__init__(game_id, along.game)
+        self.along = along
+
+    def tap(self, source: str):
+        self.along.check_playable()
+        return super().tap(source)
+
+    def undo(self) -> Optional[Move]:
+        move = self.along.undo()
+        self.message = None
+        self.removed = None
+        self.version += 1
+        return move
+
+    def reveal(self, pile: str, card: str) -> Card:
+        told = self.along.reveal(pile, card)
+        self.message = None
+        self.removed = None
+        self.version += 1
+        return told

@@ -1,0 +1,210 @@
+"""A game played along with the app as the page draws it: its state (the unknown cards
+hidden, the piles waiting for the card that appeared, the cards still possible), the
+solves it wants, and its opinion (the winnable share of the layouts consistent with what
+was entered, the fair hint, each legal move's share, and at the end the review).
+
+Every solve is a job of the board's solver pool (:mod:`halfmoon.board.along_jobs`), made
+from what was entered only: the unseen cards are sent sorted, and the seeds come from the
+same text.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Optional
+
+from halfmoon.game.engine import Game
+from halfmoon.game.layouts import format_layout
+
+from .along import AlongLive
+from .opinion import fair_view, move_cards
+from .pool import Job
+from .view import position_token, state_view
+
+ALONG_STAGES = (16, 64, 400)  # layouts of each answer: the first fast, the last ±5 points
+ALONG_BUDGET = 20_000  # positions a solve of a sampled layout
+REVIEW_STAGES = (16, 64)
+REVIEW_BUDGET = 20_000
+LOST_HERE = "probably lost here"
+LOST_FALL = 0.15  # a move is marked when its share fell by this much, and by half the most
+MARKED = 3  # moves marked at most
+ALONG_NOTE = ("Uses only the cards entered: the 20 the app showed and each card told as it "
+              "appeared. A share counts the layouts of the cards not seen yet, drawn at "
+              "random, in which the game can still be won after the move by a player who "
+              "would then see every card.")
+
+
+# --- the state ------------------------------------------------------------------------
+def along_state(live: AlongLive) -> dict:
+    """:func:`halfmoon.board.view.state_view` with what the app does not show hidden: a
+    waiting pile's top is unknown, and no dead end is announced while a pile waits."""
+    out = state_view(live)
+    along = live.along
+    waiting = along.waiting
+    for place in out["piles"]:
+        if place["source"] in waiting:
+            place["card"] = None
+            place["unknown"] = True
+    out["dimmed"] = [s for s in out["dimmed"] if s not in waiting]
+    if waiting:
+        out["over"] = None
+        out["announcement"] = None
+    out["status"]["code"] = "from the app"
+    out["along"] = {
+        "waiting": waiting,
+        "possible": along.possible() if waiting else [],
+        "seen": sum(along.seen().values()),
+        "unseen": sum(along.unseen().values()),
+    }
+    return out
+
+
+# --- the solves wanted ------------------------------------------------------------------
+def position_key(live: AlongLive) -> Optional[tuple]:
+    """The key of the answer on the position now on the board (None: nothing to solve)."""
+    along, game = live.along, live.game
+    if along.waiting or along.is_over or not game.legal_moves:
+        return None
+    return ("along", format_layout(game.remaining_deal(), code=""))
+
+
+def review_key(live: AlongLive) -> Optional[tuple]:
+    along = live.along
+    if not along.is_over:
+        return None
+    return ("review", format_layout(along.start_deal(), code=""),
+            tuple(str(m) for m in live.game.stack))
+
+
+def along_jobs(live: AlongLive, answers: dict) -> list[Job]:
+    """The next answer this game wants: on the position (more layouts than the answer kept,
+    :data:`ALONG_STAGES`), or at the end the review's (:data:`REVIEW_STAGES`)."""
+    key = position_key(live)
+    stages, budget = ALONG_STAGES, ALONG_BUDGET
+    if key is None:
+        key, stages, budget = review_key(live), REVIEW_STAGES, REVIEW_BUDGET
+    if key is None:
+        return []
+    have = answers.get(key)
+    done = have["samples"] if have else 0
+    todo = [k for k in stages if k > done]
+    if not todo or (have and have.get("stop")):
+        return []
+    samples, seed = todo[0], zlib.crc32("\n".join(key[1:2]).encode())
+    if key[0] == "along":
+        work = ("along", key[1], samples, seed, budget)
+    else:
+        unknown = [list(p) for p in live.along.unknown_places()]
+        work = ("review", key[1], unknown, list(key[2]), samples, seed, budget)
+    return [Job((key, samples), work, ("along", key))]
+
+
+def keep_answer(answers: dict, key: tuple, answer: dict) -> None:
+    """Keep a job's answer on ``key`` if it has more layouts than the one kept; an error or
+    a time-out stops the stages of that key."""
+    if "samples" in answer and "error" not in answer:
+        kept = answers.get(key)
+        if kept is None or answer["samples"] > kept["samples"]:
+            answers[key] = answer
+    else:
+        kept = answers.setdefault(key, {"samples": 0, "wins": 0, "moves": [], "move": None})
+        kept["stop"] = answer.get("reason") or answer.get("error") or "no answer"
+
+
+# --- the opinion ------------------------------------------------------------------------
+def along_opinion(live: AlongLive, answers: dict) -> dict:
+    """What the page draws beside the table of a game played along with the app."""
+    from halfmoon.research.stats import wilson_interval
+
+    game, along = live.game, live.along
+    key = position_key(live)
+    answer = answers.get(key) if key else None
+    review = review_view(live, answers.get(review_key(live))) if along.is_over else None
+    out = {"position": position_token(game.position), "moves": move_list(game, review),
+           "hint": None, "line": None, "analysis": None, "review": review}
+    share = None
+    if game.is_won:
+        out.update(light="won", says="Won")
+    elif along.waiting:
+        out.update(light="pending", says=f"Waiting for the card that appeared on "
+                                         f"{' and '.join(along.waiting)}")
+    elif game.is_dead_end:
+        out.update(light="loss", says="Dead end")
+    elif answer is None or not answer.get("samples"):
+        stop = answer.get("stop") if answer else None
+        out.update(light="pending" if not stop else "unresolved",
+                   says="Sampling the cards not seen yet…" if not stop else f"Not known ({stop})")
+    else:
+        n, k = int(answer["samples"]), int(answer["wins"])
+        low, high = wilson_interval(k, n)
+        share = {"share": k / n, "low": low, "high": high, "samples": n, "wins": k,
+                 "unresolved": int(answer.get("unresolved", 0))}
+        out.update(light="share", says=f"Winnable in {round(100 * k / n)} % of the layouts of "
+                   f"the cards not seen yet (95 %: {round(100 * low)}–{round(100 * high)} %, "
+                   f"{n} layouts)")
+    more = key is not None and (answer is None or (
+        answer["samples"] < ALONG_STAGES[-1] and not answer.get("stop")))
+    if along.waiting:
+        out["fair"] = None
+    else:
+        out["fair"] = fair_view(game, answer if answer and answer.get("moves") else None,
+                                ALONG_STAGES[-1])
+        out["fair"]["note"] = ALONG_NOTE
+        out["fair"]["more"] = bool(more)
+    review_more = review is not None and review.get("more", False)
+    out["busy"] = bool(more or review_more)
+    out["along"] = {"share": share, "waiting": along.waiting}
+    return out
+
+
+def move_list(game: Game, review: Optional[dict]) -> list[dict]:
+    replay = Game(game.deal)
+    marked = {m["n"]: m for m in (review or {}).get("moves", [])}
+    out = []
+    for k, move in enumerate(game.stack, start=1):
+        cards = move_cards(replay, move)
+        replay.push(move)
+        r = marked.get(k)
+        out.append({"n": k, "move": str(move), "cards": cards, "after": "along",
+                    "mark": LOST_HERE if r and r["lost_here"] else None,
+                    "mark_title": "the share of winnable layouts fell most here"})
+    return out
+
+
+def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
+    """For each move, the share of the layouts consistent with everything seen by the end in
+    which the position before it and after it can be won; the moves where it fell most
+    marked :data:`LOST_HERE`."""
+    n_moves = len(live.game.stack)
+    if answer is None or not answer.get("samples") or "wins" not in answer \
+            or not isinstance(answer["wins"], list):
+        stop = answer.get("stop") if answer else None
+        return {"kind": "pending" if not stop else "unknown", "samples": 0, "moves": [],
+                "more": not stop,
+                "text": "Reviewing the game…" if not stop else f"No review ({stop})."}
+    n = int(answer["samples"])
+    shares = [w / n for w in answer["wins"]]
+    falls = [shares[k - 1] - shares[k] for k in range(1, n_moves + 1)]
+    top = max(falls, default=0.0)
+    order = sorted(range(n_moves), key=lambda k: -falls[k])
+    lost = {k + 1 for k in order[:MARKED] if falls[k] >= LOST_FALL and falls[k] >= top / 2}
+    replay = Game(live.game.deal)
+    moves = []
+    for k, move in enumerate(live.game.stack, start=1):
+        cards = move_cards(replay, move)
+        replay.push(move)
+        moves.append({"n": k, "move": str(move), "cards": cards, "before": shares[k - 1],
+                      "after": shares[k], "lost_here": k in lost})
+    won = live.game.is_won
+    if won:
+        text = "Won: every card was seen, and every position of the game could be won."
+    elif lost:
+        text = (f"Dead end. The moves where the share of winnable layouts fell most are marked "
+                f"'{LOST_HERE}' (of {n} layouts of the {len(live.along.unknown_places())} "
+                "cards never seen).")
+    else:
+        text = (f"Dead end. No move lowered the share of winnable layouts by "
+                f"{round(100 * LOST_FALL)} points or more ({n} layouts).")
+    return {"kind": "won" if won else "lost", "samples": n, "start": shares[0],
+            "moves": moves, "text": text, "unresolved": int(answer.get("unresolved", 0)),
+            "more": n < REVIEW_STAGES[-1]}
