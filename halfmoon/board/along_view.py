@@ -21,7 +21,7 @@ from .opinion import fair_view, move_cards
 from .pool import Job
 from .view import position_token, state_view
 
-ALONG_STAGES = (16, 64, 400)  # layouts of each answer: the first fast, the last ±5 points
+ALONG_STAGES = (16, 64, 384)  # layouts of each answer: the first fast, the last ±5 points
 ALONG_BUDGET = 20_000  # positions a solve of a sampled layout
 REVIEW_STAGES = (16, 64)
 REVIEW_BUDGET = 20_000
@@ -135,10 +135,11 @@ def along_opinion(live: AlongLive, answers: dict) -> dict:
         out.update(light="pending" if not stop else "unresolved",
                    says="Sampling the cards not seen yet…" if not stop else f"Not known ({stop})")
     else:
-        n, k = int(answer["samples"]), int(answer["wins"])
-        low, high = wilson_interval(k, n)
+        n, k, u = int(answer["samples"]), int(answer["wins"]), int(answer.get("unresolved", 0))
+        # the layouts not settled may be won: the interval's top counts them as won
+        low, high = wilson_interval(k, n)[0], wilson_interval(k + u, n)[1]
         share = {"share": k / n, "low": low, "high": high, "samples": n, "wins": k,
-                 "unresolved": int(answer.get("unresolved", 0))}
+                 "unresolved": u}
         out.update(light="share", says=f"Winnable in {round(100 * k / n)} % of the layouts of "
                    f"the cards not seen yet (95 %: {round(100 * low)}–{round(100 * high)} %, "
                    f"{n} layouts)")

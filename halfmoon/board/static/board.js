@@ -24,6 +24,7 @@
   let typed = "";
   let typedTimer = null;
   const spots = {};
+  const hooks = { state: [], opinion: [] }; // drawn after the board's own (along.js)
 
   // --- the table ---------------------------------------------------------------
   function buildTable() {
@@ -99,6 +100,7 @@
     banner.hidden = !s.over;
     banner.className = "banner" + (s.over === "won" ? " won" : s.over ? " dead" : "");
     $("announcement").textContent = s.announcement || "";
+    hooks.state.forEach((f) => f(s));
   }
 
   function drawTime() {
@@ -126,7 +128,7 @@
         const mark = document.createElement("span");
         mark.className = "blunder";
         mark.textContent = m.mark;
-        mark.title = "this move lost the win";
+        mark.title = m.mark_title || "this move lost the win";
         li.append(mark);
       }
       return li;
@@ -181,6 +183,7 @@
       markCards(o.analysis);
     }
     drawFair(o.fair);
+    hooks.opinion.forEach((f) => f(o));
   }
 
   // The fair hint: what a player who sees only these cards can say (no peeking).
@@ -441,6 +444,9 @@
     else if (key === "S") toggle("line");
     else if (key === "N") { e.preventDefault(); $("deal-input").focus(); }
   });
+
+  // what another script of the page may use (along.js: the game from the app)
+  window.halfmoonBoard = { api, send, answered, setState, hooks, spots, game: () => game };
 
   setInterval(drawTime, 1000);
   start();
