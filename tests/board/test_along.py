@@ -1,0 +1,181 @@
+"""A game played along with the app: the entry checked, piles waiting for the card that
+appeared, reveals, undo, and a stand-in deal that depends only on what was entered."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from halfmoon.board.along import (
+    AlongError,
+    AlongGame,
+    AlongLive,
+    entry_check,
+    entry_problem,
+    read_cards,
+)
+from halfmoon.game.cards import Card
+from halfmoon.game.deal import Deal
+from halfmoon.game.layouts import format_layout
+
+# deal 27 reaches a dead end in four moves: every move uncovers pile cards
+DEAD_END_DEAL = 27
+DEAD_END_MOVES = ("P3+R7+R8", "P4+P7", "P4+P11", "P11+R2")
+
+
+def shown(deal: Deal) -> list[Card]:
+    return [p[-1] for p in deal.piles] + list(deal.reserve)
+
+
+def shown_text(deal: Deal) -> str:
+    return " ".join(str(c) for c in shown(deal))
+
+
+def play_along(deal: Deal, moves) -> AlongGame:
+    """``moves`` played along on ``deal``, each card that appears told as the app shows it."""
+    along = AlongGame(shown(deal))
+    for move in moves:
+        for source in move.split("+"):
+            along.tap(source)
+        tell_all(along, deal)
+    return along
+
+
+def tell_all(along: AlongGame, deal: Deal) -> None:
+    for pile in along.waiting:
+        i = int(pile[1:]) - 1
+        along.reveal(pile, str(deal.piles[i][along.game.counts[i] - 1]))
+
+
+def test_read_cards_takes_the_typed_forms_and_names_a_bad_one():
+    assert read_cards("5S, 6d 10h;QC") == [Card(5, 3), Card(6, 1), Card(10, 2), Card(12, 0)]
+    with pytest.raises(AlongError, match=r"card 3 \(P3\): not a card: 'XX'"):
+        read_cards("5S 6D XX")
+    with pytest.raises(AlongError, match="21 cards typed"):
+        read_cards(" ".join(["AS"] * 21))
+
+
+def test_a_third_copy_is_named_with_where_the_others_are():
+    assert entry_problem(read_cards("5S 6D 5S")) is None
+    problem = entry_problem(read_cards("5S 6D 5S 5s"))
+    assert problem.startswith("a third 5♠ at P4: both copies are already entered (P1, P3)")
+    with pytest.raises(AlongError, match="a third 5♠"):
+        entry_check("5S 6D 5S 5s")
+
+
+def test_entry_check_says_the_next_place_and_the_cards_still_possible():
+    out = entry_check("5S 5S 6D")
+    assert out["count"] == 3 and out["next"] == "P4"
+    assert "5s" not in out["possible"] and "6d" in out["possible"]
+    assert len(out["possible"]) == 51
+    deal = Deal.from_number(5)
+    assert entry_check(shown_text(deal))["next"] is None
+    assert entry_check(" ".join(str(c) for c in shown(deal)[:12]))["next"] == "R1"
+
+
+def test_a_new_game_needs_the_20_cards():
+    with pytest.raises(AlongError, match="19 cards entered"):
+        AlongGame(shown(Deal.from_number(5))[:19])
+
+
+def test_a_move_that_uncovers_a_card_waits_for_it():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = AlongGame(shown(deal))
+    assert along.waiting == [] and sum(along.unseen().values()) == 84
+    for source in ("P3", "R7", "R8"):
+        along.tap(source)
+    assert along.waiting == ["P3"]
+    assert not along.is_over
+    with pytest.raises(AlongError, match="P3 waits for the card that appeared"):
+        along.tap("P4")
+    with pytest.raises(AlongError, match="P4 is not waiting for a card: its top, .* is known"):
+        along.reveal("P4", "AS")
+    with pytest.raises(AlongError, match="unknown pile 'P13'"):
+        along.reveal("P13", "AS")
+    with pytest.raises(AlongError, match="P3: not a card"):
+        along.reveal("P3", "ZZ")
+    card = deal.piles[2][6]
+    along.reveal("P3", str(card))
+    assert along.waiting == [] and along.game.card_at("P3") == card
+    assert sum(along.seen().values()) == 21
+
+
+def test_a_third_copy_told_is_refused_naming_the_card_and_the_game_kept():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = play_along(deal, DEAD_END_MOVES[:1])
+    along.tap("P4")
+    along.tap("P7")
+    assert along.waiting == ["P4", "P7"]
+    seen = along.seen()
+    card = next(c for c in shown(deal) if seen[c] == 1)
+    where = along.where(card)
+    along.reveal("P4", str(card))  # its second copy: fine
+    before = (list(along.game.stack), along.waiting, sum(along.seen().values()))
+    with pytest.raises(AlongError, match=rf"a third {card.symbol()}: both copies are already on "
+                                         rf"the table or removed \({where[0]}, P4\)"):
+        along.reveal("P7", str(card))
+    assert (list(along.game.stack), along.waiting, sum(along.seen().values())) == before
+
+
+def test_undo_takes_back_the_reveal_with_its_move():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = play_along(deal, DEAD_END_MOVES[:2])
+    seen = sum(along.seen().values())
+    assert along.undo() is not None
+    assert len(along.game.stack) == 1
+    assert sum(along.seen().values()) == seen - 2  # the cards of P4 and P7 are unknown again
+    assert along.waiting == []
+    # an undo while a pile waits takes the move back
+    along.tap("P4")
+    along.tap("P7")
+    assert along.waiting
+    along.undo()
+    assert along.waiting == [] and len(along.game.stack) == 1
+
+
+def test_a_dead_end_is_over_only_once_its_cards_are_told():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = play_along(deal, DEAD_END_MOVES[:-1])
+    for source in DEAD_END_MOVES[-1].split("+"):
+        along.tap(source)
+    assert along.waiting and not along.is_over
+    tell_all(along, deal)
+    assert along.is_over and along.game.is_dead_end
+    assert len(along.unknown_places()) == 84 - 6
+
+
+def test_what_is_sent_depends_only_on_what_was_entered():
+    """Two deals that agree on every card seen give the same stand-in: the hidden cards
+    are the unseen ones sorted, wherever they really lie."""
+    deal = Deal.from_number(DEAD_END_DEAL)
+    other = _shuffle_hidden(play_along(deal, DEAD_END_MOVES), deal, random.Random(3))
+    assert other != deal.piles
+    again = play_along(Deal(piles=other, reserve=deal.reserve), DEAD_END_MOVES)
+    first = play_along(deal, DEAD_END_MOVES)
+    assert format_layout(first.start_deal()) == format_layout(again.start_deal())
+    assert first.known_text() == again.known_text()
+    assert first.unknown_places() == again.unknown_places()
+
+
+def _shuffle_hidden(along: AlongGame, deal: Deal, rng: random.Random):
+    places = along.unknown_places()
+    cards = [deal.piles[i][d] for i, d in places]
+    rng.shuffle(cards)
+    piles = [list(p) for p in deal.piles]
+    for (i, d), c in zip(places, cards):
+        piles[i][d] = c
+    return tuple(tuple(p) for p in piles)
+
+
+def test_the_live_game_counts_versions():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = AlongGame(shown(deal))
+    live = AlongLive("x", along)
+    for source in ("P3", "R7", "R8"):
+        live.tap(source)
+    assert live.version == 3
+    live.reveal("P3", str(deal.piles[2][6]))
+    assert live.version == 4
+    live.undo()
+    assert live.version == 5 and along.waiting == [] and not along.reveals
