@@ -1,0 +1,85 @@
+"""The solver processes' jobs for a game played along with the app: the share of layouts,
+the fair hint beside it, and the end-of-game review."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from board_helpers import EXAMPLE, TRAP
+from test_along import DEAD_END_DEAL, DEAD_END_MOVES, play_along
+
+from halfmoon.board.along_jobs import (
+    along_job,
+    hidden_places,
+    last_winnable,
+    review_job,
+    shuffled,
+)
+from halfmoon.board.jobs import run_job
+from halfmoon.game.deal import Deal
+from halfmoon.game.engine import Game
+from halfmoon.game.layouts import format_layout
+from halfmoon.game.moves import Move
+
+
+def test_shuffled_deals_again_only_the_places_given():
+    deal = Deal.from_number(4)
+    places = hidden_places(deal)
+    assert len(places) == 84
+    again = shuffled(deal, places, random.Random(1))
+    assert Counter(again.cards()) == Counter(deal.cards())
+    assert [p[-1] for p in again.piles] == [p[-1] for p in deal.piles]
+    assert again.reserve == deal.reserve
+    assert again.piles != deal.piles
+
+
+def test_along_job_counts_the_winnable_layouts_and_gives_the_fair_hint():
+    # the example: one card under a top (J♣ under 6♦), so every layout is the deal: won
+    out = along_job(format_layout(EXAMPLE), 8, 1, 20_000)
+    assert out["samples"] == 8 and out["wins"] == 8 and out["unresolved"] == 0
+    legal = {str(m) for m in Game(EXAMPLE).legal_moves}
+    assert {m["move"] for m in out["moves"]} == legal
+    assert out["move"] in legal
+
+
+def test_along_job_is_the_same_for_the_same_text_and_seed():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = play_along(deal, DEAD_END_MOVES[:1])
+    text = format_layout(along.game.remaining_deal(), code="")
+    first = along_job(text, 16, 7, 20_000)
+    assert first == along_job(text, 16, 7, 20_000)
+    assert 0 <= first["wins"] <= 16
+
+
+def test_run_job_knows_the_along_jobs():
+    out = run_job(("along", format_layout(TRAP), 4, 1, 20_000))
+    assert out["samples"] == 4 and "moves" in out
+    assert "error" in run_job(("review", "not a layout", [], [], 4, 1, 1000))
+
+
+def test_last_winnable_on_a_won_line_and_on_a_dead_end():
+    game = Game(TRAP)
+    line = [Move.parse(m) for m in ("P1+R1", "R2+P1")]  # 10♣ + A♦, then A♣ + 10♦: won
+    assert last_winnable(TRAP, line, 10_000, False) == (2, False)
+    lost = [Move.parse("R1+R2")]  # A♦ + 10♦ leaves 10♣ over the last Ace
+    game.push(lost[0])
+    assert last_winnable(TRAP, lost, 10_000, False)[0] == 0
+
+
+def test_review_of_a_dead_end():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = play_along(deal, DEAD_END_MOVES)
+    assert along.is_over
+    out = review_job(format_layout(along.start_deal()), along.unknown_places(),
+                     [str(m) for m in along.game.stack], 16, 3, 20_000)
+    wins = out["wins"]
+    assert out["samples"] == 16 and len(wins) == len(DEAD_END_MOVES) + 1
+    assert wins[-1] == 0  # the dead end is lost in every layout
+    assert all(a >= b for a, b in zip(wins, wins[1:]))  # never winnable after a lost one
+
+
+def test_review_of_a_game_with_nothing_unknown_is_one_layout():
+    line = ["P1+R1", "R2+P1"]
+    out = review_job(format_layout(TRAP), [], line, 64, 1, 10_000)
+    assert out == {"samples": 64, "wins": [64, 64, 64], "unresolved": 0}

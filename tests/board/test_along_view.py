@@ -1,0 +1,97 @@
+"""What the page draws of a game played along with the app, the solves it wants, and the
+review's marks."""
+
+from __future__ import annotations
+
+from test_along import DEAD_END_DEAL, DEAD_END_MOVES, play_along, shown
+
+from halfmoon.board.along import AlongGame, AlongLive
+from halfmoon.board.along_view import (
+    ALONG_STAGES,
+    LOST_HERE,
+    REVIEW_STAGES,
+    along_jobs,
+    along_opinion,
+    along_state,
+    keep_answer,
+    position_key,
+    review_key,
+    review_view,
+)
+from halfmoon.game.deal import Deal
+
+DEAL = Deal.from_number(DEAD_END_DEAL)
+
+
+def live_of(along: AlongGame) -> AlongLive:
+    return AlongLive("g", along)
+
+
+def test_a_waiting_pile_shows_no_card_and_no_dead_end():
+    along = play_along(DEAL, DEAD_END_MOVES[:-1])
+    for source in DEAD_END_MOVES[-1].split("+"):
+        along.tap(source)
+    state = along_state(live_of(along))
+    waiting = [p for p in state["piles"] if p.get("unknown")]
+    assert [p["source"] for p in waiting] == along.waiting == ["P11"]
+    assert waiting[0]["card"] is None
+    assert state["over"] is None and state["announcement"] is None
+    assert state["along"]["waiting"] == ["P11"]
+    assert len(state["along"]["possible"]) == 52 - sum(
+        1 for n in along.seen().values() if n >= 2)
+    assert state["status"]["code"] == "from the app"
+
+
+def test_the_stages_of_the_share_then_nothing_while_waiting():
+    live = live_of(AlongGame(shown(DEAL)))
+    answers = {}
+    jobs = along_jobs(live, answers)
+    assert len(jobs) == 1 and jobs[0].work[0] == "along" and jobs[0].work[2] == ALONG_STAGES[0]
+    key = position_key(live)
+    keep_answer(answers, key, {"samples": 16, "wins": 9, "unresolved": 0, "moves": [],
+                               "move": None})
+    assert along_jobs(live, answers)[0].work[2] == ALONG_STAGES[1]
+    keep_answer(answers, key, {"error": "boom"})
+    assert answers[key]["stop"] == "boom" and along_jobs(live, answers) == []
+    for source in ("P3", "R7", "R8"):
+        live.tap(source)
+    assert position_key(live) is None and along_jobs(live, answers) == []
+
+
+def test_the_same_cards_seen_give_the_same_jobs():
+    """What a job is told depends only on what was entered (not on the cards unseen)."""
+    from test_along import _shuffle_hidden
+
+    other = Deal(piles=_shuffle_hidden(play_along(DEAL, DEAD_END_MOVES), DEAL,
+                                       __import__("random").Random(5)), reserve=DEAL.reserve)
+    for moves in (DEAD_END_MOVES[:2], DEAD_END_MOVES):
+        a, b = live_of(play_along(DEAL, moves)), live_of(play_along(other, moves))
+        assert along_jobs(a, {})[0].message() == along_jobs(b, {})[0].message()
+
+
+def test_the_review_is_asked_at_the_end_and_marks_the_largest_fall():
+    live = live_of(play_along(DEAL, DEAD_END_MOVES))
+    jobs = along_jobs(live, {})
+    assert jobs[0].work[0] == "review" and jobs[0].work[4] == REVIEW_STAGES[0]
+    assert review_key(live)[2] == DEAD_END_MOVES
+    out = review_view(live, {"samples": 10, "wins": [10, 9, 4, 4, 0], "unresolved": 0})
+    marks = {m["n"]: m["lost_here"] for m in out["moves"]}
+    assert marks == {1: False, 2: True, 3: False, 4: True}  # falls of 5 and 4 tenths
+    assert out["moves"][1]["before"] == 0.9 and out["moves"][1]["after"] == 0.4
+    assert out["kind"] == "lost" and out["more"]
+    opinion = along_opinion(live, {review_key(live): {"samples": 10, "wins": [10, 9, 4, 4, 0]}})
+    assert [m["mark"] for m in opinion["moves"]] == [None, LOST_HERE, None, LOST_HERE]
+    assert opinion["light"] == "loss" and opinion["says"] == "Dead end"
+
+
+def test_the_opinion_says_the_share_with_its_interval():
+    live = live_of(AlongGame(shown(DEAL)))
+    key = position_key(live)
+    assert along_opinion(live, {})["light"] == "pending"
+    answers = {key: {"samples": 64, "wins": 32, "unresolved": 2, "move": None, "moves": []}}
+    out = along_opinion(live, answers)
+    assert out["light"] == "share" and out["busy"]
+    share = out["along"]["share"]
+    assert share["share"] == 0.5 and share["low"] < 0.5 < share["high"]
+    assert out["says"].startswith("Winnable in 50 % of the layouts of the cards not seen yet")
+    assert "64 layouts" in out["says"]
