@@ -96,11 +96,11 @@ class AlongGame:
     """A game from the app on the reference engine (see the module's docstring)."""
 
     def __init__(self, cards: list[Card], settings: Settings = Settings()) -> None:
-        if len(cards) != SHOWN:
-            raise AlongError(f"{len(cards)} cards entered: the app shows {SHOWN}, {ORDER}")
         problem = entry_problem(cards)
         if problem:
             raise AlongError(problem)
+        if len(cards) != SHOWN:
+            raise AlongError(f"{len(cards)} cards entered: the app shows {SHOWN}, {ORDER}")
         # known[i][d]: the card at depth d (0 = bottom) of pile i, None while not seen
         self.known: list[list[Optional[Card]]] = [
             [None] * (PILE_DEPTH - 1) + [cards[i]] for i in range(PILES)]

@@ -27,6 +27,8 @@ from halfmoon.game.engine import Game
 from halfmoon.game.layouts import parse_layout
 from halfmoon.game.moves import Move
 
+FAIR_GROUPS = ("players", "fair")  # the kernels of the fair hint (names of solver.KERNEL_GROUPS)
+
 
 def hidden_places(position: Deal) -> list[tuple[int, int]]:
     """(pile, depth) of the cards under the tops of ``position``."""
@@ -46,8 +48,6 @@ def shuffled(deal: Deal, places: Sequence[tuple[int, int]], rng: random.Random) 
 def along_job(layout: str, samples: int, seed: int, budget: int) -> dict[str, Any]:
     from halfmoon.research.fairplay import fair_hint
     from solver import solve, warm_up
-
-    from .jobs import FAIR_GROUPS
 
     position = parse_layout(layout, name="position")
     rng = random.Random(seed)

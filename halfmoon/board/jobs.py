@@ -31,8 +31,9 @@ from halfmoon.game.codes import DEAL_COUNT
 from halfmoon.game.deal import Deal
 from halfmoon.game.layouts import parse_layout
 
+from .along_jobs import FAIR_GROUPS, along_job, review_job
+
 PICK_KINDS = ("winnable", "hard")
-FAIR_GROUPS = ("players", "fair")  # the kernels of the fair hint (names of solver.KERNEL_GROUPS)
 READY = "ready"
 
 
@@ -80,10 +81,10 @@ def run_job(job: tuple) -> dict[str, Any]:
             return pick_job(*args)
         if kind == "fair":
             return fair_job(*args)
-        if kind in ("along", "review"):  # a game played along with the app
-            from .along_jobs import along_job, review_job
-
-            return (along_job if kind == "along" else review_job)(*args)
+        if kind == "along":  # a game played along with the app
+            return along_job(*args)
+        if kind == "review":
+            return review_job(*args)
         return {"error": f"unknown job {kind!r}"}
     except Exception as exc:  # an answer, not a dead process: the board goes on
         return {"error": f"{type(exc).__name__}: {exc}"}

@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 
 from halfmoon.board.server import STATIC, _host_name, create_app
 from halfmoon.board.service import Board
+from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.research.analysis import analyse
 
@@ -289,3 +290,70 @@ def test_every_file_of_the_page_ships_inside_the_package():
     patterns = config["tool"]["setuptools"]["package-data"]["halfmoon.board"]
     files = [p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file()]
     assert files and all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files), files
+
+
+# --- a game from the app, played along -------------------------------------------------
+def _along_text(number: int) -> str:
+    deal = Deal.from_number(number)
+    return " ".join(str(c) for c in [p[-1] for p in deal.piles] + list(deal.reserve))
+
+
+def test_a_game_played_along_through_http(example):
+    from test_along import DEAD_END_DEAL, DEAD_END_MOVES
+
+    deal = Deal.from_number(DEAD_END_DEAL)
+    r = example.post("/api/along", json={"cards": _along_text(DEAD_END_DEAL)})
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["status"]["code"] == "from the app" and s["along"]["unseen"] == 84
+    first = opinion_when(example, s["id"], lambda o: o["along"]["share"] is not None)
+    assert first["light"] == "share" and first["fair"]["moves"]
+    for k, move in enumerate(DEAD_END_MOVES):
+        s = tap(example, s, *move.split("+"))
+        assert s["along"]["waiting"]
+        if k == 1:  # a tap while a pile waits, a reveal on a pile that is not waiting
+            r = example.post(f"/api/games/{s['id']}/tap", json={"source": "R1"})
+            assert r.status_code == 400 and "wait" in r.json()["error"]
+            r = example.post(f"/api/games/{s['id']}/reveal", json={"pile": "P1", "card": "AS"})
+            assert r.status_code == 400 and "P1 is not waiting" in r.json()["error"]
+        for pile in s["along"]["waiting"]:
+            i = int(pile[1:]) - 1
+            card = deal.piles[i][s["piles"][i]["count"] - 1]
+            r = example.post(f"/api/games/{s['id']}/reveal",
+                             json={"pile": pile, "card": str(card), "version": s["version"]})
+            assert r.status_code == 200, r.text
+            s = r.json()
+    assert s["over"] == "dead end"
+    o = opinion_when(example, s["id"], lambda o: o["review"] and o["review"]["samples"] and
+                     not o["busy"])
+    assert len(o["review"]["moves"]) == len(DEAD_END_MOVES)
+    assert o["review"]["moves"][-1]["after"] == 0.0
+
+
+@pytest.mark.parametrize("path, body, reason", [
+    ("/api/along", {}, "field 'cards' is missing"),
+    ("/api/along", {"cards": 5}, "field 'cards' must be text"),
+    ("/api/along", {"cards": "5S 6D"}, "2 cards entered: the app shows 20"),
+    ("/api/along", {"cards": "5S 5S 5S"}, "a third 5♠ at P3"),
+    ("/api/along", {"cards": "5S 6D", "deal": "1"}, "unknown field 'deal'"),
+    ("/api/along/check", {"cards": "5S QQ"}, "card 2 (P2): not a card"),
+    ("/api/along/check", {"cards": "5S 5S 5S"}, "a third 5♠ at P3"),
+])
+def test_bad_entries_get_a_400_naming_the_card(example, path, body, reason):
+    r = example.post(path, json=body)
+    assert r.status_code == 400 and reason in r.json()["error"], r.text
+
+
+def test_bad_reveals_get_a_400_and_the_game_is_kept(example):
+    s = example.post("/api/along", json={"cards": _along_text(27)}).json()
+    url = f"/api/games/{s['id']}/reveal"
+    for body, reason in [({"card": "AS"}, "field 'pile' is missing"),
+                         ({"pile": "P3"}, "field 'card' is missing"),
+                         ({"pile": "P3", "card": "AS", "extra": 1}, "unknown field 'extra'"),
+                         ({"pile": "P3", "card": "AS"}, "P3 is not waiting for a card")]:
+        r = example.post(url, json=body)
+        assert r.status_code == 400 and reason in r.json()["error"], r.text
+    normal = new_game(example)
+    r = example.post(f"/api/games/{normal['id']}/reveal", json={"pile": "P3", "card": "AS"})
+    assert r.status_code == 400 and "only a game from the app" in r.json()["error"]
+    assert example.get(f"/api/games/{s['id']}").json()["along"]["seen"] == 20
