@@ -156,7 +156,7 @@ class Board:
         return self._change(game_id, version, tap)
 
     def undo(self, game_id: str, version: Optional[int] = None) -> dict:
-        return self._change(game_id, version, LiveGame.undo)
+        return self._change(game_id, version, lambda live: live.undo())
 
     def set_settings(self, game_id: str, move_errors: Optional[bool] = None,
                      placement_assistance: Optional[bool] = None) -> dict:

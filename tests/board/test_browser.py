@@ -19,6 +19,7 @@ from board_helpers import EXAMPLE, WAIT, shared_pool
 from halfmoon.board.opinion import move_cards
 from halfmoon.board.server import address_of, create_app, listen
 from halfmoon.board.service import Board
+from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from solver import solve
 
@@ -221,3 +222,80 @@ def test_browser_fair_hint(page):
     expect(page.locator("#fair li").first).to_contain_text("stays winnable in")
     # the last stage
     expect(page.locator("#fair-note")).to_contain_text("Shares of 256 sampled layouts.")
+
+
+def test_browser_plays_along_with_the_app(page):
+    """A whole game from the app: the 20 cards entered (typed, and one picked), moves, the
+    cards that appear told beside their piles (picked, and one typed), an undo, the dead end
+    and its review.  With HALFMOON_SHOTS=DIR, the screenshots of docs/board.md are taken."""
+    from playwright.sync_api import expect
+    from test_along import DEAD_END_DEAL, DEAD_END_MOVES, shown
+
+    shots = os.environ.get("HALFMOON_SHOTS")
+    deal = Deal.from_number(DEAD_END_DEAL)
+    cards = [str(c) for c in shown(deal)]
+    page.locator("#along-button").click()
+    expect(page.locator("#along-entry")).to_be_visible()
+    expect(page.locator("#table")).to_be_hidden()
+    entry = page.locator("#along-cards")
+    entry.fill("5S 5s")  # both fives of spades: the picker no longer offers one
+    expect(page.locator('#along-picker button[data-card="5s"]')).to_be_disabled()
+    expect(page.locator('#along-picker button[data-card="6d"]')).to_be_enabled()
+    entry.fill("5S 5s 5s")
+    expect(page.locator("#along-error")).to_contain_text("a third 5♠ at P3")
+    entry.fill(" ".join(cards[:19]))
+    expect(page.locator("#along-slots li.next")).to_have_attribute("data-place", "R8")
+    expect(page.locator("#along-start")).to_be_disabled()
+    page.locator(f'#along-picker button[data-card="{cards[19]}"]').click()
+    expect(page.locator("#along-start")).to_be_enabled()
+    if shots:
+        page.screenshot(path=os.path.join(shots, "board-along-entry.png"))
+    page.locator("#along-start").click()
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#code")).to_have_text("from the app")
+    expect(card(page, "P1")).to_have_attribute("data-card", shown(deal)[0].symbol())
+    expect(page.locator("#light")).to_have_attribute("data-light", "share")
+    expect(page.locator("#says")).to_contain_text("Winnable in")
+    expect(page.locator("#fair li")).to_have_count(len(list(Game(deal).legal_moves)))
+    expect(page.locator("#fair-note")).to_contain_text("Uses only the cards entered")
+    if shots:
+        expect(page.locator("#fair-note")).to_contain_text("384 sampled layouts.")
+        page.screenshot(path=os.path.join(shots, "board-along-shares.png"))
+
+    def play(move, typed=False):
+        for source in move.split("+"):
+            card(page, source).click()
+        waiting = [s for s in move.split("+") if s.startswith("P")]
+        for _ in waiting:
+            expect(page.locator("#reveal")).to_be_visible()
+            pile = page.locator("#reveal-says").inner_text().split(" on ")[1].split("?")[0]
+            expect(card(page, pile)).to_have_class(re.compile(r"\bunknown\b"))
+            i = int(pile[1:]) - 1
+            count = int(page.locator(f"#label-{pile}").inner_text().split(":")[1])
+            told = deal.piles[i][count - 1]
+            if typed:
+                page.locator("#reveal-card").fill(str(told).upper())
+                page.locator("#reveal-card").press("Enter")
+            else:
+                page.locator(f'#reveal-picker button[data-card="{told}"]').click()
+            expect(card(page, pile)).to_have_attribute("data-card", told.symbol())
+        expect(page.locator("#reveal")).to_be_hidden()
+
+    play(DEAD_END_MOVES[0])
+    play(DEAD_END_MOVES[1], typed=True)
+    expect(page.locator("#moves")).to_have_text("2")
+    page.locator("#undo").click()  # the move and its reveals taken back
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(card(page, "P4")).to_have_attribute("data-card", shown(deal)[3].symbol())
+    play(DEAD_END_MOVES[1])
+    for move in DEAD_END_MOVES[2:]:
+        play(move)
+    expect(page.locator("#banner")).to_be_visible()
+    expect(page.locator("#announcement")).to_contain_text("Dead end")
+    expect(page.locator("#review-panel")).to_be_visible()
+    expect(page.locator("#review li")).to_have_count(len(DEAD_END_MOVES))
+    expect(page.locator("#review-says")).to_contain_text("Dead end.")
+    expect(page.locator("#review-says")).not_to_contain_text("More layouts coming")
+    expect(page.locator("#review li").last).to_contain_text("→ 0 %")
+    if shots:
+        page.screenshot(path=os.path.join(shots, "board-along-review.png"))

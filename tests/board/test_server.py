@@ -357,3 +357,18 @@ def test_bad_reveals_get_a_400_and_the_game_is_kept(example):
     r = example.post(f"/api/games/{normal['id']}/reveal", json={"pile": "P3", "card": "AS"})
     assert r.status_code == 400 and "only a game from the app" in r.json()["error"]
     assert example.get(f"/api/games/{s['id']}").json()["along"]["seen"] == 20
+
+
+def test_an_undo_takes_back_the_cards_told_after_the_move(example):
+    from test_along import DEAD_END_DEAL
+
+    deal = Deal.from_number(DEAD_END_DEAL)
+    s = example.post("/api/along", json={"cards": _along_text(DEAD_END_DEAL)}).json()
+    s = tap(example, s, "P3", "R7", "R8")
+    r = example.post(f"/api/games/{s['id']}/reveal",
+                     json={"pile": "P3", "card": str(deal.piles[2][6])})
+    assert r.json()["along"]["seen"] == 21
+    s = example.post(f"/api/games/{s['id']}/undo", json={}).json()
+    assert s["along"]["seen"] == 20 and s["status"]["moves"] == 0
+    s = tap(example, s, "P3", "R7", "R8")
+    assert s["along"]["waiting"] == ["P3"]
