@@ -246,10 +246,10 @@ def test_browser_plays_along_with_the_app(page):
     entry.fill(" ".join(cards[:19]))
     expect(page.locator("#along-slots li.next")).to_have_attribute("data-place", "R8")
     expect(page.locator("#along-start")).to_be_disabled()
-    page.locator(f'#along-picker button[data-card="{cards[19]}"]').click()
-    expect(page.locator("#along-start")).to_be_enabled()
     if shots:
         page.screenshot(path=os.path.join(shots, "board-along-entry.png"))
+    page.locator(f'#along-picker button[data-card="{cards[19]}"]').click()
+    expect(page.locator("#along-start")).to_be_enabled()
     page.locator("#along-start").click()
     expect(page.locator("#table")).to_be_visible()
     expect(page.locator("#code")).to_have_text("from the app")
