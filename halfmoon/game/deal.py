@@ -96,6 +96,23 @@ class Deal:
         return [(i, k) for i, p in enumerate(self.piles) for k, c in enumerate(p)
                 if is_unknown(c)]
 
+    def sample(self, rng) -> "Deal":
+        """A layout consistent with what this partial deal knows: its unknown places filled
+        with the cards not seen (:meth:`unknown`) in an arrangement drawn uniformly by
+        ``rng`` (a :class:`random.Random`); known cards and ``removed`` as they are.  For a
+        deal from the app shuffled uniformly, the unseen cards' places given what was seen
+        are uniform over these arrangements (the places are exchangeable).  It depends on
+        what is known and ``rng`` alone; a deal that is not partial comes back as itself."""
+        places = self.unknown_places()
+        if not places:
+            return self
+        cards = sorted(self.unknown().elements())
+        rng.shuffle(cards)
+        piles = [list(p) for p in self.piles]
+        for (i, k), card in zip(places, cards):
+            piles[i][k] = card
+        return Deal(piles=piles, reserve=self.reserve, removed=self.removed)
+
     def cards(self) -> list[Card]:
         """Every known card still in the deal (piles bottom to top, then the reserve); a
         partial deal's unknown places are left out (:meth:`card_count` counts them)."""
