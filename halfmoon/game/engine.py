@@ -107,6 +107,7 @@ class Game:
         # the piles' cards as known now: a partial deal's reveals are written in
         self.known: list[list[Card]] = [list(p) for p in deal.piles]
         self._reveals: list[tuple[int, int]] = []  # (moves on the stack, pile index)
+        self._partial = deal.is_partial
         self.counts = [len(p) for p in deal.piles]
         self.reserve_full = [c is not None for c in deal.reserve]
         self.stack: list[Move] = []
@@ -157,7 +158,7 @@ class Game:
         piles = [p[:n] for p, n in zip(self.known, self.counts)]
         reserve = [c if f else None for c, f in zip(self.deal.reserve, self.reserve_full)]
         removed: tuple[Card, ...] = ()
-        if self.deal.is_partial:
+        if self._partial:
             removed = self.deal.removed + tuple(c for p, n in zip(self.known, self.counts)
                                                 for c in p[n:])
             removed += tuple(c for c, f in zip(self.deal.reserve, self.reserve_full)
@@ -171,13 +172,15 @@ class Game:
     def waiting(self) -> tuple[str, ...]:
         """The piles whose top card is not known yet (a move uncovered it, or the layout
         left it unknown): each waits for :meth:`reveal`; no move is legal meanwhile."""
+        if not self._partial:
+            return ()
         return tuple(PILE_SOURCES[i] for i, n in enumerate(self.counts)
                      if n and is_unknown(self.known[i][n - 1]))
 
     def unknown(self) -> Counter:
         """The cards not seen yet, as a multiset (a ``Counter`` of cards): those the unknown
         places hold, and so the cards a reveal may name (empty on a full deal)."""
-        if not self.deal.is_partial:
+        if not self._partial:
             return Counter()
         return unseen_cards(self.known, self.deal.reserve, self.deal.removed)
 

@@ -39,8 +39,8 @@ from .stats import win_interval
 
 DEFAULT_BUDGET = 20_000  # positions a solve of a sampled layout (the board's fair hint's)
 SHARE_BATCH = 16  # layouts a batch of shares
-FAIR_BATCH = 4  # the fair player's games a batch
-FAIR_TIME = 0.4  # the share of the time the fair player's games may take
+FAIR_BATCH = 1  # the fair player's games a batch
+FAIR_TIME = 0.25  # the share of the time the fair player's games may take
 
 
 @dataclass(frozen=True)
@@ -133,18 +133,50 @@ def _layout(position: Deal, seed: int, k: int) -> Deal:
     return position.sample(random.Random(f"halfmoon-partial:{seed}:{k}"))
 
 
-def _child_verdicts(layout: Deal, moves: list[Move], budget: int) -> list[str]:
-    """The solver's verdict after each move on a full layout."""
+def _plays_first(line, move: Move) -> bool:
+    """Whether a winning line from the position can play ``move`` first and still win:
+    ``move`` is in it and no move before touches its sources (so it takes the same cards,
+    and the moves before it stay legal without them)."""
+    sources = set(move.sources)
+    for m in line:
+        if m == move:
+            return True
+        if sources.intersection(m.sources):
+            return False
+    return False
+
+
+def _verdicts(layout: Deal, moves: list[Move], budget: int) -> tuple[str, list[str]]:
+    """The solver's verdict on a full layout, and after each of ``moves``.  A lost position
+    loses after every move; a child whose move a winning line already found (the
+    position's, or a sibling's with its move first) can play first is won without a solve."""
     from solver import solve
 
+    if layout.card_count() == 0:
+        return "win", []
+    top = solve(layout, budget)
+    if top.verdict == "loss":
+        return "loss", ["loss"] * len(moves)
+    lines = [top.moves] if top.verdict == "win" else []
     game = Game(layout)
     out = []
     for move in moves:
+        if any(_plays_first(line, move) for line in lines):
+            out.append("win")
+            continue
         game.push(move)
-        out.append("win" if game.cards_left() == 0
-                   else solve(game.remaining_deal(), budget).verdict)
+        if game.cards_left() == 0:
+            verdict = "win"
+        else:
+            r = solve(game.remaining_deal(), budget)
+            verdict = r.verdict
+            if verdict == "win":
+                lines.append((move, *r.moves))
         game.pop()
-    return out
+        out.append(verdict)
+    if top.verdict == "win" or "win" in out:
+        return "win", out
+    return ("loss" if out and set(out) == {"loss"} else "unresolved"), out
 
 
 def _fair_move(position: Deal, seed: int, player: str) -> Optional[Move]:
@@ -164,7 +196,9 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
     (each move's child, ``budget`` positions a solve) and one after each ``fair_batch`` games
     of ``player`` (a name of :data:`solver.FAIR_PLAYERS`; 0: no games) on the same layouts,
     played while their time is at most ``fair_time`` of the time spent (the first batch
-    comes after the first batch of layouts, whatever it costs).  Memory holds counts only.
+    comes after the first batch of layouts, whatever it costs).  A layout's children are
+    solved after the layout itself: a lost layout is lost after every move, and a child
+    whose move a winning line found can play first needs no solve.  Memory holds counts.
     A full-information Deal works too (its one layout: itself).  Raises
     :class:`~halfmoon.game.errors.HalfMoonError` when a pile's top card is not known."""
     from solver import player_games
@@ -197,18 +231,16 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
 
     while True:
         for _ in range(share_batch):
-            verdicts = _child_verdicts(_layout(position, seed, n), moves, budget)
+            whole, verdicts = _verdicts(_layout(position, seed, n), moves, budget)
             for j, v in enumerate(verdicts):
                 mw[j] += v == "win"
                 mu[j] += v == "unresolved"
-            if game.cards_left() == 0 or "win" in verdicts:
-                w += 1
-            elif "unresolved" in verdicts:
-                u += 1
+            w += whole == "win"
+            u += whole == "unresolved"
             n += 1
         yield answer()
         spent = time.perf_counter() - t0
-        if fair_batch and moves and (fair_n == 0 or fair_seconds <= fair_time * spent):
+        if fair_batch and moves and fair_seconds <= fair_time * spent:
             t1 = time.perf_counter()
             ks = range(fair_n, fair_n + fair_batch)
             games = player_games([_layout(position, seed, k) for k in ks], player,

@@ -143,3 +143,28 @@ def test_a_share_counts_the_unresolved_on_both_sides():
     low, high = s.interval
     assert s.value == 0.6 and low < 0.6 < 0.8 < high
     assert Share(0, 0, 0).value is None
+
+
+@pytest.mark.parametrize("number", [404, 7])
+def test_the_shortcuts_give_every_child_its_solved_verdict(number):
+    """A lost layout's children lost, a child won by a known line with its move first: the
+    same verdicts as a solve of each child."""
+    from halfmoon.research.partial import _layout, _verdicts
+    from halfmoon.research.strategies import play
+
+    game = Game(number)
+    for move in play(number, "greedy").moves[:12]:
+        game.play(move)
+    position = app_view(game.remaining_deal())
+    moves = list(Game(position).legal_moves)
+    for k in range(6):
+        layout = _layout(position, 1, k)
+        whole, verdicts = _verdicts(layout, moves, 2_000_000)
+        each = []
+        child = Game(layout)
+        for move in moves:
+            child.push(move)
+            each.append(solve(child.remaining_deal(), 2_000_000).verdict)
+            child.pop()
+        assert verdicts == each and "unresolved" not in each
+        assert whole == ("win" if "win" in each else "loss")
