@@ -15,11 +15,15 @@ from .checks import check_output_file
 
 
 def deal_to_json(deal) -> dict:
-    return {
+    out = {
         "code": deal.code,
         "piles": [[str(c) for c in pile] for pile in deal.piles],
         "reserve": [None if c is None else str(c) for c in deal.reserve],
     }
+    if deal.is_partial or deal.removed:  # a deal from the app: "??" for a card not known yet
+        out["unknown"] = len(deal.unknown_places())
+        out["removed"] = [str(c) for c in deal.removed]
+    return out
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -112,11 +116,14 @@ def add_solve(p: argparse.ArgumentParser):
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from halfmoon.research.analysis import analyse, format_analysis
+    from halfmoon.research.analysis import DEFAULT_BUDGET, analyse, format_analysis
 
-    if args.budget < 1:
+    if args.budget is not None and args.budget < 1:
         raise _UsageError(f"bad budget {args.budget}: expected at least 1 position")
-    result = analyse(load_deal(args.deal), budget=args.budget)
+    deal = load_deal(args.deal)
+    if deal.is_partial:
+        return cmd_analyse_partial(args, deal)
+    result = analyse(deal, budget=args.budget or DEFAULT_BUDGET)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
@@ -124,11 +131,41 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyse_partial(args: argparse.Namespace, deal) -> int:
+    """A partial layout (cards not known yet: played along with the app): shares of sampled
+    layouts, and the fair player's chance (halfmoon.research.partial)."""
+    from halfmoon.research.partial import DEFAULT_BUDGET, analyse_partial, format_partial
+
+    if args.samples < 1:
+        raise _UsageError(f"--samples must be at least 1, got {args.samples}")
+    if args.seconds is not None and not args.seconds > 0:
+        raise _UsageError(f"--seconds must be a positive number, got {args.seconds}")
+    result = analyse_partial(deal, samples=args.samples, seconds=args.seconds, seed=args.seed,
+                             budget=args.budget or DEFAULT_BUDGET, player=args.player)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        sys.stdout.write(format_partial(result))
+    return 0
+
+
 def add_analyse(p: argparse.ArgumentParser):
     from halfmoon.research.analysis import DEFAULT_BUDGET
+    from halfmoon.research.partial import DEFAULT_BUDGET as PARTIAL_BUDGET
 
     p.add_argument("deal", metavar="CODE|LAYOUT_FILE", help="deal code, deal number or layout file")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
-                   help=f"positions searched after each move (default: {DEFAULT_BUDGET:,})")
+    p.add_argument("--budget", type=int, default=None, metavar="N",
+                   help=f"positions searched after each move (default: {DEFAULT_BUDGET:,}; "
+                   f"{PARTIAL_BUDGET:,} a sampled layout of a partial layout)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    partial = p.add_argument_group(
+        "a partial layout (?? for the cards the app has not shown yet)")
+    partial.add_argument("--samples", type=int, default=256, metavar="N",
+                         help="layouts drawn among those consistent with what is known "
+                         "(default: 256, in batches of 16)")
+    partial.add_argument("--seconds", type=float, default=None, metavar="S",
+                         help="stop after S seconds (after at least one batch of layouts)")
+    partial.add_argument("--seed", type=int, default=0, help="seed of the draws (default: 0)")
+    partial.add_argument("--player", default="fair", metavar="NAME",
+                         help="the fair player whose chance is given (default: fair)")
     return cmd_analyse
