@@ -151,6 +151,14 @@ class AlongGame:
         return [(i, d) for i, pile in enumerate(self.known) for d, c in enumerate(pile)
                 if c is None]
 
+    def _restand(self) -> None:
+        """The engine's game on the stand-in deal as now known (same moves, same cards
+        where they were played)."""
+        deal = self._stand_in()
+        self.game.deal = deal
+        if hasattr(self.game, "known"):  # the engine's piles as known, when it keeps them
+            self.game.known = [list(p) for p in deal.piles]
+
     def _stand_in(self) -> Deal:
         fill = iter(sorted(self.unseen().elements()))
         piles = [[c if c is not None else next(fill) for c in pile] for pile in self.known]
@@ -187,7 +195,7 @@ class AlongGame:
                              f"removed ({', '.join(self.where(told))}), a double deck has only two")
         self.known[i][n - 1] = told
         self.reveals.append((len(self.game.stack), i, n - 1))
-        self.game.deal = self._stand_in()
+        self._restand()
         return told
 
     def undo(self) -> Optional[Move]:
@@ -198,7 +206,7 @@ class AlongGame:
             while self.reveals and self.reveals[-1][0] > ply:
                 _, i, d = self.reveals.pop()
                 self.known[i][d] = None
-            self.game.deal = self._stand_in()
+            self._restand()
         return move
 
     @property
