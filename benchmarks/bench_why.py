@@ -8,9 +8,9 @@ The losses are drawn (seeded) from ``docs/findings/losses.parquet`` (the census'
 each with the deadlock the findings computed with a budget of 5,000,000 positions a
 projection and no total).  Per loss it records the wall and CPU seconds of ``why_lost``, the
 projections solved and their positions, and whether the answer is the census's set (or "not
-known within the budget").  Printed and written to ``benchmarks/results/why-<losses>-seed<seed>.json``:
-seconds per loss (mean, p50, p90, p99, max, wall and CPU), how many were explained, and how
-many agree with the census.
+known within the budget").  Printed and written to
+``benchmarks/results/why-<losses>-seed<seed>.json``: seconds per loss (mean, p50, p90, p99,
+max, wall and CPU), how many were explained, and how many agree with the census.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ runs, and the same answers as the parts behind it."""
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -70,6 +71,20 @@ def test_solve_is_the_portfolio_behind_it():
         a, b = solver.solve(number), portfolio_solve(number)
         assert (a.verdict, a.moves, a.nodes, a.settled_by) == \
             (b.verdict, b.moves, b.nodes, b.settled_by)
+
+
+def test_the_first_solve_of_a_process_reports_its_set_up_apart():
+    # a fresh process: its first solve makes the kernels ready and says how long that took,
+    # apart from the search's own seconds; the next solve has none
+    import subprocess
+    import sys
+
+    code = ("import solver; a = solver.solve(3); b = solver.solve(3); "
+            "print(a.setup_seconds, a.seconds, b.setup_seconds, a.nodes == b.nodes)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2]).stdout.split()
+    setup, second_setup, same = float(out[0]), float(out[2]), out[3]
+    assert setup > 0 and second_setup == 0.0 and same == "True"
 
 
 def test_solve_numbers_gives_columns_with_named_verdicts_and_lines_that_are_solves():
