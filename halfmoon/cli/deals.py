@@ -140,8 +140,11 @@ def cmd_analyse_partial(args: argparse.Namespace, deal) -> int:
         raise _UsageError(f"--samples must be at least 1, got {args.samples}")
     if args.seconds is not None and not args.seconds > 0:
         raise _UsageError(f"--seconds must be a positive number, got {args.seconds}")
-    result = analyse_partial(deal, samples=args.samples, seconds=args.seconds, seed=args.seed,
-                             budget=args.budget or DEFAULT_BUDGET, player=args.player)
+    if args.games < 0:
+        raise _UsageError(f"--games must be at least 0, got {args.games}")
+    result = analyse_partial(deal, samples=args.samples, games=args.games, seconds=args.seconds,
+                             seed=args.seed, budget=args.budget or DEFAULT_BUDGET,
+                             player=args.player)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
@@ -163,6 +166,9 @@ def add_analyse(p: argparse.ArgumentParser):
     partial.add_argument("--samples", type=int, default=256, metavar="N",
                          help="layouts drawn among those consistent with what is known "
                          "(default: 256, in batches of 16)")
+    partial.add_argument("--games", type=int, default=16, metavar="N",
+                         help="the fair player's games, one on each of the first layouts "
+                         "(default: 16)")
     partial.add_argument("--seconds", type=float, default=None, metavar="S",
                          help="stop after S seconds (after at least one batch of layouts)")
     partial.add_argument("--seed", type=int, default=0, help="seed of the draws (default: 0)")

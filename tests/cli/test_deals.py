@@ -158,7 +158,7 @@ def test_show_a_partial_layout_marks_the_unknown_cards(capsys, tmp_path):
 def test_analyse_a_partial_layout(capsys, tmp_path):
     path = _partial_file(tmp_path, "start")
     status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
-                           "--seed", "3")
+                           "--seed", "3", "--games", "2")
     assert status == 0 and err == ""
     assert out.startswith("partial position: 104 cards left, 84 of them not known yet; 16 "
                           "layouts")
@@ -166,11 +166,13 @@ def test_analyse_a_partial_layout(capsys, tmp_path):
            "then sees every card" in out
     assert "P1+P8      7♦ + 4♠" in out and "<- the fair player's move" in out
     assert "The fair player (fair@4): its own chance of winning from here" in out
+    assert "of 2 games" in out
     status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
-                           "--seed", "3", "--json")
+                           "--seed", "3", "--games", "2", "--json")
     data = json.loads(out)
     assert data["winnable"]["samples"] == 16 and len(data["moves"]) == 15
     assert data["unknown"] == 84 and data["player"] == "fair@4"
+    assert data["fair"]["samples"] == 2 and "sees every card" in data["winnable"]["question"]
 
 
 def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
@@ -179,5 +181,6 @@ def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
     start = _partial_file(tmp_path, "start")
     assert_one_line_error(capsys, ["analyse", str(start), "--samples", "0"], "--samples")
     assert_one_line_error(capsys, ["analyse", str(start), "--seconds", "0"], "--seconds")
+    assert_one_line_error(capsys, ["analyse", str(start), "--games", "-1"], "--games")
     assert_one_line_error(capsys, ["analyse", str(start), "--player", "nobody"], "nobody")
     assert_one_line_error(capsys, ["solve", str(start)], "a partial deal (84 cards not known")
