@@ -182,8 +182,9 @@ def _verdicts(layout: Deal, moves: list[Move], budget: int) -> tuple[str, list[s
 def _fair_move(position: Deal, seed: int, player: str) -> Optional[Move]:
     from solver import fair_hint
 
-    # the hint reads the view only (the tops, the reserve, the hidden multiset): any
-    # layout consistent with what is known gives the same view
+    # the hint reads the view only (the tops, the reserve, the hidden multiset): every
+    # layout consistent with what is known gives the same view (a card known under a top,
+    # from a layout file, is hidden to it, as in the app)
     return fair_hint(_layout(position, seed, -1), 1, seed, 1, player).move
 
 
@@ -228,8 +229,8 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
     mu = [0] * len(moves)
     fair_n = fair_w = 0
     fair_seconds = 0.0
-    if game.cards_left() == 0:
-        fair_n = fair_w = 1  # the position is won: so is the fair player's game
+    if not moves:  # won, or a dead end: so is the fair player's game
+        fair_n, fair_w = 1, int(game.cards_left() == 0)
 
     def answer() -> PartialAnalysis:
         return PartialAnalysis(

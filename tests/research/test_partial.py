@@ -168,3 +168,16 @@ def test_the_shortcuts_give_every_child_its_solved_verdict(number):
             child.pop()
         assert verdicts == each and "unresolved" not in each
         assert whole == ("win" if "win" in each else "loss")
+
+
+def test_a_dead_end_is_lost_for_everyone():
+    position = _small_partial(3, 16)
+    game = Game(position)
+    while game.legal_moves:  # play the first move until the game ends
+        game.play(next(iter(game.legal_moves)))
+        for pile in game.waiting:
+            game.reveal(pile, sorted(game.unknown().elements())[0])
+    a = analyse_partial(game, samples=16, player=PLAYER)
+    won = game.cards_left() == 0
+    assert a.moves == () and a.fair_move is None
+    assert (a.winnable.wins, a.fair.wins, a.fair.samples) == (16 * won, int(won), 1)
