@@ -68,7 +68,12 @@ def _check_deal(deal) -> Deal:
     if isinstance(deal, bool) or not isinstance(deal, (Deal, str, Integral)):
         raise HalfMoonError("expected a Deal, a deal code, a deal number or a layout file, "
                             f"got {deal!r}")
-    return _as_deal(int(deal) if isinstance(deal, Integral) else deal)
+    d = _as_deal(int(deal) if isinstance(deal, Integral) else deal)
+    if d.is_partial:
+        raise HalfMoonError(f"a partial deal ({sum(d.unknown().values())} cards not known yet, "
+                            "??): the solver needs every card; halfmoon.research.partial "
+                            "analyses a partial position on layouts drawn from it")
+    return d
 
 
 # --- one deal ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ reference engine, positions near the end of a game, and the simple players writt
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Optional
 
 import pytest
@@ -27,6 +28,16 @@ def make_layout(piles: dict[int, str], reserve: str = "", *, code: Optional[str]
     slots += ["--"] * (8 - len(slots))
     lines.append("R: " + " ".join(slots))
     return "\n".join(lines) + "\n"
+
+
+def app_view(deal: Deal) -> Deal:
+    """The partial deal a player of the app enters for ``deal`` (or a position of one): the
+    pile tops and the reserve, every card under a top unknown, the cards removed listed."""
+    from halfmoon.game.cards import DOUBLE_DECK, UNKNOWN
+
+    piles = [[UNKNOWN] * (len(p) - 1) + [p[-1]] if p else [] for p in deal.piles]
+    removed = Counter(DOUBLE_DECK) - Counter(deal.cards())
+    return Deal(piles=piles, reserve=deal.reserve, removed=list(removed.elements()))
 
 
 def make_game(piles: dict[int, str], reserve: str = "", **kwargs) -> Game:

@@ -15,11 +15,15 @@ from .checks import check_output_file
 
 
 def deal_to_json(deal) -> dict:
-    return {
+    out = {
         "code": deal.code,
         "piles": [[str(c) for c in pile] for pile in deal.piles],
         "reserve": [None if c is None else str(c) for c in deal.reserve],
     }
+    if deal.is_partial or deal.removed:  # a deal from the app: "??" for a card not known yet
+        out["unknown"] = len(deal.unknown_places())
+        out["removed"] = [str(c) for c in deal.removed]
+    return out
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -138,11 +142,16 @@ def add_solve(p: argparse.ArgumentParser):
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from halfmoon.research.analysis import analyse, format_analysis
+    from halfmoon.research.analysis import DEFAULT_BUDGET, analyse, format_analysis
 
-    if args.budget < 1:
+    if args.budget is not None and args.budget < 1:
         raise _UsageError(f"bad budget {args.budget}: expected at least 1 position")
     deal = load_deal(args.deal)
+    if deal.is_partial:
+        if args.moves is not None:
+            raise _UsageError("--moves replays a game on a whole deal, not a partial layout")
+        return cmd_analyse_partial(args, deal)
+    budget = args.budget or DEFAULT_BUDGET
     game = None
     if args.moves is not None:
         from halfmoon.game.engine import Game
@@ -150,16 +159,16 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         from halfmoon.research.replay import format_replay, replay_game
 
         moves = parse_moves(args.moves, deal)  # a bad move: one line, before any solve
-        game = replay_game(deal, moves, budget=args.budget)
+        game = replay_game(deal, moves, budget=budget)
         if not args.json:
             sys.stdout.write(format_replay(game))
             sys.stdout.flush()
         position = Game(deal)
         for m in moves:
             position.push(m)
-        result = analyse(position, budget=args.budget)
+        result = analyse(position, budget=budget)
     else:
-        result = analyse(deal, budget=args.budget)
+        result = analyse(deal, budget=budget)
     why = None
     if result.verdict == "loss" and result.cards_left:
         why = why_lost(deal if game is None else position.remaining_deal())
@@ -176,15 +185,51 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyse_partial(args: argparse.Namespace, deal) -> int:
+    """A partial layout (cards not known yet: played along with the app): shares of sampled
+    layouts, and the fair player's chance (halfmoon.research.partial)."""
+    from halfmoon.research.partial import DEFAULT_BUDGET, analyse_partial, format_partial
+
+    if args.samples < 1:
+        raise _UsageError(f"--samples must be at least 1, got {args.samples}")
+    if args.seconds is not None and not args.seconds > 0:
+        raise _UsageError(f"--seconds must be a positive number, got {args.seconds}")
+    if args.games < 0:
+        raise _UsageError(f"--games must be at least 0, got {args.games}")
+    result = analyse_partial(deal, samples=args.samples, games=args.games, seconds=args.seconds,
+                             seed=args.seed, budget=args.budget or DEFAULT_BUDGET,
+                             player=args.player)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        sys.stdout.write(format_partial(result))
+    return 0
+
+
 def add_analyse(p: argparse.ArgumentParser):
     from halfmoon.research.analysis import DEFAULT_BUDGET
+    from halfmoon.research.partial import DEFAULT_BUDGET as PARTIAL_BUDGET
 
     p.add_argument("deal", metavar="CODE|LAYOUT_FILE", help="deal code, deal number or layout file")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
-                   help=f"positions searched after each move (default: {DEFAULT_BUDGET:,})")
+    p.add_argument("--budget", type=int, default=None, metavar="N",
+                   help=f"positions searched after each move (default: {DEFAULT_BUDGET:,}; "
+                   f"{PARTIAL_BUDGET:,} a sampled layout of a partial layout)")
     p.add_argument("--moves", metavar="MOVES",
                    help="a game's moves played from the deal, e.g. \"P4+P7 P2+P3+R3\" or "
                    "\"9♦ P4 + 2♥ P7, ...\" (docs/usage.md, Moves): replayed, the move that "
                    "lost the win marked, then the position they reach analysed")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    partial = p.add_argument_group(
+        "a partial layout (?? for the cards the app has not shown yet)")
+    partial.add_argument("--samples", type=int, default=256, metavar="N",
+                         help="layouts drawn among those consistent with what is known "
+                         "(default: 256, in batches of 16)")
+    partial.add_argument("--games", type=int, default=16, metavar="N",
+                         help="the fair player's games, one on each of the first layouts "
+                         "(default: 16)")
+    partial.add_argument("--seconds", type=float, default=None, metavar="S",
+                         help="stop after S seconds (after at least one batch of layouts)")
+    partial.add_argument("--seed", type=int, default=0, help="seed of the draws (default: 0)")
+    partial.add_argument("--player", default="fair", metavar="NAME",
+                         help="the fair player whose chance is given (default: fair)")
     return cmd_analyse

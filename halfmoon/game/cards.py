@@ -3,6 +3,10 @@
 A card is a :class:`Card` (a named tuple of ``rank`` 1..13 and ``suit`` 0..3, in the
 order clubs, diamonds, hearts, spades).  Its index in one deck is
 ``suit * 13 + rank - 1``, matching the ordered deck of the deal generator.
+
+:data:`UNKNOWN` stands in a partial deal for a card not known yet (``??`` in a layout): a
+pile card under the top that the app has not shown.  It has rank 0, is no face, pairs with
+nothing, and is written ``??``; :func:`is_unknown` tells it apart.
 """
 
 from __future__ import annotations
@@ -68,6 +72,43 @@ class Card(NamedTuple):
         return f"Card.parse({str(self)!r})"
 
 
+class _UnknownCard(Card):
+    """The type of :data:`UNKNOWN` (a card whose rank and suit are not known yet)."""
+
+    __slots__ = ()
+
+    @property
+    def index(self) -> int:
+        raise ValueError("an unknown card has no index in the deck")
+
+    @property
+    def is_face(self) -> bool:
+        return False
+
+    @property
+    def rank_name(self) -> str:
+        return "??"
+
+    def symbol(self) -> str:
+        return "??"
+
+    def __str__(self) -> str:
+        return "??"
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Card = _UnknownCard(0, 0)
+"""A card not known yet, in a partial deal (written ``??``)."""
+UNKNOWN_TEXT = "??"
+
+
+def is_unknown(card) -> bool:
+    """Whether ``card`` is :data:`UNKNOWN` (None, an empty place, is not)."""
+    return card is not None and card.rank == 0
+
+
 def parse_card(text: str) -> Card:
     """Read one card; raise :class:`InvalidCardError` naming the text otherwise."""
     if not isinstance(text, str):
@@ -98,3 +139,7 @@ def rank_class(rank: int) -> int:
 
 
 CLASS_NAMES = ("A+10", "2+9", "3+8", "4+7", "5+6", "J+Q+K")
+
+
+DOUBLE_DECK = tuple(Card.from_index(i) for i in range(104))
+"""The 104 cards of the two decks, in the generator's order (each card twice)."""

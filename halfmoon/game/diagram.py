@@ -12,7 +12,8 @@ Piles 1–3 go up the left side (1 lowest), piles 4–10 across the top from lef
 right, piles 11–12 down the right side below the corner (12 lowest); the reserve
 sits in the middle, R1–R4 above R5–R8.  Under each card: its pile number or slot
 and the number of cards left there.  ``reveal=True`` shows every card of a pile,
-bottom card first, the top card nearest the label.
+bottom card first, the top card nearest the label.  A partial deal's unknown cards are
+``??`` (with ``reveal``, and on the top of a pile waiting for its card).
 """
 
 from __future__ import annotations
@@ -79,4 +80,7 @@ def render(deal, *, reveal: bool = False, symbols: bool = True) -> str:
         if i < 3:
             out.append("")
     header = f"{deal.code}" if deal.code else "position"
+    unknown = sum(c is not None and c.rank == 0 for p in deal.piles for c in p)
+    if unknown:  # a partial deal (played along with the app): ?? marks a card not known yet
+        header += f" (partial: {unknown} cards not known yet, ?? on a pile waiting for one)"
     return header + "\n\n" + "\n".join(out).rstrip() + "\n"

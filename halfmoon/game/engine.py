@@ -4,20 +4,33 @@ A :class:`Game` holds a deal and the current position: how many cards each pile
 still holds and which reserve slots are still full.  ``push``/``pop`` are the cheap,
 unchecked primitives (like python-chess); ``play``, ``undo`` and ``tap`` are the
 checked entry points a player uses.
+
+**Playing along with the app** (a partial deal, :attr:`Deal.is_partial`): the game plays
+only known cards.  A move that uncovers an unknown card leaves its pile *waiting*
+(:attr:`Game.waiting`); while a pile waits there is no legal move, until the card that
+appeared is told with :meth:`Game.reveal` (``game.reveal("P5", "9h")``).  A reveal belongs to
+the move that uncovered the card: undoing that move takes the reveal back (the place is
+unknown again).  A reveal is checked: the pile must be waiting, and the card must be one not
+seen yet (no third copy of a card); the error names the card, and the game is kept as it
+was.  The cards still unseen then always fit the unknown places: the start is checked by its
+layout (:mod:`halfmoon.game.partial`), a reveal takes one unseen card for one unknown place,
+and moves remove whole pairs and triplets.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Callable, Iterator, Optional, Union
 
-from .cards import JACK, KING, QUEEN, Card
+from .cards import JACK, KING, QUEEN, UNKNOWN, Card, is_unknown, parse_card
 from .codes import is_code
 from .deal import PILE_SOURCES, PILES, RESERVE_SOURCES, SOURCES, Deal
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, InconsistentCardError
 from .moves import Move
+from .partial import third_copy_message, unseen_cards, where_seen
 from .taps import TapOutcome, resolve_tap
 
 UNDO_LIMIT = 100
@@ -91,6 +104,10 @@ class Game:
         self.settings = settings
         self.clock = clock
         self.undo_limit = undo_limit
+        # the piles' cards as known now: a partial deal's reveals are written in
+        self.known: list[list[Card]] = [list(p) for p in deal.piles]
+        self._reveals: list[tuple[int, int]] = []  # (moves on the stack, pile index)
+        self._partial = deal.is_partial
         self.counts = [len(p) for p in deal.piles]
         self.reserve_full = [c is not None for c in deal.reserve]
         self.stack: list[Move] = []
@@ -108,22 +125,24 @@ class Game:
         return Position(tuple(self.counts), tuple(self.reserve_full))
 
     def card_at(self, source: str) -> Optional[Card]:
-        """The playable card at a source, or None if the pile or slot is empty."""
+        """The playable card at a source, or None if the pile or slot is empty;
+        :data:`~halfmoon.game.cards.UNKNOWN` on a pile waiting for its card."""
         idx = _SOURCE_INDEX.get(source.strip().upper())
         if idx is None:
             raise IllegalMoveError(f"unknown source {source!r} (expected P1-P12 or R1-R8)")
         if idx < PILES:
             n = self.counts[idx]
-            return self.deal.piles[idx][n - 1] if n else None
+            return self.known[idx][n - 1] if n else None
         r = idx - PILES
         return self.deal.reserve[r] if self.reserve_full[r] else None
 
     def playable(self) -> dict[str, Card]:
-        """Every playable card by source: pile tops, then reserve cards."""
+        """Every playable card by source: pile tops, then reserve cards (a pile waiting for
+        its card has none)."""
         out = {}
         for i, n in enumerate(self.counts):
-            if n:
-                out[PILE_SOURCES[i]] = self.deal.piles[i][n - 1]
+            if n and not is_unknown(self.known[i][n - 1]):
+                out[PILE_SOURCES[i]] = self.known[i][n - 1]
         for r, full in enumerate(self.reserve_full):
             if full:
                 out[RESERVE_SOURCES[r]] = self.deal.reserve[r]
@@ -133,12 +152,71 @@ class Game:
         return sum(self.counts) + sum(self.reserve_full)
 
     def remaining_deal(self) -> Deal:
-        """The current position as a Deal (for layouts and diagrams)."""
-        piles = [p[:n] for p, n in zip(self.deal.piles, self.counts)]
+        """The current position as a Deal (for layouts and diagrams); in a game on a partial
+        deal, a partial Deal listing the cards removed (so that its unknown cards are the
+        ones not seen yet)."""
+        piles = [p[:n] for p, n in zip(self.known, self.counts)]
         reserve = [c if f else None for c, f in zip(self.deal.reserve, self.reserve_full)]
-        d = Deal(piles=piles, reserve=reserve)
+        removed: tuple[Card, ...] = ()
+        if self._partial:
+            removed = self.deal.removed + tuple(c for p, n in zip(self.known, self.counts)
+                                                for c in p[n:])
+            removed += tuple(c for c, f in zip(self.deal.reserve, self.reserve_full)
+                             if c is not None and not f)
+        d = Deal(piles=piles, reserve=reserve, removed=removed)
         d.code = self.deal.code
         return d
+
+    # --- playing along with the app (a partial deal) -------------------------------
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        """The piles whose top card is not known yet (a move uncovered it, or the layout
+        left it unknown): each waits for :meth:`reveal`; no move is legal meanwhile."""
+        if not self._partial:
+            return ()
+        return tuple(PILE_SOURCES[i] for i, n in enumerate(self.counts)
+                     if n and is_unknown(self.known[i][n - 1]))
+
+    def unknown(self) -> Counter:
+        """The cards not seen yet, as a multiset (a ``Counter`` of cards): those the unknown
+        places hold, and so the cards a reveal may name (empty on a full deal)."""
+        if not self._partial:
+            return Counter()
+        return unseen_cards(self.known, self.deal.reserve, self.deal.removed)
+
+    def known_deal(self) -> Deal:
+        """The deal as known now: the start with every card revealed so far in its place
+        (with the moves played, it replays this game)."""
+        return Deal(piles=self.known, reserve=self.deal.reserve, removed=self.deal.removed)
+
+    def reveal(self, pile: str, card: Union[Card, str]) -> Card:
+        """Tell the card that appeared on a waiting pile (``game.reveal("P5", "9h")``).
+
+        Raises :class:`~halfmoon.game.errors.IllegalMoveError` when the pile is not waiting,
+        :class:`~halfmoon.game.errors.InconsistentCardError` when the card cannot be there
+        (both copies already seen); the game is unchanged then.  Undoing the move that
+        uncovered the card takes the reveal back."""
+        idx = _SOURCE_INDEX.get(pile.strip().upper()) if isinstance(pile, str) else None
+        if idx is None or idx >= PILES:
+            raise IllegalMoveError(f"cannot reveal a card on {pile!r}: only a pile (P1-P12) "
+                                   "waits for a card")
+        source = PILE_SOURCES[idx]
+        if isinstance(card, str):
+            card = parse_card(card)
+        if not isinstance(card, Card) or is_unknown(card):
+            raise IllegalMoveError(f"{source}: expected a card to reveal, got {card!r}")
+        n = self.counts[idx]
+        if not n or not is_unknown(self.known[idx][n - 1]):
+            top = "it is empty" if not n else f"its top is {self.known[idx][n - 1]}"
+            raise IllegalMoveError(f"{source} is not waiting for a card ({top}): cannot reveal "
+                                   f"{card} there")
+        if self.unknown()[card] == 0:
+            now = self.remaining_deal()
+            places = where_seen(card, now.piles, now.reserve, now.removed)
+            raise InconsistentCardError(f"{source}: {third_copy_message(card, places)}")
+        self.known[idx][n - 1] = card
+        self._reveals.append((len(self.stack), idx))
+        return card
 
     # --- moves ---------------------------------------------------------------------
     @property
@@ -146,6 +224,8 @@ class Game:
         return LegalMoves(self)
 
     def _generate_moves(self) -> list[Move]:
+        if self.waiting:
+            return []
         cards = list(self.playable().items())
         moves = []
         for (s1, c1), (s2, c2) in combinations(cards, 2):
@@ -160,7 +240,7 @@ class Game:
 
     def is_legal(self, move: Move) -> bool:
         cards = [self.card_at(s) for s in move.sources]
-        if any(c is None for c in cards):
+        if any(c is None or is_unknown(c) for c in cards) or self.waiting:
             return False
         if len(cards) == 2:
             return (not cards[0].is_face and not cards[1].is_face
@@ -188,6 +268,9 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move, however old; IndexError if there is none."""
         move = self.stack.pop()
+        while self._reveals and self._reveals[-1][0] > len(self.stack):
+            _, i = self._reveals.pop()  # the move took back uncovers its card no more
+            self.known[i][self.counts[i] - 1] = UNKNOWN
         for s in move.sources:
             i = _SOURCE_INDEX[s]
             if i < PILES:
@@ -214,6 +297,12 @@ class Game:
         return move
 
     def _why_illegal(self, move: Move) -> str:
+        waiting = self.waiting
+        if waiting:
+            if len(waiting) == 1:
+                return f"{waiting[0]} waits for the card it uncovered: reveal it first"
+            return (f"{', '.join(waiting)} wait for the cards they uncovered: reveal them "
+                    "first")
         cards = [self.card_at(s) for s in move.sources]
         empty = [s for s, c in zip(move.sources, cards) if c is None]
         if empty:
@@ -243,7 +332,7 @@ class Game:
 
     @property
     def is_dead_end(self) -> bool:
-        return not self.is_won and not self.legal_moves
+        return not self.is_won and not self.waiting and not self.legal_moves
 
     @property
     def is_over(self) -> bool:
@@ -272,7 +361,7 @@ class Game:
         """
         src = source.strip().upper()
         card = self.card_at(src)
-        if card is None:
+        if card is None or is_unknown(card) or self.waiting:
             return TapOutcome(self.selection)
         current = tuple((s, self.card_at(s)) for s in self._selection)
         outcome = resolve_tap(current, src, card)

@@ -24,3 +24,7 @@ class InvalidLayoutError(HalfMoonError):
 
 class IllegalMoveError(HalfMoonError):
     """A move or tap names something that cannot be played."""
+
+
+class InconsistentCardError(HalfMoonError):
+    """A card entered in a partial deal cannot be there (e.g. a third copy of a card)."""

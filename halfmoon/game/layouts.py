@@ -10,6 +10,18 @@
 
 Piles are listed bottom card first; ``--`` marks an empty reserve slot; an empty
 pile is ``P5:``.  Every rejection names the line and the reason.
+
+A **partial** layout (a deal from the app, entered as the app shows it) writes ``??`` for a
+pile card not known yet::
+
+    P1: ?? ?? ?? ?? ?? ?? ?? 7d
+    ...
+    R: As 8h 10s 9s Kc 5s Qd 10h
+
+The reserve is always on show, so its slots hold cards or ``--``.  The unknown places hold
+the cards not seen (the double deck less the known cards and the removed ones), so a partial
+position with cards removed lists them on a ``removed:`` line (``removed: 5s 6d``); the
+checks of :mod:`halfmoon.game.partial` apply, each rejection naming the card and why.
 """
 
 from __future__ import annotations
@@ -19,14 +31,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Optional, Union
 
-from .cards import CLASS_NAMES, RANK_NAMES, Card, parse_card
+from .cards import CLASS_NAMES, RANK_NAMES, UNKNOWN, UNKNOWN_TEXT, Card, is_unknown, parse_card
 from .codes import canonical_code
 
 # The writer lives with the deal, whose repr is its layout; it is read back here.
 from .deal import PILE_DEPTH, PILES, RESERVE_SLOTS, Deal, format_layout
 from .errors import InvalidCardError, InvalidCodeError, InvalidLayoutError
+from .partial import partial_problem, third_copy_message, where_seen
 
-_LINE = re.compile(r"^\s*(P(\d+)|R)\s*:(.*)$", re.IGNORECASE)
+_LINE = re.compile(r"^\s*(P(\d+)|R|removed)\s*:(.*)$", re.IGNORECASE)
 _CODE_COMMENT = re.compile(r"^#\s*(HM\S*)\s*$", re.IGNORECASE)
 
 
@@ -35,6 +48,7 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
     piles: dict[int, list[Card]] = {}
     pile_lines: dict[int, int] = {}
     reserve: Optional[list[Optional[Card]]] = None
+    removed: Optional[list[Card]] = None
     code: Optional[str] = None
     card_lines: dict[Card, list[int]] = {}
     last_line = 0
@@ -55,7 +69,8 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
         where = f"{name}, line {lineno}"
         if not m:
             raise InvalidLayoutError(
-                f"{where}: expected 'P1:' … 'P12:' or 'R:' followed by cards, got {line!r}"
+                f"{where}: expected 'P1:' … 'P12:', 'R:' or 'removed:' followed by cards, "
+                f"got {line!r}"
             )
         tokens = m.group(3).split()
         if m.group(2) is not None:
@@ -70,11 +85,10 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
                 raise InvalidLayoutError(
                     f"{where}: pile P{p} has {len(tokens)} cards, at most {PILE_DEPTH} are allowed"
                 )
-            piles[p] = [_card(t, where) for t in tokens]
+            piles[p] = [UNKNOWN if t == UNKNOWN_TEXT else _card(t, where) for t in tokens]
             pile_lines[p] = lineno
-            for c in piles[p]:
-                card_lines.setdefault(c, []).append(lineno)
-        else:
+            cards: list[Card] = piles[p]
+        elif m.group(1).upper() == "R":
             if reserve is not None:
                 raise InvalidLayoutError(f"{where}: the reserve line R: is listed twice")
             if len(tokens) != RESERVE_SLOTS:
@@ -82,10 +96,20 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
                     f"{where}: the reserve has {len(tokens)} slots, it must list all "
                     f"{RESERVE_SLOTS} (-- for an empty slot)"
                 )
+            if UNKNOWN_TEXT in tokens:
+                raise InvalidLayoutError(
+                    f"{where}: R{tokens.index(UNKNOWN_TEXT) + 1} is ??, but the reserve is "
+                    "always on show: enter its card (or -- for an empty slot)")
             reserve = [None if t == "--" else _card(t, where) for t in tokens]
-            for c in reserve:
-                if c is not None:
-                    card_lines.setdefault(c, []).append(lineno)
+            cards = [c for c in reserve if c is not None]
+        else:
+            if removed is not None:
+                raise InvalidLayoutError(f"{where}: the line removed: is listed twice")
+            removed = [_card(t, where) for t in tokens]
+            cards = removed
+        for c in cards:
+            if not is_unknown(c):
+                card_lines.setdefault(c, []).append(lineno)
     end = f"{name}, line {last_line}"
     missing = [f"P{p}" for p in range(1, PILES + 1) if p not in piles]
     if missing:
@@ -101,7 +125,8 @@ def parse_layout(text: str, *, name: str = "layout") -> Deal:
             f"{name}, line {lineno}: card {card} appears {len(lines)} times "
             f"(lines {', '.join(map(str, lines))}), a double deck has only two"
         )
-    deal = Deal(piles=[piles[p] for p in range(1, PILES + 1)], reserve=reserve)
+    deal = Deal(piles=[piles[p] for p in range(1, PILES + 1)], reserve=reserve,
+                removed=removed or ())
     _validate_cards(deal, name)
     if code is not None and _reached_from(deal, Deal(code)):
         # Keep the code only when the layout is that deal or a position reached from it.
@@ -125,12 +150,16 @@ def _card(token: str, where: str) -> Card:
 
 
 def _validate_cards(deal: Deal, name: str) -> None:
-    counts = Counter(deal.cards())
+    if deal.is_partial:
+        problem = partial_problem(deal.piles, deal.reserve, deal.removed)
+        if problem is not None:
+            raise InvalidLayoutError(f"{name}: {problem}")
+        return
+    counts = Counter(deal.cards()) + Counter(deal.removed)
     for card, n in sorted(counts.items()):
         if n > 2:
-            raise InvalidLayoutError(
-                f"{name}: card {card} appears {n} times, a double deck has only two"
-            )
+            places = where_seen(card, deal.piles, deal.reserve, deal.removed)
+            raise InvalidLayoutError(f"{name}: {third_copy_message(card, places)}")
     ranks = Counter(c.rank for c in deal.cards())
     for low in range(1, 6):
         high = 11 - low

@@ -102,6 +102,8 @@ def draw_deal(
         title = d.code or "position"
         if not d.is_full:
             title += f" · {d.card_count()} cards left"
+        if d.is_partial:  # a deal from the app: ?? for the cards not known yet
+            title += f" · {len(d.unknown_places())} not known yet (??)"
     if title:
         ax.set_title(title, fontsize=12 * scale, loc="left", color=title_color)
 

@@ -217,3 +217,60 @@ def test_analyse_moves_marks_the_move_that_lost_the_win(capsys):
 ])
 def test_analyse_bad_moves_are_one_line(capsys, moves, fragment):
     assert_one_line_error(capsys, ["analyse", "3", "--moves", moves], fragment)
+# --- a deal from the app: a partial layout -----------------------------------------------
+
+
+def _partial_file(tmp_path, name="after P1+P8"):
+    from spec_vectors import PARTIAL_VECTORS
+
+    path = tmp_path / "app.txt"
+    path.write_text(PARTIAL_VECTORS[name][0], encoding="utf-8")
+    return path
+
+
+def test_show_a_partial_layout_marks_the_unknown_cards(capsys, tmp_path):
+    path = _partial_file(tmp_path)
+    status, out, err = run(capsys, "show", str(path))
+    assert status == 0 and err == ""
+    assert out.splitlines()[0].startswith("position (partial: 83 cards not known yet")
+    assert "??" in out and "10♣" in out  # P8 waits for its card; P1's 10c was entered
+    _, layout, _ = run(capsys, "show", str(path), "--format", "layout")
+    assert layout == path.read_text(encoding="utf-8")
+    _, text, _ = run(capsys, "show", str(path), "--format", "json")
+    data = json.loads(text)
+    assert data["piles"][7] == ["??"] * 7 and data["piles"][0][-1] == "10c"
+    assert data["unknown"] == 83 and data["removed"] == ["4s", "7d"]
+    png = tmp_path / "app.png"
+    assert run(capsys, "show", str(path), "--png", str(png))[0] == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_analyse_a_partial_layout(capsys, tmp_path):
+    path = _partial_file(tmp_path, "start")
+    status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
+                           "--seed", "3", "--games", "2")
+    assert status == 0 and err == ""
+    assert out.startswith("partial position: 104 cards left, 84 of them not known yet; 16 "
+                          "layouts")
+    assert "Winnable: the share of those layouts in which the game can be won by someone who " \
+           "then sees every card" in out
+    assert "P1+P8      7♦ + 4♠" in out and "<- the fair player's move" in out
+    assert "The fair player (fair@4): its own chance of winning from here" in out
+    assert "of 2 games" in out
+    status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
+                           "--seed", "3", "--games", "2", "--json")
+    data = json.loads(out)
+    assert data["winnable"]["samples"] == 16 and len(data["moves"]) == 15
+    assert data["unknown"] == 84 and data["player"] == "fair@4"
+    assert data["fair"]["samples"] == 2 and "sees every card" in data["winnable"]["question"]
+
+
+def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
+    waiting = _partial_file(tmp_path)
+    assert_one_line_error(capsys, ["analyse", str(waiting)], "P8: the top card is not known")
+    start = _partial_file(tmp_path, "start")
+    assert_one_line_error(capsys, ["analyse", str(start), "--samples", "0"], "--samples")
+    assert_one_line_error(capsys, ["analyse", str(start), "--seconds", "0"], "--seconds")
+    assert_one_line_error(capsys, ["analyse", str(start), "--games", "-1"], "--games")
+    assert_one_line_error(capsys, ["analyse", str(start), "--player", "nobody"], "nobody")
+    assert_one_line_error(capsys, ["solve", str(start)], "a partial deal (84 cards not known")

@@ -161,3 +161,17 @@ def test_non_text_is_rejected():
 def test_card_error_is_value_error():
     assert issubclass(InvalidCardError, HalfMoonError)
     assert issubclass(InvalidCardError, ValueError)
+
+
+def test_the_unknown_card_of_a_partial_deal():
+    from halfmoon.game.cards import DOUBLE_DECK, UNKNOWN, is_unknown
+
+    assert str(UNKNOWN) == UNKNOWN.symbol() == UNKNOWN.rank_name == "??"
+    assert repr(UNKNOWN) == "UNKNOWN" and not UNKNOWN.is_face
+    assert is_unknown(UNKNOWN) and not is_unknown(None)
+    assert not any(is_unknown(c) for c in DOUBLE_DECK)
+    assert len(DOUBLE_DECK) == 104 and len(set(DOUBLE_DECK)) == 52
+    with pytest.raises(InvalidCardError):
+        parse_card("??")  # a layout reads ??, a card is always a card
+    with pytest.raises(ValueError):
+        UNKNOWN.index

@@ -139,3 +139,19 @@ def test_source_index():
 def test_position_layout_round_trip_via_parse_layout():
     deal = Deal("HM1-N-AKKEEKB")
     assert parse_layout(format_layout(deal)) == deal
+
+
+def test_a_partial_deal_knows_its_unknown_cards_not_their_places():
+    from conftest import app_view
+
+    from halfmoon.game.cards import UNKNOWN
+
+    full = Deal("HM1-N-AAAAAAB")
+    view = app_view(full)
+    assert view.is_partial and not full.is_partial and full.unknown() == Counter()
+    assert view.unknown() == Counter(c for p in full.piles for c in p[:-1])
+    assert view.unknown_places() == [(i, k) for i in range(12) for k in range(7)]
+    assert len(view.cards()) == 20 and view.card_count() == 104 and UNKNOWN not in view.cards()
+    assert view != full and view.removed == ()
+    moved = Deal(piles=view.piles, reserve=view.reserve, removed=[full.reserve[0]])
+    assert moved != view and hash(moved) != hash(view)

@@ -165,3 +165,18 @@ def test_str_of_deal_and_game_are_the_diagram(deal0):
     places = labels(text)
     assert places["P1"][2] == 7 and places["P8"][2] == 7
     assert cell_above(text, "P1", 1) == "10♣"
+
+
+def test_a_partial_deal_marks_its_unknown_cards(deal0):
+    from conftest import app_view
+
+    game = Game(app_view(deal0))
+    game.play("P1+P8")
+    game.reveal("P1", "10c")
+    text = str(game)
+    assert text.splitlines()[0] == (
+        "position (partial: 83 cards not known yet, ?? on a pile waiting for one)")
+    assert cell_above(text, "P8", 1) == "??" and cell_above(text, "P1", 1) == "10♣"
+    shown = render(game.remaining_deal(), reveal=True)
+    assert cell_above(shown, "P2", 1) == "K♦" and cell_above(shown, "P2", 2) == "??"
+    assert render(deal0).splitlines()[0] == "HM1-N-AAAAAAA"

@@ -11,7 +11,17 @@ from conftest import EXAMPLE_PILES, EXAMPLE_RESERVE, make_game, make_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from halfmoon import Deal, Game, IllegalMoveError, Move, Position, parse_layout
+from halfmoon import (
+    Card,
+    Deal,
+    Game,
+    HalfMoonError,
+    IllegalMoveError,
+    Move,
+    Position,
+    format_layout,
+    parse_layout,
+)
 from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import SOURCES
 
@@ -438,3 +448,142 @@ def test_random_play_then_undo_everything(number, data):
         assert snapshot(game) == history[-1]
     assert game.undo() is None
     assert game.score == 0 and game.cards_left() == 104
+
+
+# --- playing along with the app: a partial deal -------------------------------------
+
+def _play_along(number: int, steps: int, seed: int):
+    """A random game on deal ``number`` played twice: on the full deal, and on its app view
+    with each uncovered card revealed from the full deal.  Yields both after each move."""
+    import random
+
+    from conftest import app_view
+
+    full = Game(Deal.from_number(number))
+    along = Game(app_view(full.deal))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = list(full.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        full.play(move)
+        along.play(move)
+        for pile in along.waiting:
+            along.reveal(pile, full.card_at(pile))
+        yield full, along
+
+
+@given(st.integers(0, MAX_NUMBER), st.integers(0, 2**32))
+@settings(max_examples=25, deadline=None)
+def test_a_game_played_along_with_reveals_is_the_full_game(number, seed):
+    for full, along in _play_along(number, 48, seed):
+        assert along.waiting == ()
+        assert along.playable() == full.playable()
+        assert list(along.legal_moves) == list(full.legal_moves)
+        assert along.is_over == full.is_over and along.is_won == full.is_won
+        assert along.cards_left() == full.cards_left()
+        left = Counter(c for p, n in zip(full.deal.piles, full.counts) for c in p[:n])
+        shown = Counter(c for s, c in full.playable().items() if s.startswith("P"))
+        assert along.unknown() == left - shown  # the unseen cards are the hidden ones
+
+
+def test_a_move_that_uncovers_an_unknown_card_leaves_its_pile_waiting():
+    from conftest import app_view
+
+    deal = Deal("HM1-N-AAAAAAA")
+    game = Game(app_view(deal))
+    assert game.waiting == () and game.deal.is_partial
+    game.play("P1+P8")  # 7d + 4s
+    assert game.waiting == ("P1", "P8")
+    assert game.card_at("P1").rank == 0 and "P1" not in game.playable()
+    assert not game.legal_moves and not game.is_dead_end and not game.is_over
+    with pytest.raises(IllegalMoveError, match="P1, P8 wait for the cards they uncovered"):
+        game.play("P4+P5")
+    assert game.tap("P4").selection == ()  # taps wait too
+    game.reveal("P1", "10c")
+    with pytest.raises(IllegalMoveError, match="P8 waits for the card it uncovered"):
+        game.play("P4+P5")
+    game.reveal("p8", deal.piles[7][6])
+    assert game.waiting == () and "P1+R1" in {str(m) for m in game.legal_moves}
+    assert game.card_at("P1") == deal.piles[0][6]
+
+
+def test_undo_takes_a_reveal_back_with_its_move():
+    from conftest import app_view
+
+    deal = Deal("HM1-N-AAAAAAA")
+    start = app_view(deal)
+    game = Game(start)
+    unseen = game.unknown()
+    game.play("P1+P8")
+    game.reveal("P1", "10c")
+    game.reveal("P8", "10s")
+    game.play("P1+R1")  # 10c + As uncovers P1 again
+    game.reveal("P1", deal.piles[0][5])
+    assert sum(game.unknown().values()) == 81
+    game.undo()
+    assert game.waiting == () and game.card_at("P1").symbol() == "10♣"
+    assert sum(game.unknown().values()) == 82
+    game.undo()
+    assert game.known_deal() == start and game.unknown() == unseen
+    assert game.card_at("P1") == deal.piles[0][7]
+    game.play("P1+P8")
+    assert game.waiting == ("P1", "P8")  # the places are unknown again: asked anew
+
+
+def test_bad_reveals_name_the_card_and_keep_the_game():
+    from conftest import app_view
+
+    game = Game(app_view(Deal("HM1-N-AAAAAAA")))
+    game.play("P1+P8")
+    before = (game.known_deal(), game.position, game.waiting, game.unknown())
+    with pytest.raises(IllegalMoveError, match=r"P3 is not waiting for a card \(its top is Js\)"):
+        game.reveal("P3", "5c")
+    with pytest.raises(IllegalMoveError, match="only a pile"):
+        game.reveal("R1", "5c")
+    with pytest.raises(HalfMoonError, match=r"a third 8h: both copies are already on the table "
+                                            r"or removed \(P6, R2\)"):
+        game.reveal("P1", "8h")
+    with pytest.raises(HalfMoonError, match="not a card"):
+        game.reveal("P1", "1x")
+    assert (game.known_deal(), game.position, game.waiting, game.unknown()) == before
+    game.reveal("P1", "10c")
+    game.reveal("P8", "10s")
+    game.play("P12+R1")  # 10h + As: the other 10h is in R8
+    with pytest.raises(HalfMoonError, match=r"P12: a third 10h: .* \(R8, removed\)"):
+        game.reveal("P12", "10h")
+
+
+def test_a_pile_unknown_from_the_start_waits_and_its_reveal_stays():
+    from halfmoon.game.cards import DOUBLE_DECK, UNKNOWN
+
+    table = parse_layout(make_layout({1: "10c 4d 5s", 2: "7h 9d"}, "6d Ah 2c"))
+    removed = Counter(DOUBLE_DECK) - Counter(table.cards())
+    deal = Deal(piles=[[UNKNOWN, UNKNOWN, Card.parse("5s")], [UNKNOWN, UNKNOWN]] + [[]] * 10,
+                reserve=table.reserve, removed=list(removed.elements()))
+    assert parse_layout(format_layout(deal)) == deal
+    game = Game(deal)
+    assert game.waiting == ("P2",) and not game.legal_moves
+    assert sum(game.unknown().values()) == 4
+    with pytest.raises(HalfMoonError, match="a third 6d"):
+        game.reveal("P2", "6d")  # only 10c 4d 7h 9d are unseen
+    game.reveal("P2", "9d")
+    game.play("P1+R1")  # 5s + 6d
+    assert game.waiting == ("P1",)
+    game.undo()
+    assert game.waiting == () and game.card_at("P2") == Card.parse("9d")
+    assert game.undo() is None  # a reveal at the start is no move's
+
+
+def test_the_remaining_deal_of_a_game_played_along_reads_back_from_its_layout():
+    from conftest import app_view
+
+    game = Game(app_view(Deal("HM1-N-AAAAAAA")))
+    game.play("P1+P8")
+    game.reveal("P1", "10c")
+    position = game.remaining_deal()
+    assert position.is_partial and position.removed == (Card.parse("4s"), Card.parse("7d"))
+    assert "removed: 4s 7d" in format_layout(position)
+    assert parse_layout(format_layout(position)) == position
+    assert Game(position).waiting == ("P8",)

@@ -268,3 +268,61 @@ def test_read_layout_error_names_file_and_line(tmp_path):
 def test_layout_error_is_value_error():
     with pytest.raises(ValueError):
         parse_layout("nonsense")
+
+
+# --- partial layouts (a deal from the app) ----------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["start", "after P1+P8"])
+def test_partial_layout_vectors(name):
+    from collections import Counter
+
+    from spec_vectors import PARTIAL_VECTORS
+
+    text, want = PARTIAL_VECTORS[name]
+    deal = parse_layout(text)
+    assert deal.is_partial and deal.card_count() == sum(len(p) for p in deal.piles) + 8
+    assert sum(deal.unknown().values()) == want["unknown"] == len(deal.unknown_places())
+    assert len(deal.removed) == want["removed"]
+    ranks = Counter(c.rank for c in deal.unknown().elements())
+    assert tuple(ranks[r] for r in range(1, 14)) == want["unknown_ranks"]
+    assert format_layout(deal) == text  # written back as read
+    from halfmoon import Game
+
+    assert Game(deal).waiting == want["waiting"]
+
+
+def test_partial_layout_of_the_app_view_holds_the_hidden_cards():
+    from collections import Counter
+
+    from spec_vectors import PARTIAL_VECTORS
+
+    deal = parse_layout(PARTIAL_VECTORS["start"][0])
+    full = Deal("HM1-N-AAAAAAA")
+    assert [p[-1] for p in deal.piles] == [p[-1] for p in full.piles]
+    assert deal.unknown() == Counter(c for p in full.piles for c in p[:-1])
+    assert deal.code is None and not parse_layout(format_layout(full)).is_partial
+
+
+def test_partial_layout_rejections_name_the_card():
+    from spec_vectors import PARTIAL_VECTORS
+
+    text = PARTIAL_VECTORS["start"][0]
+    assert _error(text.replace("P1: ?? ?? ?? ?? ?? ?? ?? 7d", "P1: ?? ?? ?? ?? ?? ?? ?? 8h")) == (
+        "layout, line 13: card 8h appears 3 times (lines 1, 6, 13), a double deck has only two")
+    assert _error(text.replace("R: As", "R: ??")) == (
+        "layout, line 13: R1 is ??, but the reserve is always on show: enter its card (or -- "
+        "for an empty slot)")
+    assert _error(text.replace("P2: ?? ", "P2: ")) == (
+        "layout: 83 unknown cards (??) but 84 cards neither on the table nor removed: a partial "
+        "layout accounts for all 104 cards (a position lists the cards removed on a 'removed:' "
+        "line)")
+    after = PARTIAL_VECTORS["after P1+P8"][0]
+    assert _error(after.replace("removed: 4s 7d", "removed: 4s 7d\nremoved: 5s")) == (
+        "layout, line 15: the line removed: is listed twice")
+    unpaired = after.replace("removed: 4s 7d", "removed: 4s 6s")
+    assert _error(unpaired) == (
+        "layout: a 7 can no longer pair up: 8 × 7 left but 7 × 4 (class 4+7; the removed cards "
+        "must form pairs)")
+    assert _error(after.replace("removed: 4s 7d", "removed: 4s 7d 8h")) == (
+        "layout, line 14: card 8h appears 3 times (lines 6, 13, 14), a double deck has only two")

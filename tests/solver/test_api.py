@@ -38,6 +38,18 @@ def test_a_bad_deal_is_refused(deal):
         solver.solve(deal)
 
 
+def test_a_partial_deal_is_refused_by_every_entry_that_takes_a_deal():
+    from halfmoon.game.cards import UNKNOWN
+    from halfmoon.game.deal import Deal
+
+    full = Deal.from_number(0)
+    partial = Deal(piles=[[UNKNOWN] * 7 + [p[-1]] for p in full.piles], reserve=full.reserve)
+    for call in (lambda: solver.solve(partial), lambda: solver.fair_hint(partial, 1, 0),
+                 lambda: solver.walk_games(partial, [[]]), lambda: solver.deal_batch([partial])):
+        with pytest.raises(HalfMoonError, match=r"a partial deal \(84 cards not known yet"):
+            call()
+
+
 def test_a_bad_code_or_number_names_itself():
     with pytest.raises(HalfMoonError, match="HM1-N-ZZZ"):
         solver.solve("HM1-N-ZZZ")
