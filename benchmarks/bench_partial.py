@@ -2,6 +2,7 @@
 close its shares are after a while.
 
     python benchmarks/bench_partial.py [--deals 6] [--seed 1] [--plies 0,12,24] [--seconds 10]
+                                       [--player fair] [--fair-batch 1]
 
 For each of ``--deals`` random deals and each ply of ``--plies`` (positions along the greedy
 player's game, seen as the app shows them: the tops and the reserve, every card under a top
@@ -43,6 +44,8 @@ def main(argv=None) -> int:
     ap.add_argument("--plies", default="0,12,24")
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--player", default="fair")
+    ap.add_argument("--fair-batch", type=int, default=1,
+                    help="the fair player's games a batch (0: none, the shares alone)")
     args = ap.parse_args(argv)
 
     import solver
@@ -69,7 +72,8 @@ def main(argv=None) -> int:
             position = app_view(game.remaining_deal())
             t0, c0 = time.perf_counter(), time.process_time()
             first = None
-            for a in partial_analyses(position, seed=args.seed, player=args.player):
+            for a in partial_analyses(position, seed=args.seed, player=args.player,
+                                      fair_batch=args.fair_batch):
                 if first is None:
                     first = time.perf_counter() - t0
                 if time.perf_counter() - t0 >= args.seconds:

@@ -17,7 +17,9 @@ private to its subpackage and free to change; the applications (``halfmoon.batch
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+import time
 from numbers import Integral
 from typing import Iterable, Optional, Sequence, TextIO, Union
 
@@ -76,16 +78,37 @@ def _check_deal(deal) -> Deal:
 
 # --- one deal ------------------------------------------------------------------------------
 
+_solving_ready = False
+
+
+def _make_solving_ready() -> float:
+    """The kernels a solve may call made ready in this process, once (loaded from the cache,
+    or compiled saying so on stderr): the seconds it took, 0.0 once they are ready."""
+    global _solving_ready
+    if _solving_ready:
+        return 0.0
+    t0 = time.perf_counter()
+    _warmup.prepare(SOLVING, out=sys.stderr)
+    _solving_ready = True
+    return time.perf_counter() - t0
+
+
 def solve(deal: DealLike, budget: int = DEFAULT_BUDGET) -> Result:
     """Settle ``deal`` (a :class:`~halfmoon.game.deal.Deal`, a deal code, a deal number or a
     layout file's path) with at most ``budget`` positions (and conflicts) of search.
 
     Returns a :class:`Result`: ``verdict`` ("win", "loss" or "unresolved"), ``moves`` (the
-    winning line, which replays through the reference engine), ``nodes``, ``seconds``,
-    ``code`` and ``settled_by`` (the search that settled it).  Raises
-    :class:`~halfmoon.game.errors.HalfMoonError` (a ``ValueError``) on a bad deal or budget."""
+    winning line, which replays through the reference engine), ``nodes``, ``seconds`` (the
+    search alone), ``code``, ``settled_by`` (the search that settled it: a member of the
+    portfolio, such as ``"quick"`` or ``"urgency"``, or ``"grouping"``; None if unresolved)
+    and ``setup_seconds`` (the kernels made ready before the search: on the first solve of
+    a process only, 0.0 after).  Raises :class:`~halfmoon.game.errors.HalfMoonError` (a
+    ``ValueError``) on a bad deal or budget."""
     budget = _check_budget(budget)
-    return _solve(_check_deal(deal), budget)
+    d = _check_deal(deal)
+    setup = _make_solving_ready()
+    result = _solve(d, budget)
+    return dataclasses.replace(result, setup_seconds=setup) if setup else result
 
 
 def solve_cpsat(deal: DealLike, time_limit: Optional[float] = None, *,

@@ -3,9 +3,10 @@
 Jobs and answers are plain data (text, numbers, lists), so that they cross a pipe
 between processes unchanged:
 
-- ``("solve", layout, budget)``: settle a position given as layout text;
+- ``("solve", layout, budget[, why])``: settle a position given as layout text;
   answer ``{"verdict", "moves", "nodes", "seconds"}`` (``moves``: the winning line as
-  ``"P1+P8"`` strings, or None);
+  ``"P1+P8"`` strings, or None), and with ``why`` true, for a loss, ``"why"``: why it is
+  lost, in words (its smallest deadlocked set, :func:`halfmoon.research.deadlocks.why_lost`);
 - ``("fair", layout, samples, seed, budget)``: the fair hint of a position given as the
   layout text of :func:`halfmoon.research.fairplay.view_deal` (the hidden cards sorted:
   the process is never told where they lie); answer ``{"move", "samples", "moves"}``
@@ -37,11 +38,17 @@ PICK_KINDS = ("winnable", "hard")
 READY = "ready"
 
 
-def solve_job(layout: str, budget: int) -> dict[str, Any]:
+def solve_job(layout: str, budget: int, why: bool = False) -> dict[str, Any]:
     from solver import solve
 
-    result = solve(parse_layout(layout, name="position"), budget=budget)
-    return _answer(result)
+    position = parse_layout(layout, name="position")
+    result = solve(position, budget=budget)
+    answer = _answer(result)
+    if why and result.verdict == "loss":
+        from halfmoon.research.deadlocks import explain, why_lost
+
+        answer["why"] = explain(why_lost(position))
+    return answer
 
 
 def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Position
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.moves import Move
+from halfmoon.game.notation import format_move
 
 from .view import position_token
 
@@ -44,6 +45,7 @@ class Settled:
     line: Optional[tuple[Move, ...]] = None
     nodes: int = 0
     reason: Optional[str] = None
+    why: Optional[str] = None  # why a loss is lost, in words, when it was asked
 
 
 class Verdicts:
@@ -80,7 +82,8 @@ class Verdicts:
             return
         nodes = int(answer.get("nodes", 0))
         if verdict != "win":
-            self.put((deal_key, game.position), Settled(verdict, None, nodes, answer.get("reason")))
+            self.put((deal_key, game.position),
+                     Settled(verdict, None, nodes, answer.get("reason"), answer.get("why")))
             return
         try:
             line = tuple(_move(m) for m in answer.get("moves") or ())
@@ -170,8 +173,9 @@ class Reading:
 
 
 def move_cards(game: Game, move: Move) -> str:
-    """A move with its cards, as the page lists it: ``5♠ P1 + 6♦ P8``."""
-    return " + ".join(f"{game.card_at(s).symbol()} {s}" for s in move.sources)
+    """A move with its cards, as the page lists it: ``5♠ P1 + 6♦ P8`` (the notation of
+    :mod:`halfmoon.game.notation`)."""
+    return format_move(move, game)
 
 
 def read_game(game: Game, deal_key: str, verdicts: Verdicts) -> Reading:
@@ -271,8 +275,11 @@ def _lost_hint(reading: Reading) -> dict:
         return {"kind": "searching", "sources": [],
                 "text": "Lost. Looking for the move that lost the win…"}
     if last_win is None and first_loss == 0:
+        start = reading.settled[0]
+        why = f" Why: {start.why}." if start is not None and start.why else ""
         return {"kind": "lost", "sources": [], "undo": None,
-                "text": "Lost from the start: no line of play wins this deal."}
+                "why": start.why if start is not None else None,
+                "text": f"Lost from the start: no line of play wins this deal.{why}"}
     if last_win is None:
         return {"kind": "lost", "sources": [], "undo": None,
                 "text": f"Lost; no earlier position is known to be winnable (the solver could "
@@ -309,13 +316,17 @@ def line_view(reading: Reading) -> Optional[list[dict]]:
 FAIR_NOTE = ("Uses only the cards the page shows (the pile tops and the reserve) and how many "
              "of each card are still hidden; it never looks under the tops. A share counts the "
              "layouts of the hidden cards, drawn at random, in which the game can still be won "
-             "after the move.")
+             "after the move, with its 95 % interval (Wilson): shares whose intervals overlap "
+             "are not told apart by these layouts. The fair player chooses its move by its own "
+             "roll-outs, not by these shares, so its move need not have the largest share.")
 
 
 def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     """The fair hint of the position on the board from the fair player's answer (None while
     there is none): its move, and for each legal move the share of sampled layouts in which
-    the game stays winnable after it; ``more`` while better answers are to come."""
+    the game stays winnable after it, with its 95 % Wilson interval (``low``, ``high``) and
+    whether that interval reaches the best share's (``tied``: not told apart from the
+    best); ``more`` while better answers are to come."""
     if game.is_won:
         return {"kind": "won", "text": "The game is won.", "sources": [], "moves": [], "samples": 0,
                 "note": FAIR_NOTE, "more": False}
@@ -328,17 +339,36 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     if not answer.get("moves"):
         return {"kind": "unknown", "text": f"No fair hint ({answer['stop']}).", "sources": [],
                 "moves": [], "samples": 0, "note": FAIR_NOTE, "more": False}
+    from halfmoon.research.stats import wilson_interval
+
     n = int(answer["samples"])
     moves = []
     for m in answer["moves"]:
         move = Move.parse(m["move"])
+        keeps = int(m["keeps"])
+        low, high = wilson_interval(keeps, n)
         moves.append({"move": m["move"], "sources": list(move.sources),
-                      "cards": move_cards(game, move), "keeps": int(m["keeps"]),
-                      "share": m["keeps"] / n if n else 0.0,
+                      "cards": move_cards(game, move), "keeps": keeps,
+                      "share": keeps / n if n else 0.0, "low": low, "high": high,
                       "unresolved": int(m.get("unresolved", 0))})
     moves.sort(key=lambda m: -m["share"])
+    top_low = moves[0]["low"]
+    for m in moves:
+        m["tied"] = m["high"] >= top_low
     best = Move.parse(answer["move"])
+    chosen = next((m for m in moves if m["move"] == str(best)), None)
+    rank = moves.index(chosen) + 1 if chosen is not None else None
+    tied = sum(m["tied"] for m in moves)
+    text = f"A fair player plays {move_cards(game, best)}"
+    if rank is not None and rank > 1:
+        close = f", within the {tied} not told apart from the best" if chosen["tied"] else ""
+        text += (f" (its own choice by roll-outs; its share is {_ordinal(rank)} of "
+                 f"{len(moves)} here{close})")
     more = n < most and not answer.get("stop")
     return {"kind": "move", "move": answer["move"], "sources": list(best.sources),
-            "text": f"A fair player plays {move_cards(game, best)}", "moves": moves, "samples": n,
-            "note": FAIR_NOTE, "more": more}
+            "text": text, "moves": moves, "samples": n, "note": FAIR_NOTE, "more": more}
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"

@@ -72,14 +72,16 @@ class ServeError(HalfMoonError):
 
 
 def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = None,
-               budget: int = DEFAULT_BUDGET, seconds: float = DEFAULT_SECONDS,
+               start_moves: tuple = (), budget: int = DEFAULT_BUDGET,
+               seconds: float = DEFAULT_SECONDS,
                allowed_hosts: Optional[set[str]] = None) -> Starlette:
     """The board's app.  Without ``board``, the app makes one with its own solver pool
     and stops it at shutdown; a given board's pool is the caller's to stop.
     ``allowed_hosts``: the Host headers answered (None: any)."""
     owns_pool = board is None
     if board is None:
-        board = Board(SolverPool(seconds=seconds), start_deal=start_deal, budget=budget)
+        board = Board(SolverPool(seconds=seconds), start_deal=start_deal,
+                      start_moves=start_moves, budget=budget)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -293,9 +295,10 @@ def is_loopback(sock: socket.socket) -> bool:
 
 
 def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0,
-          open_browser: bool = True, budget: int = DEFAULT_BUDGET,
+          open_browser: bool = True, budget: int = DEFAULT_BUDGET, moves: tuple = (),
           say: Callable[[str], None] = print) -> None:
-    """Run the board until Ctrl-C: listen, print the address, open the browser."""
+    """Run the board until Ctrl-C: listen, print the address, open the browser; a new game
+    without a deal of its own starts on ``deal`` with ``moves`` played."""
     import uvicorn
 
     sock = listen(host, port)
@@ -303,7 +306,8 @@ def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0
     hosts = None
     if is_loopback(sock):  # names a local page can use; a rebound name is refused
         hosts = set(LOOPBACK_NAMES) | {_host_name(url.split("//", 1)[1].rstrip("/"))}
-    app = create_app(start_deal=deal, budget=budget, allowed_hosts=hosts)
+    app = create_app(start_deal=deal, start_moves=tuple(moves), budget=budget,
+                     allowed_hosts=hosts)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", limit_concurrency=200,
                             timeout_graceful_shutdown=2)
     say(f"Half Moon board at {url}  (Ctrl-C to stop)")

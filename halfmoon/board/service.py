@@ -48,15 +48,22 @@ PREPARING = "Preparing the solver (compiling it, first run only: under a minute)
 
 class Board:
     """Live games on one solver pool; ``start_deal`` is the deal of a new game when the
-    page names none (a random deal without it)."""
+    page names none (a random deal without it), with ``start_moves`` played (checked here:
+    each must be legal where it is played)."""
 
     def __init__(self, pool: SolverPool, *, start_deal: Optional[Deal] = None,
-                 budget: int = DEFAULT_BUDGET, capacity: int = DEFAULT_CAPACITY,
+                 start_moves: tuple[Move, ...] = (), budget: int = DEFAULT_BUDGET,
+                 capacity: int = DEFAULT_CAPACITY,
                  rng: Optional[random.Random] = None) -> None:
         if budget < 1:
             raise ValueError(f"the budget must be at least 1 position, got {budget}")
         self.pool = pool
         self.start_deal = start_deal
+        self.start_moves = tuple(start_moves)
+        if self.start_moves:
+            if start_deal is None:
+                raise ValueError("moves to start with need the deal to play them from")
+            _played(start_deal, self.start_moves, Settings())  # a bad move: refused now
         self.budget = budget
         self.store = GameStore(capacity)
         self.verdicts = Verdicts()
@@ -110,9 +117,12 @@ class Board:
     # --- games ---------------------------------------------------------------------
     def new_game(self, deal: Optional[Deal] = None, settings: Settings = Settings()) -> LiveGame:
         with self._lock:
-            if deal is None:
-                deal = self.start_deal or Deal.from_number(self._rng.randrange(DEAL_COUNT))
-            live = self.store.add(Game(deal, settings=settings))
+            if deal is None and self.start_deal is not None:
+                game = _played(self.start_deal, self.start_moves, settings)
+            else:
+                game = Game(deal or Deal.from_number(self._rng.randrange(DEAL_COUNT)),
+                            settings=settings)
+            live = self.store.add(game)
             self._changed_game(live)
             return live
 
@@ -253,7 +263,9 @@ class Board:
         whose answer may change what else is wanted); its cards are worked out only if
         the job is sent (most plans are replaced before)."""
         cards, budget = _Cards(live.game.deal, moves), self.budget
-        return Job((live.deal_key, position), lambda: ("solve", format_layout(cards()), budget),
+        why = on_line and not moves  # a deal lost from the start says why
+        return Job((live.deal_key, position),
+                   lambda: ("solve", format_layout(cards()), budget, why),
                    (live.deal_key, cards, on_line))
 
     def _replan(self) -> None:
@@ -352,6 +364,14 @@ class Board:
         with self._lock:
             self.verdicts.record(deal_key(deal), deal, answer)
         return self.new_game(deal, settings)
+
+
+def _played(deal: Deal, moves: tuple[Move, ...], settings: Settings) -> Game:
+    """A game of ``deal`` with ``moves`` played (each checked by the engine)."""
+    game = Game(deal, settings=settings)
+    for move in moves:
+        game.play(move)
+    return game
 
 
 class _Cards:

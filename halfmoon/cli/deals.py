@@ -52,21 +52,39 @@ def add_show(p: argparse.ArgumentParser):
 
 
 def solution_lines(deal, moves) -> list[str]:
-    """A winning line in card notation with sources: ``1. 5s P1 + 6d P8``."""
-    from halfmoon.game.engine import Game
+    """A winning line in the move notation, numbered: `` 1. 5♠ P1 + 6♦ P8``."""
+    from halfmoon.game.notation import format_moves
 
-    game = Game(deal)
-    out = []
-    for k, move in enumerate(moves, start=1):
-        cards = [f"{game.card_at(s)} {s}" for s in move.sources]
-        game.play(move)
-        out.append(f"{k:2d}. " + " + ".join(cards))
+    return [f"{k:2d}. {text}" for k, text in enumerate(format_moves(moves, deal), start=1)]
+
+
+def why_lost(deal) -> dict:
+    """Why a lost deal or position is lost (its smallest deadlocked set, bounded), as JSON
+    with its cost in ``seconds``."""
+    import time
+
+    from halfmoon.research.deadlocks import why_dict
+    from halfmoon.research.deadlocks import why_lost as _why_lost
+
+    t0 = time.perf_counter()
+    out = why_dict(_why_lost(deal))
+    out["seconds"] = round(time.perf_counter() - t0, 6)
     return out
+
+
+def _solve_one(args: argparse.Namespace, deal):
+    from solver import DEFAULT_BUDGET, solve, solve_cpsat
+
+    if args.engine == "cpsat":
+        return solve_cpsat(deal), None
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    return solve(deal, budget=budget), budget
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from halfmoon.game.inputs import deal_label
-    from solver import solve, solve_cpsat
+    from halfmoon.game.notation import format_moves
+    from solver import SOLVER_VERSION
 
     if args.budget is not None and args.budget < 1:
         raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
@@ -76,22 +94,30 @@ def cmd_solve(args: argparse.Namespace) -> int:
         check_output_file(args.png, "--png")
     deals = [(deal_label(arg, d), d) for arg in args.deals for d in [load_deal(arg)]]
     for label, deal in deals:
-        if args.engine == "cpsat":
-            result = solve_cpsat(deal)
-        elif args.budget is not None:
-            result = solve(deal, budget=args.budget)
-        else:
-            result = solve(deal)
+        result, budget = _solve_one(args, deal)
+        why = why_lost(deal) if result.verdict == "loss" else None
         if args.json:
             print(json.dumps({
                 "code": label,
                 "verdict": result.verdict,
-                "moves": None if result.moves is None else [list(m.sources) for m in result.moves],
+                "moves": None if result.moves is None else format_moves(result.moves, deal),
                 "nodes": result.nodes,
                 "seconds": round(result.seconds, 6),
-            }))
+                "setup_seconds": round(result.setup_seconds, 6),
+                "settled_by": result.settled_by,
+                "engine": args.engine,
+                "budget": budget,
+                "solver_version": SOLVER_VERSION,
+                "why": why,
+            }, ensure_ascii=False))
         else:
-            print(f"{label}: {result.verdict} in {result.seconds:.3f} s, {result.nodes} positions")
+            setup = (f" (and {result.setup_seconds:.3f} s loading the solver)"
+                     if result.setup_seconds >= 0.0005 else "")
+            by = f", settled by {result.settled_by}" if result.settled_by else ""
+            print(f"{label}: {result.verdict} in {result.seconds:.3f} s{setup}, "
+                  f"{result.nodes} positions{by}")
+            if why is not None:
+                print(f"lost: {why['text']} [{why['seconds']:.3f} s]")
             if result.moves is not None:
                 print("\n".join(solution_lines(deal, result.moves)))
         sys.stdout.flush()
@@ -122,12 +148,40 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise _UsageError(f"bad budget {args.budget}: expected at least 1 position")
     deal = load_deal(args.deal)
     if deal.is_partial:
+        if args.moves is not None:
+            raise _UsageError("--moves replays a game on a whole deal, not a partial layout")
         return cmd_analyse_partial(args, deal)
-    result = analyse(deal, budget=args.budget or DEFAULT_BUDGET)
+    budget = args.budget or DEFAULT_BUDGET
+    game = None
+    if args.moves is not None:
+        from halfmoon.game.engine import Game
+        from halfmoon.game.notation import parse_moves
+        from halfmoon.research.replay import format_replay, replay_game
+
+        moves = parse_moves(args.moves, deal)  # a bad move: one line, before any solve
+        game = replay_game(deal, moves, budget=budget)
+        if not args.json:
+            sys.stdout.write(format_replay(game))
+            sys.stdout.flush()
+        position = Game(deal)
+        for m in moves:
+            position.push(m)
+        result = analyse(position, budget=budget)
+    else:
+        result = analyse(deal, budget=budget)
+    why = None
+    if result.verdict == "loss" and result.cards_left:
+        why = why_lost(deal if game is None else position.remaining_deal())
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        out = result.to_dict()
+        out["why"] = why
+        if game is not None:
+            out["game"] = game.to_dict()
+        print(json.dumps(out, ensure_ascii=False))
     else:
         sys.stdout.write(format_analysis(result))
+        if why is not None:
+            print(f"lost: {why['text']} [{why['seconds']:.3f} s]")
     return 0
 
 
@@ -140,8 +194,11 @@ def cmd_analyse_partial(args: argparse.Namespace, deal) -> int:
         raise _UsageError(f"--samples must be at least 1, got {args.samples}")
     if args.seconds is not None and not args.seconds > 0:
         raise _UsageError(f"--seconds must be a positive number, got {args.seconds}")
-    result = analyse_partial(deal, samples=args.samples, seconds=args.seconds, seed=args.seed,
-                             budget=args.budget or DEFAULT_BUDGET, player=args.player)
+    if args.games < 0:
+        raise _UsageError(f"--games must be at least 0, got {args.games}")
+    result = analyse_partial(deal, samples=args.samples, games=args.games, seconds=args.seconds,
+                             seed=args.seed, budget=args.budget or DEFAULT_BUDGET,
+                             player=args.player)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
@@ -157,12 +214,19 @@ def add_analyse(p: argparse.ArgumentParser):
     p.add_argument("--budget", type=int, default=None, metavar="N",
                    help=f"positions searched after each move (default: {DEFAULT_BUDGET:,}; "
                    f"{PARTIAL_BUDGET:,} a sampled layout of a partial layout)")
+    p.add_argument("--moves", metavar="MOVES",
+                   help="a game's moves played from the deal, e.g. \"P4+P7 P2+P3+R3\" or "
+                   "\"9♦ P4 + 2♥ P7, ...\" (docs/usage.md, Moves): replayed, the move that "
+                   "lost the win marked, then the position they reach analysed")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     partial = p.add_argument_group(
         "a partial layout (?? for the cards the app has not shown yet)")
     partial.add_argument("--samples", type=int, default=256, metavar="N",
                          help="layouts drawn among those consistent with what is known "
                          "(default: 256, in batches of 16)")
+    partial.add_argument("--games", type=int, default=16, metavar="N",
+                         help="the fair player's games, one on each of the first layouts "
+                         "(default: 16)")
     partial.add_argument("--seconds", type=float, default=None, metavar="S",
                          help="stop after S seconds (after at least one batch of layouts)")
     partial.add_argument("--seed", type=int, default=0, help="seed of the draws (default: 0)")

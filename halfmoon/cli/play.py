@@ -17,8 +17,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.budget < 1:
         raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
     deal = load_deal(args.deal) if args.deal is not None else None
+    moves = ()
+    if args.moves is not None:
+        from halfmoon.game.notation import parse_moves
+
+        if deal is None:
+            raise _UsageError("--moves needs a deal to play them from: "
+                              "give CODE|NUMBER|LAYOUT_FILE")
+        moves = parse_moves(args.moves, deal)
     serve(deal, host=args.host, port=args.port, open_browser=not args.no_browser,
-          budget=args.budget)
+          budget=args.budget, moves=moves)
     return 0
 
 
@@ -33,6 +41,9 @@ def add_play(p: argparse.ArgumentParser):
                    help="address to listen on (default: 127.0.0.1, this machine only)")
     p.add_argument("--no-browser", action="store_true",
                    help="do not open the page in the default browser")
+    p.add_argument("--moves", metavar="MOVES",
+                   help="open the board with these moves played from the deal, e.g. "
+                   "\"P4+P7 P2+P3+R3\" (docs/usage.md, Moves)")
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
                    help="positions searched per solve beside the game"
                    f" (default: {DEFAULT_BUDGET:,})")

@@ -307,7 +307,7 @@ class Game:
         empty = [s for s, c in zip(move.sources, cards) if c is None]
         if empty:
             return f"{', '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty"
-        shown = " + ".join(str(c) for c in cards)
+        shown = " + ".join(f"{c.symbol()} {s}" for c, s in zip(cards, move.sources))
         if len(cards) == 2:
             return f"{shown} is not a pair adding up to 11"
         return f"{shown} is not a Jack, a Queen and a King"

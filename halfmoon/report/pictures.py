@@ -29,6 +29,7 @@ from halfmoon.game.deal import PILES, RESERVE_SLOTS, Deal
 from halfmoon.game.diagram import PILE_PLACES
 from halfmoon.game.engine import Game
 from halfmoon.game.moves import Move
+from halfmoon.game.notation import format_moves, parse_move, parse_moves
 
 CARD_W = 0.74
 CARD_H = 1.0
@@ -178,7 +179,7 @@ def line_steps(n_moves: int, every: int = 6) -> list[int]:
 
 def line_figure(
     deal: Union[Deal, Game],
-    moves: Sequence[Union[Move, str]],
+    moves: Union[str, Sequence[Union[Move, str]]],
     *,
     every: int = 6,
     columns: int = 3,
@@ -187,13 +188,17 @@ def line_figure(
     """A grid of positions along a line of moves: the start, then one every ``every``
     moves, and the end.  In each panel, the cards of the next move are outlined.
 
-    The moves are checked by the reference engine (IllegalMoveError if one is not legal).
+    The moves (Moves, or text in the move notation of :mod:`halfmoon.game.notation`) are
+    checked by the reference engine (IllegalMoveError if one is not legal).
     """
     game = Game(_as_deal(deal))
-    played = [game.play(m) for m in moves]
+    if isinstance(moves, str):  # a whole line in the move notation
+        moves = parse_moves(moves, game)
+    played = [game.play(parse_move(m, game) if isinstance(m, str) else m) for m in moves]
     for _ in played:
         game.pop()
     steps = line_steps(len(played), every)
+    written = format_moves(played, game)
     rows = -(-len(steps) // columns)
     cols = min(columns, len(steps))
     panel_w, panel_h = 3.4, 3.25
@@ -212,7 +217,7 @@ def line_figure(
         else:
             title = f"after {k} move{'s' if k != 1 else ''}"
         if nxt is not None:
-            title += f" · next {nxt}"
+            title += f" · next {written[k]}"
         elif game.cards_left() == 0:
             title += " · won"
         elif game.is_dead_end:

@@ -30,6 +30,11 @@ class MoveVerdict:
     nodes: int
     seconds: float
 
+    @property
+    def written(self) -> str:
+        """The move in the notation of :mod:`halfmoon.game.notation`: ``5♠ P1 + 6♦ P8``."""
+        return " + ".join(f"{c} {s}" for c, s in zip(self.cards, self.move.sources))
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -53,7 +58,8 @@ class Analysis:
             "budget": self.budget,
             "moves": [
                 {
-                    "move": str(m.move),
+                    "move": m.written,
+                    "sources": list(m.move.sources),
                     "cards": list(m.cards),
                     "verdict": m.verdict,
                     "nodes": m.nodes,
@@ -109,12 +115,10 @@ def format_analysis(a: Analysis) -> str:
     head = a.code or "position"
     lines = [f"{head}: {a.cards_left} cards left, {len(a.moves)} legal moves"]
     if a.moves:
-        width = max(len(str(m.move)) for m in a.moves)
-        cwidth = max(len(" + ".join(m.cards)) for m in a.moves)
+        width = max(len(m.written) for m in a.moves)
         for m in a.moves:
             lines.append(
-                f"  {str(m.move):<{width}}  {' + '.join(m.cards):<{cwidth}}  "
-                f"{_SAYS[m.verdict]:<25}  {m.nodes:>12,} positions"
+                f"  {m.written:<{width}}  {_SAYS[m.verdict]:<25}  {m.nodes:>12,} positions"
             )
     says = {
         "win": "winnable" if a.cards_left else "won",

@@ -20,6 +20,8 @@ Usage::
 
     deadlock(3658319909)      # Deadlock(classes=('J+Q+K', '4+7'), kind='faces+1', ...)
     deadlocks([n1, n2, ...])  # DataFrame, one row per deal
+    why_lost(deal)            # the same, bounded for a user waiting on one deal
+    explain(why_lost(deal))   # 'the J–Q–K and 4–7 classes can never all be cleared (...)'
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ from halfmoon.game.errors import HalfMoonError
 CLASSES = CLASS_NAMES
 FACES = 5
 DEFAULT_BUDGET = 5_000_000
+# why_lost: positions a projection, and in all, before saying "not known within the budget"
+WHY_BUDGET = 500_000
+WHY_TOTAL = 500_000
 
 
 @dataclass(frozen=True)
@@ -89,8 +94,10 @@ def _sets_of_size(k: int) -> list[tuple[int, ...]]:
     return sorted(sets, key=lambda s: (FACES not in s, s))
 
 
-def _deadlock(d: Deal, budget: int, number: Optional[int]) -> Deadlock:
-    """The deadlock of a deal (see :func:`deadlock`), ``number`` its deal number or None."""
+def _deadlock(d: Deal, budget: int, number: Optional[int],
+              total: Optional[int] = None) -> Deadlock:
+    """The deadlock of a deal (see :func:`deadlock`), ``number`` its deal number or None;
+    with ``total``, "unresolved" once the projections have cost that many positions."""
     from solver import solve
 
     if budget < 1:
@@ -102,7 +109,9 @@ def _deadlock(d: Deal, budget: int, number: Optional[int]) -> Deadlock:
         for s in _sets_of_size(k):
             if not set(s) <= present:
                 continue  # a class with no card left adds nothing: its smaller set decides
-            result = solve(project(d, s), budget)
+            if total is not None and nodes >= total:
+                return Deadlock(number, (), "unresolved", 0, unresolved + 1, solves, nodes)
+            result = solve(project(d, s), budget if total is None else min(budget, total - nodes))
             solves += 1
             nodes += result.nodes
             if result.verdict == "loss":
@@ -137,6 +146,56 @@ def deadlock(deal: Union[Deal, str, int], budget: int = DEFAULT_BUDGET) -> Deadl
     else:
         d = Deal.from_number(deal) if isinstance(deal, int) else load_deal(deal)
     return _deadlock(d, budget, d.number)
+
+
+def why_lost(deal: Union[Deal, str, int], budget: int = WHY_BUDGET,
+             total: int = WHY_TOTAL) -> Deadlock:
+    """:func:`deadlock` kept small for a user waiting on one lost deal or position: each
+    projection gets ``budget`` positions and all of them ``total``; past either the answer
+    is ``kind == "unresolved"`` (:func:`explain` says "not known within the budget").
+    Called on a deal that can be won it finds no lost projection (``kind == "none"``)
+    after solving them all: ask it of deals the solver has proved lost."""
+    from halfmoon.game.inputs import load_deal
+
+    if isinstance(total, bool) or not isinstance(total, int) or total < 1:
+        raise HalfMoonError(f"total must be at least 1 position, got {total!r}")
+    if isinstance(deal, Deal):
+        d = deal
+    else:
+        d = Deal.from_number(deal) if isinstance(deal, int) else load_deal(deal)
+    return _deadlock(d, budget, d.number, total)
+
+
+def class_words(name: str) -> str:
+    """A class as the page and the command line write it: ``J–Q–K``, ``3–8``."""
+    return name.replace("+", "\u2013")
+
+
+def explain(d: Deadlock) -> str:
+    """Why a deal is lost, in words, from its (smallest) deadlock."""
+    if d.kind == "unresolved":
+        return (f"why is not known within the budget ({d.solves} smaller games solved, "
+                f"{d.nodes:,} positions)")
+    if not d.classes:
+        return "no set of classes is deadlocked (the deal can be won)"
+    names = [class_words(c) for c in d.classes]
+    if len(names) == len(CLASSES):
+        return ("no smaller set of classes is deadlocked: the loss needs the cards of all six "
+                "classes together (smallest deadlocked set: the whole deal)")
+    if len(names) == 1:
+        text = f"the {names[0]} cards can never all be cleared, whatever else is played"
+    else:
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        text = f"the {listed} classes can never all be cleared"
+    more = f"; {d.minimal_sets} such sets" if d.minimal_sets > 1 else ""
+    return f"{text} (smallest deadlocked set{more})"
+
+
+def why_dict(d: Deadlock) -> dict:
+    """The explanation as JSON: ``deadlock`` (class names, empty if not known), ``kind``,
+    ``minimal_sets``, ``text`` (:func:`explain`), ``solves`` and ``nodes`` (its cost)."""
+    return {"deadlock": list(d.classes), "kind": d.kind, "minimal_sets": d.minimal_sets,
+            "text": explain(d), "solves": d.solves, "nodes": d.nodes}
 
 
 COLUMNS = ("deal", "deadlock", "kind", "size", "minimal_sets", "unresolved", "solves", "nodes")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
 from halfmoon.game.deal import Deal
@@ -182,9 +182,21 @@ def _verdicts(layout: Deal, moves: list[Move], budget: int) -> tuple[str, list[s
 def _fair_move(position: Deal, seed: int, player: str) -> Optional[Move]:
     from solver import fair_hint
 
-    # the hint reads the view only (the tops, the reserve, the hidden multiset): any
-    # layout consistent with what is known gives the same view
+    # the hint reads the view only (the tops, the reserve, the hidden multiset): every
+    # layout consistent with what is known gives the same view (a card known under a top,
+    # from a layout file, is hidden to it, as in the app)
     return fair_hint(_layout(position, seed, -1), 1, seed, 1, player).move
+
+
+def _fair_wins(position: Deal, seed: int, player: str, ks: range) -> int:
+    """How many of the fair player's games on layouts ``ks`` (each seeded from ``seed`` and
+    its index) it wins."""
+    from solver import player_games
+
+    games = player_games([_layout(position, seed, k) for k in ks], player,
+                         [random.Random(f"halfmoon-fair:{seed}:{k}").getrandbits(64)
+                          for k in ks])
+    return int(sum(games.won))
 
 
 def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
@@ -201,8 +213,6 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
     whose move a winning line found can play first needs no solve.  Memory holds counts.
     A full-information Deal works too (its one layout: itself).  Raises
     :class:`~halfmoon.game.errors.HalfMoonError` when a pile's top card is not known."""
-    from solver import player_games
-
     for name, value in (("share_batch", share_batch), ("fair_batch", fair_batch)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise HalfMoonError(f"{name} must be a whole number of at least 0, got {value!r}")
@@ -219,8 +229,8 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
     mu = [0] * len(moves)
     fair_n = fair_w = 0
     fair_seconds = 0.0
-    if game.cards_left() == 0:
-        fair_n = fair_w = 1  # the position is won: so is the fair player's game
+    if not moves:  # won, or a dead end: so is the fair player's game
+        fair_n, fair_w = 1, int(game.cards_left() == 0)
 
     def answer() -> PartialAnalysis:
         return PartialAnalysis(
@@ -243,39 +253,43 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
         if fair_batch and moves and fair_seconds <= fair_time * spent:
             t1 = time.perf_counter()
             ks = range(fair_n, fair_n + fair_batch)
-            games = player_games([_layout(position, seed, k) for k in ks], player,
-                                 [random.Random(f"halfmoon-fair:{seed}:{k}").getrandbits(64)
-                                  for k in ks])
-            fair_w += int(sum(games.won))
+            fair_w += _fair_wins(position, seed, player, ks)
             fair_n += fair_batch
             fair_seconds += time.perf_counter() - t1
             yield answer()
 
 
-def analyse_partial(position, *, samples: int = 256, seconds: Optional[float] = None,
-                    seed: int = 0, budget: int = DEFAULT_BUDGET, player: str = "fair",
-                    fair_batch: int = FAIR_BATCH, fair_time: float = FAIR_TIME
-                    ) -> PartialAnalysis:
+def analyse_partial(position, *, samples: int = 256, games: int = 16,
+                    seconds: Optional[float] = None, seed: int = 0,
+                    budget: int = DEFAULT_BUDGET, player: str = "fair") -> PartialAnalysis:
     """The analysis of a partial position (see :func:`partial_analyses`) once at least
-    ``samples`` layouts have been solved for the shares (whole batches of 16) and a batch of
-    the fair player's games played, or when ``seconds`` have passed (after at least one batch
-    of layouts); the fair player's games come in between batches."""
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise HalfMoonError(f"samples must be a whole number of at least 1, got {samples!r}")
+    ``samples`` layouts have been solved for the shares (whole batches of 16) and ``games``
+    of the fair player's games played (on the first layouts; they come in between batches,
+    and the rest after the shares), or when ``seconds`` have passed (after at least one
+    batch of layouts)."""
+    for name, value, least in (("samples", samples, 1), ("games", games, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise HalfMoonError(f"{name} must be a whole number of at least {least}, "
+                                f"got {value!r}")
     if seconds is not None and not seconds > 0:
         raise HalfMoonError(f"seconds must be a positive number, got {seconds!r}")
     t0 = time.perf_counter()
-    batch = min(SHARE_BATCH, samples)
+
+    def out_of_time() -> bool:
+        return seconds is not None and time.perf_counter() - t0 >= seconds
+
     best = None
     for best in partial_analyses(position, seed=seed, budget=budget, player=player,
-                                 share_batch=batch, fair_batch=fair_batch,
-                                 fair_time=fair_time):
-        games_due = fair_batch and best.moves and best.fair.samples < fair_batch
-        if best.winnable.samples >= samples and not games_due:
+                                 share_batch=min(SHARE_BATCH, samples),
+                                 fair_batch=1 if games else 0):
+        if best.winnable.samples >= samples or out_of_time():
             break
-        if seconds is not None and time.perf_counter() - t0 >= seconds:
-            break
-    return best
+    fair = best.fair
+    while best.moves and fair.samples < games and not out_of_time():
+        k = fair.samples
+        fair = Share(fair.wins + _fair_wins(_check(position), seed, player, range(k, k + 1)),
+                     0, k + 1)
+    return replace(best, fair=fair, seconds=time.perf_counter() - t0)
 
 
 def _pct(share: Share) -> str:

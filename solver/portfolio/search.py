@@ -96,8 +96,10 @@ def kernel_arrays(piles: np.ndarray, reserve: np.ndarray) -> tuple:
 @dataclass(frozen=True)
 class Result:
     """The verdict on a deal or position: ``verdict`` ("win", "loss" or "unresolved"),
-    ``moves`` (the winning line, None unless won), ``nodes``, ``seconds``, the deal's
-    ``code`` and the search that settled it (``settled_by``)."""
+    ``moves`` (the winning line, None unless won), ``nodes``, ``seconds`` (the search's
+    alone), the deal's ``code``, the search that settled it (``settled_by``) and the seconds
+    spent before the search making the kernels ready in this process (``setup_seconds``:
+    loading or compiling them, on a process's first solve only)."""
 
     verdict: str  # "win" | "loss" | "unresolved"
     moves: Optional[tuple[Move, ...]]
@@ -107,6 +109,7 @@ class Result:
     # which search settled it: a member of the portfolio (see member_name), "grouping",
     # "cpsat" for the constraint model, None if unresolved
     settled_by: Optional[str] = None
+    setup_seconds: float = 0.0
 
     @property
     def solved(self) -> bool:

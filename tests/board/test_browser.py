@@ -212,6 +212,9 @@ def test_browser_drops_an_answer_for_another_position(browser, board_url):
 def test_browser_fair_hint(page):
     from playwright.sync_api import expect
 
+    # the peeking hint first: its outlines are on the cards
+    page.locator("#hint-button").click()
+    expect(page.locator(".card.hinted")).not_to_have_count(0)
     page.locator("#fair-button").click()
     expect(page.locator("#fair-panel")).to_be_visible()
     expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
@@ -220,6 +223,10 @@ def test_browser_fair_hint(page):
     expect(page.locator("#fair li")).to_have_count(len(legal))
     expect(page.locator("#fair li.chosen")).to_have_count(1)
     expect(page.locator("#fair li").first).to_contain_text("stays winnable in")
+    # each share with its interval, and one recommendation on the table: the peeking hint's
+    # outlines are gone while the fair hint is shown
+    expect(page.locator("#fair li").first).to_contain_text(re.compile(r"\(\d+–\d+ %; \d+ of"))
+    expect(page.locator(".card.hinted")).to_have_count(0)
     # the last stage
     expect(page.locator("#fair-note")).to_contain_text("Shares of 256 sampled layouts.")
 

@@ -9,7 +9,15 @@ from conftest import make_game
 
 from halfmoon.board.games import deal_key
 from halfmoon.board.jobs import solve_job
-from halfmoon.board.opinion import Verdicts, deal_at, hint_view, line_view, opinion_view, read_game
+from halfmoon.board.opinion import (
+    Verdicts,
+    deal_at,
+    fair_view,
+    hint_view,
+    line_view,
+    opinion_view,
+    read_game,
+)
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import format_layout
 
@@ -187,3 +195,48 @@ def test_two_games_of_one_deal_share_the_answers():
     verdicts = Verdicts()
     verdicts.record(deal_key(a.deal), a.deal, {"verdict": "win", "moves": WIN_LINE})
     assert read_game(b, deal_key(b.deal), verdicts).now == "win"
+
+
+def test_a_deal_lost_from_the_start_says_why():
+    lost = Game(TRAP)
+    lost.play("R1+R2")  # the aces under the tens: lost
+    deal = lost.remaining_deal()
+    answer = solve_job(format_layout(deal), 10_000, True)
+    assert answer["verdict"] == "loss"
+    assert answer["why"] == ("the A\u201310 cards can never all be cleared, whatever else is "
+                             "played (smallest deadlocked set)")
+    assert "why" not in solve_job(format_layout(deal), 10_000)  # asked only for a start
+    verdicts = Verdicts()
+    game = Game(deal)
+    record(verdicts, game, 0, answer)
+    hint = hint_view(read_game(game, KEY, verdicts))
+    assert hint["why"] == answer["why"]
+    assert hint["text"] == ("Lost from the start: no line of play wins this deal. Why: "
+                            + answer["why"] + ".")
+
+
+def fair_answer(keeps: dict, samples: int, chosen: str) -> dict:
+    return {"move": chosen, "samples": samples,
+            "moves": [{"move": m, "keeps": k} for m, k in keeps.items()]}
+
+
+def test_the_fair_hint_gives_each_share_its_interval_and_owns_its_choice():
+    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
+    moves = [str(m) for m in game.legal_moves]
+    assert moves == ["P1+P8", "P1+P9", "P2+P8", "P2+P9"]
+    assert len(moves) == 4
+    keeps = dict(zip(moves, [237, 238, 240, 100]))
+    view = fair_view(game, fair_answer(keeps, 256, moves[0]), 1024)
+    shares = [m["share"] for m in view["moves"]]
+    assert shares == sorted(shares, reverse=True)
+    for m in view["moves"]:
+        assert 0 <= m["low"] < m["share"] < m["high"] <= 1
+    # 237, 238 and 240 of 256 are not told apart; 100 is
+    assert [m["tied"] for m in view["moves"]] == [True, True, True, False]
+    # the player's move is third by share: the text says its choice is its own
+    assert view["text"] == ("A fair player plays 5♠ P1 + 6♦ P8 (its own choice by roll-outs; "
+                            "its share is 3rd of 4 here, within the 3 not told apart from the "
+                            "best)")
+    assert "roll-outs" in view["note"] and "Wilson" in view["note"]
+    best = fair_view(game, fair_answer(keeps, 256, moves[2]), 1024)
+    assert best["text"] == "A fair player plays 5♥ P2 + 6♦ P8"

@@ -15,6 +15,7 @@ from halfmoon.board.jobs import run_job
 from halfmoon.board.service import Board
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Settings
+from halfmoon.game.errors import IllegalMoveError
 from halfmoon.research.strategies import play
 
 
@@ -152,6 +153,21 @@ def test_a_new_game_is_the_start_deal_else_random():
     a, b = board.new_game(), board.new_game(settings=Settings(move_errors=True))
     assert a.game.deal.code and a.game.deal != b.game.deal
     assert b.game.settings.move_errors
+
+
+def test_a_start_deal_with_moves_opens_with_them_played():
+    from halfmoon.game.moves import Move
+
+    moves = (Move.parse("R1+R2"),)
+    board = Board(FakePool(), start_deal=TRAP, start_moves=moves)
+    live = board.new_game()
+    assert live.game.deal == TRAP and tuple(live.game.stack) == moves
+    assert live.game.can_undo()  # the moves are the game's own: they can be taken back
+    assert board.new_game(Deal.from_number(7)).game.stack == []  # another deal starts afresh
+    with pytest.raises(IllegalMoveError, match="R1"):
+        Board(FakePool(), start_deal=TRAP, start_moves=moves * 2)
+    with pytest.raises(ValueError, match="need the deal"):
+        Board(FakePool(), start_moves=moves)
 
 
 def test_picks_use_a_solver_process():

@@ -127,6 +127,96 @@ def test_unreadable_layout_file(capsys, tmp_path):
     assert_one_line_error(capsys, ["show", str(path)], "binary.txt", "cannot read")
 
 
+def first_loss() -> int:
+    from solver import solve
+
+    return next(n for n in range(400) if solve(n, budget=200_000).verdict == "loss")
+
+
+def test_solve_text_writes_the_line_in_the_move_notation(capsys):
+    from halfmoon.game.notation import parse_moves
+
+    status, out, err = run(capsys, "solve", "3")
+    assert status == 0
+    head, *line = out.splitlines()
+    assert head.startswith("HM1-N-AAAAAAD: win in ") and "settled by quick" in head
+    assert line[0].startswith(" 1. ") and " + " in line[0]
+    assert any(suit in line[0] for suit in "♣♦♥♠")  # the cards with their suits' symbols
+    # the printed line reads back and wins
+    moves = parse_moves("\n".join(line), Deal.from_number(3))
+    assert len(moves) == 48
+
+
+def test_solve_json_says_what_settled_it_and_reads_back(capsys):
+    from halfmoon.game.notation import parse_moves
+    from solver import DEFAULT_BUDGET, SOLVER_VERSION
+
+    status, out, err = run(capsys, "solve", "3", "7", "--json", "--budget", "300000")
+    assert status == 0
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["solver_version"] == SOLVER_VERSION and first["budget"] == 300_000
+    assert first["settled_by"] in ("quick", "urgency", "engine order", "near-ties", "shuffled",
+                                   "grouping")
+    assert first["engine"] == "dfs" and first["why"] is None
+    assert parse_moves(" ".join(first["moves"]), Deal.from_number(3))
+    # the second solve of a process does not load the solver again
+    assert second["setup_seconds"] == 0.0
+    status, out, _ = run(capsys, "solve", "3", "--json")
+    assert json.loads(out)["budget"] == DEFAULT_BUDGET
+
+
+def test_a_lost_deal_says_why(capsys):
+    n = first_loss()
+    status, out, err = run(capsys, "solve", str(n))
+    assert status == 0
+    lines = out.splitlines()
+    assert ": loss in " in lines[0]
+    assert lines[1].startswith("lost: the ") and "(smallest deadlocked set" in lines[1]
+    status, out, err = run(capsys, "solve", str(n), "--json")
+    why = json.loads(out)["why"]
+    assert why["deadlock"] and why["kind"] != "unresolved" and why["seconds"] >= 0
+    assert why["text"] in lines[1]
+    status, out, err = run(capsys, "analyse", str(n), "--budget", "50000")
+    assert status == 0 and "lost: " + why["text"] in out
+
+
+def test_analyse_moves_marks_the_move_that_lost_the_win(capsys):
+    from halfmoon.game.engine import Game
+    from halfmoon.research.strategies import play
+    from solver import solve
+
+    deal = Deal.from_number(3)
+    line = solve(deal).moves
+    # three moves of the winning line, then the random player's game from there on
+    game = Game(deal)
+    for m in line[:3]:
+        game.play(m)
+    rest = next(g for s in range(10) for g in [play(game.remaining_deal(), "random", s)]
+                if not g.won)
+    played = (*line[:3], *rest.moves)
+    moves = " ".join(str(m) for m in played)
+    status, out, err = run(capsys, "analyse", "3", "--moves", moves, "--budget", "200000")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"HM1-N-AAAAAAD: {len(played)} moves replayed; at the start: winnable"
+    marked = [k for k, text in enumerate(lines) if "?? lost the win" in text]
+    assert len(marked) == 1 and marked[0] > 3  # the winning line's moves keep the win
+    assert any(text.startswith("game: lost; move ") for text in lines)
+    assert any(text.startswith("position: ") for text in lines)  # the position reached
+    status, out, err = run(capsys, "analyse", "3", "--moves", moves, "--budget", "200000",
+                           "--json")
+    obj = json.loads(out)
+    assert obj["game"]["fatal"] == marked[0]
+
+
+@pytest.mark.parametrize("moves, fragment", [
+    ("P1+P8 x", "cannot read 'x'"),
+    ("P1", "must remove two or three cards"),
+    ("P1+P2", "move 1 (P1+P2): illegal move"),
+    ("9s P1 + 2h P8", "move 1 (P1+P8): P1 shows"),
+])
+def test_analyse_bad_moves_are_one_line(capsys, moves, fragment):
+    assert_one_line_error(capsys, ["analyse", "3", "--moves", moves], fragment)
 # --- a deal from the app: a partial layout -----------------------------------------------
 
 
@@ -158,7 +248,7 @@ def test_show_a_partial_layout_marks_the_unknown_cards(capsys, tmp_path):
 def test_analyse_a_partial_layout(capsys, tmp_path):
     path = _partial_file(tmp_path, "start")
     status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
-                           "--seed", "3")
+                           "--seed", "3", "--games", "2")
     assert status == 0 and err == ""
     assert out.startswith("partial position: 104 cards left, 84 of them not known yet; 16 "
                           "layouts")
@@ -166,11 +256,13 @@ def test_analyse_a_partial_layout(capsys, tmp_path):
            "then sees every card" in out
     assert "P1+P8      7♦ + 4♠" in out and "<- the fair player's move" in out
     assert "The fair player (fair@4): its own chance of winning from here" in out
+    assert "of 2 games" in out
     status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
-                           "--seed", "3", "--json")
+                           "--seed", "3", "--games", "2", "--json")
     data = json.loads(out)
     assert data["winnable"]["samples"] == 16 and len(data["moves"]) == 15
     assert data["unknown"] == 84 and data["player"] == "fair@4"
+    assert data["fair"]["samples"] == 2 and "sees every card" in data["winnable"]["question"]
 
 
 def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
@@ -179,5 +271,6 @@ def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
     start = _partial_file(tmp_path, "start")
     assert_one_line_error(capsys, ["analyse", str(start), "--samples", "0"], "--samples")
     assert_one_line_error(capsys, ["analyse", str(start), "--seconds", "0"], "--seconds")
+    assert_one_line_error(capsys, ["analyse", str(start), "--games", "-1"], "--games")
     assert_one_line_error(capsys, ["analyse", str(start), "--player", "nobody"], "nobody")
     assert_one_line_error(capsys, ["solve", str(start)], "a partial deal (84 cards not known")

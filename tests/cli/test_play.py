@@ -22,6 +22,12 @@ def test_play_bad_input_is_one_line(capsys, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("P1: 5s\n")
     assert_one_line_error(capsys, ["play", str(bad), "--no-browser"], "bad.txt", "missing")
+    assert_one_line_error(capsys, ["play", "--moves", "P1+P8", "--no-browser"],
+                          "--moves needs a deal")
+    assert_one_line_error(capsys, ["play", "3", "--moves", "P1+P2", "--no-browser"],
+                          "move 1 (P1+P2): illegal move")
+    assert_one_line_error(capsys, ["play", "3", "--moves", "P1+P8 P9", "--no-browser"],
+                          "move 2: move P9 must remove two or three cards")
 
 
 def test_play_on_a_port_in_use_is_one_line(capsys):
@@ -64,7 +70,8 @@ def test_play_serves_the_deal_and_stops_cleanly_on_ctrl_c(tmp_path):
 
     layout = tmp_path / "example.txt"
     layout.write_text(make_layout({1: "5s", 3: "Kh", 5: "Qh", 8: "Jc 6d"}, "Ah 10c"))
-    proc, first = _start_play(str(layout), "--no-browser")
+    # the board opens on the deal with the moves given played
+    proc, first = _start_play(str(layout), "--no-browser", "--moves", "6d P8 + 5s P1")
     try:
         assert first.startswith("Half Moon board at http://127.0.0.1:"), first
         url = first.split()[4]
@@ -72,7 +79,8 @@ def test_play_serves_the_deal_and_stops_cleanly_on_ctrl_c(tmp_path):
                                          headers={"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=60) as response:
             state = json.loads(response.read())
-        assert state["piles"][0]["card"]["text"] == "5♠" and state["piles"][7]["count"] == 2
+        assert state["piles"][0]["count"] == 0 and state["piles"][7]["count"] == 1
+        assert state["piles"][7]["card"]["text"] == "J♣"
         with urllib.request.urlopen(url, timeout=60) as response:
             assert b"board.js" in response.read()
     finally:

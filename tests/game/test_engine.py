@@ -201,9 +201,9 @@ def test_face_cards_never_pair_and_triplet_needs_three_ranks():
 @pytest.mark.parametrize(
     "move, reason",
     [
-        ("P1+R1", "5s + Ah is not a pair adding up to 11"),
-        ("P3+P5", "Kh + Qh is not a pair adding up to 11"),
-        ("P1+P3", "5s + Kh is not a pair adding up to 11"),
+        ("P1+R1", "5♠ P1 + A♥ R1 is not a pair adding up to 11"),
+        ("P3+P5", "K♥ P3 + Q♥ P5 is not a pair adding up to 11"),
+        ("P1+P3", "5♠ P1 + K♥ P3 is not a pair adding up to 11"),
         ("P3+P5+R1", "is not a Jack, a Queen and a King"),
         ("P2+P8", "P2 is empty"),
         ("P2+P4+P6", "P2, P4, P6 are empty"),

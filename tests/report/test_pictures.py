@@ -14,6 +14,7 @@ from halfmoon.cli.main import main
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import IllegalMoveError
+from halfmoon.game.notation import format_moves
 from halfmoon.report.pictures import (
     RED,
     deal_figure,
@@ -153,8 +154,12 @@ def test_line_figure_panels(winning_line):
     fig = line_figure(Deal.from_number(0), moves, every=6)
     assert len(fig.axes) == 9
     titles = [ax.get_title(loc="left") for ax in fig.axes]
-    assert titles[0] == f"start · next {moves[0]}"
-    assert titles[1] == f"after 6 moves · next {moves[6]}"
+    written = format_moves(moves, Deal.from_number(0))  # the move notation, with the cards
+    assert titles[0] == f"start · next {written[0]}"
+    assert titles[1] == f"after 6 moves · next {written[6]}"
+    # the line written in the notation draws the same figure
+    again = line_figure(Deal.from_number(0), " ".join(written), every=6)
+    assert [ax.get_title(loc="left") for ax in again.axes] == titles
     assert titles[-1] == "after 48 moves · won"
     cards = [[t for t in ax.texts if (t.get_gid() or "").startswith("card-")] for ax in fig.axes]
     assert len(cards[0]) == 20 and cards[-1] == []  # all on show at the start, none at the end

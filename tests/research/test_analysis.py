@@ -74,8 +74,8 @@ def test_format_analysis_lists_each_move():
     text = format_analysis(a)
     lines = text.splitlines()
     assert lines[0] == "position: 4 cards left, 2 legal moves"
-    assert "P1+R1" in lines[1] and "10♣ + A♦" in lines[1] and "stays winnable" in lines[1]
-    assert "R1+R2" in lines[2] and "lost" in lines[2]
+    assert "10♣ P1 + A♦ R1" in lines[1] and "stays winnable" in lines[1]
+    assert " R1 + " in lines[2] and " R2 " in lines[2] and "lost" in lines[2]
     assert lines[-1] == "position: winnable (1 of 2 moves keep it winnable)"
 
 

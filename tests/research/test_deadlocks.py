@@ -16,9 +16,12 @@ from halfmoon.research.deadlocks import (
     class_table,
     deadlock,
     deadlocks,
+    explain,
     kind_of,
     kind_table,
     project,
+    why_dict,
+    why_lost,
 )
 from solver import solve
 
@@ -140,6 +143,36 @@ def test_a_winnable_deal_and_bad_input():
         deadlocks([-1])
     with pytest.raises(ValueError, match="budget"):
         deadlock(win, budget=0)
+
+
+def test_why_lost_says_which_classes_in_words():
+    faces = make_game({1: "Jc Qd Kh"}, "5s 6h").remaining_deal()
+    d = why_lost(faces)
+    assert d.classes == ("J+Q+K",)
+    assert explain(d) == ("the J\u2013Q\u2013K cards can never all be cleared, whatever else is "
+                          "played (smallest deadlocked set)")
+    # two classes, each of which clears alone: the 5 under the J, the Q under the 6
+    two = make_game({1: "5s Jc", 2: "Qd 6h"}, "Kh").remaining_deal()
+    d = why_lost(two)
+    assert set(d.classes) == {"J+Q+K", "5+6"} and len(d.classes) == 2
+    assert explain(d).startswith("the J\u2013Q\u2013K and 5\u20136 classes can never all be "
+                                 "cleared")
+    assert why_dict(d)["deadlock"] == list(d.classes) and why_dict(d)["nodes"] == d.nodes
+
+
+def test_why_lost_is_bounded_and_says_so():
+    # a loss whose deadlock needs three classes or more: a total of one position settles
+    # no smaller set, and the answer says it is not known rather than guess
+    loss = next(n for n in range(2000) if solve(n, budget=200_000).verdict == "loss"
+                and len(deadlock(n).classes) >= 3)
+    d = why_lost(loss, budget=1, total=1)
+    assert d.kind == "unresolved" and d.classes == ()
+    assert d.nodes <= 1 + 1  # at most one solve of one position past the total
+    assert explain(d).startswith("why is not known within the budget")
+    full = why_lost(loss)
+    assert full.classes == deadlock(loss).classes
+    with pytest.raises(HalfMoonError, match="total"):
+        why_lost(loss, total=0)
 
 
 def test_tables_count_kinds_and_classes():

@@ -4,6 +4,7 @@ runs, and the same answers as the parts behind it."""
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,6 +36,18 @@ def test_a_bad_budget_is_refused_with_its_value(budget):
 def test_a_bad_deal_is_refused(deal):
     with pytest.raises(HalfMoonError, match="expected a Deal"):
         solver.solve(deal)
+
+
+def test_a_partial_deal_is_refused_by_every_entry_that_takes_a_deal():
+    from halfmoon.game.cards import UNKNOWN
+    from halfmoon.game.deal import Deal
+
+    full = Deal.from_number(0)
+    partial = Deal(piles=[[UNKNOWN] * 7 + [p[-1]] for p in full.piles], reserve=full.reserve)
+    for call in (lambda: solver.solve(partial), lambda: solver.fair_hint(partial, 1, 0),
+                 lambda: solver.walk_games(partial, [[]]), lambda: solver.deal_batch([partial])):
+        with pytest.raises(HalfMoonError, match=r"a partial deal \(84 cards not known yet"):
+            call()
 
 
 def test_a_bad_code_or_number_names_itself():
@@ -70,6 +83,20 @@ def test_solve_is_the_portfolio_behind_it():
         a, b = solver.solve(number), portfolio_solve(number)
         assert (a.verdict, a.moves, a.nodes, a.settled_by) == \
             (b.verdict, b.moves, b.nodes, b.settled_by)
+
+
+def test_the_first_solve_of_a_process_reports_its_set_up_apart():
+    # a fresh process: its first solve makes the kernels ready and says how long that took,
+    # apart from the search's own seconds; the next solve has none
+    import subprocess
+    import sys
+
+    code = ("import solver; a = solver.solve(3); b = solver.solve(3); "
+            "print(a.setup_seconds, a.seconds, b.setup_seconds, a.nodes == b.nodes)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2]).stdout.split()
+    setup, second_setup, same = float(out[0]), float(out[2]), out[3]
+    assert setup > 0 and second_setup == 0.0 and same == "True"
 
 
 def test_solve_numbers_gives_columns_with_named_verdicts_and_lines_that_are_solves():

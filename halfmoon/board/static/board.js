@@ -139,10 +139,13 @@
     $("hint-button").setAttribute("aria-pressed", ui.hint ? "true" : "false");
     const hint = $("hint");
     hint.hidden = !(ui.hint && o.hint);
+    // while the fair hint is shown, the peeking hint's and the line's outlines are not:
+    // one recommendation on the table at a time
+    const fairShown = !!(o.fair && o.fair.kind === "move");
     if (ui.hint && o.hint) {
       hint.textContent = o.hint.text;
       hint.dataset.kind = o.hint.kind;
-      o.hint.sources.forEach((s) => hinted.add(s));
+      if (!fairShown) o.hint.sources.forEach((s) => hinted.add(s));
     }
 
     $("line-panel").hidden = !ui.line;
@@ -158,7 +161,7 @@
         ? (o.light === "loss" ? "No winning line: the position is lost."
           : o.light === "unresolved" ? "Not known within the solver's budget." : "Thinking…")
         : steps.length ? `${steps.length} moves to clear the table.` : "The game is won.";
-      if (steps.length) steps[0].sources.forEach((s) => hinted.add(s));
+      if (steps.length && !fairShown) steps[0].sources.forEach((s) => hinted.add(s));
     }
 
     for (const [source, { card }] of Object.entries(spots)) {
@@ -199,7 +202,10 @@
       const li = document.createElement("li");
       li.dataset.move = m.move;
       if (m.move === f.move) li.className = "chosen";
-      li.textContent = `${m.cards}: stays winnable in ${Math.round(100 * m.share)} % (${m.keeps} of ${f.samples})`;
+      const pct = (x) => Math.round(100 * x);
+      li.textContent = `${m.cards}: stays winnable in ${pct(m.share)} % ` +
+        `(${pct(m.low)}–${pct(m.high)} %; ${m.keeps} of ${f.samples})`;
+      if (m.tied) li.dataset.tied = "true";
       return li;
     }));
   }
