@@ -15,7 +15,9 @@
   solver's own kernels here take their arguments' plain types (``int64`` for a literal
   integer), so each helper compiles once.  The callee computes the same; only its own body no
   longer folds the constant (where LLVM inlines it into the caller, the caller's copy still
-  does).  Kernels of other packages (numba's own included) keep numba's rule.
+  does).  A kernel that cannot be typed without the constant (a tuple indexed by it) is
+  compiled for it as numba would.  Kernels of other packages (numba's own included) keep
+  numba's rule.
 
 :func:`install` makes both changes, once a process, before anything is compiled (the
 package's ``__init__`` calls it); where numba's insides differ from what is expected here, it
@@ -78,7 +80,7 @@ def _share_the_inliners_memo() -> bool:
 
 def _plain_arguments_between_kernels() -> bool:
     try:
-        from numba.core import dispatcher, types
+        from numba.core import dispatcher, errors, types
     except ImportError:  # pragma: no cover - another numba
         return False
     get_call_template = getattr(dispatcher.Dispatcher, "get_call_template", None)
@@ -89,8 +91,13 @@ def _plain_arguments_between_kernels() -> bool:
     def plain_call_template(self, args, kws):
         module = getattr(getattr(self, "py_func", None), "__module__", "") or ""
         if module == PACKAGE or module.startswith(PACKAGE + "."):
-            args = tuple(types.unliteral(a) for a in args)
-            kws = {k: types.unliteral(v) for k, v in kws.items()}
+            plain = tuple(types.unliteral(a) for a in args)
+            if plain != tuple(args) or any(types.unliteral(v) != v for v in kws.values()):
+                try:
+                    return get_call_template(
+                        self, plain, {k: types.unliteral(v) for k, v in kws.items()})
+                except errors.TypingError:  # a kernel that needs the constant: numba's way
+                    pass
         return get_call_template(self, args, kws)
 
     dispatcher.Dispatcher.get_call_template = plain_call_template

@@ -91,3 +91,37 @@ def test_one_copy_shares_one_scope_as_the_original_does():
     shim.memos.clear()
     again = shim.deepcopy(blocks[0])  # a new copy after the memo is cleared
     assert again is not copies[0] and again.scope is not scope
+
+
+def _kernel_of(module: str, func):
+    from numba import njit
+
+    func.__module__ = module
+    return njit(func)
+
+
+def test_a_kernel_that_needs_the_constant_still_gets_it_and_others_keep_numbas_rule():
+    import solver  # noqa: F401  (installs the changes)
+    from numba import njit
+
+    def pick(t, i):  # a tuple of two types indexed by i: typed only for a constant i
+        return t[i]
+
+    def twice(x, k):
+        return x * k
+
+    def thrice(x, k):
+        return x * k + x
+
+    pick = _kernel_of("solver._case", pick)
+    twice_here = _kernel_of("solver._case", twice)
+    twice_there = _kernel_of("elsewhere", thrice)
+
+    @njit
+    def caller():
+        return pick((1, 2.5), 1) + twice_here(1, 3) + twice_there(1, 3)
+
+    assert caller() == 9.5
+    assert [str(s) for s in twice_here.signatures] == ["(int64, int64)"]
+    assert [str(s) for s in twice_there.signatures] == ["(Literal[int](1), Literal[int](3))"]
+    assert "Literal[int](1)" in str(pick.signatures)
