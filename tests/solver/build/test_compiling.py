@@ -101,8 +101,9 @@ def _kernel_of(module: str, func):
 
 
 def test_a_kernel_that_needs_the_constant_still_gets_it_and_others_keep_numbas_rule():
-    import solver  # noqa: F401  (installs the changes)
     from numba import njit
+
+    import solver  # noqa: F401  (installs the changes)
 
     def pick(t, i):  # a tuple of two types indexed by i: typed only for a constant i
         return t[i]
