@@ -9,14 +9,17 @@ from here alone; the subpackages behind it are private.
 - :mod:`solver.portfolio` — the searches taking turns on a deal; many deals by number
 - :mod:`solver.players` — the simple, tuned and fair players
 - :mod:`solver.check` — the independent check (a constraint model)
-- :mod:`solver.build` — numba's cache kept in step with the sources, the warm-up groups
+- :mod:`solver.build` — numba's cache kept in step with the sources, the warm-up groups,
+  compiling made cheaper
 """
 
 from pathlib import Path as _Path
 
 from .build.caching import drop_stale_caches as _drop_stale_caches
+from .build.compiling import install as _install
 
 _drop_stale_caches(_Path(__file__).resolve().parent)  # before any kernel is compiled or loaded
+_install()  # numba's inliner and calls between kernels, made cheaper to compile
 
 from .api import *  # noqa: E402,F401,F403
 from .api import __all__  # noqa: E402,F401

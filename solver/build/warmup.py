@@ -72,8 +72,9 @@ def _search() -> None:
 
 
 def _plain() -> None:
-    # the plain search's own compiled copy (solver.depth_first.dfs.plain_dfs), for the
-    # engine-order turns
+    # the plain search's own compiled copy (solver.depth_first.dfs.plain_dfs): only a search
+    # with the free-card rule alone calls it (benchmarks, solver.portfolio.search.solve with
+    # rules=FREE_CARDS), never the portfolio's members with the default rules
     import numpy as np
 
     from ..depth_first.dfs import new_stack, search_kernel
@@ -179,7 +180,7 @@ GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
     "features": (_features, 5, "the deals' features"),
     "fair": (_fair, 12, "the fair players"),
 }
-SOLVER = ("search", "plain", "grouping")  # what solving any deal may call
+SOLVER = ("search", "grouping")  # what solving any deal may call (with the default rules)
 
 
 @functools.lru_cache(maxsize=1)

@@ -82,3 +82,14 @@ def test_compiling_in_parallel_leaves_ready_groups_that_load(tmp_path):
 def test_an_unknown_group_is_named():
     with pytest.raises(ValueError, match="no kernel group 'nope'"):
         warmup.prepare(["nope"], out=io.StringIO())
+
+
+def test_solving_with_the_default_rules_never_calls_the_plain_search():
+    """What solving warms up (:data:`warmup.SOLVER`) leaves the plain search's own compiled
+    copy out: no member of the default portfolio searches with the free-card rule alone."""
+    from solver.depth_first.dfs import dfs, search_kernel
+    from solver.depth_first.pruning import ALL_RULES
+    from solver.portfolio.search import QUICK_PHASE, _portfolio
+
+    assert all(search_kernel(m.flags) is dfs for m in _portfolio(ALL_RULES, QUICK_PHASE))
+    assert set(warmup.SOLVER) == {"search", "grouping"}

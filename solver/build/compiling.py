@@ -1,0 +1,115 @@
+"""Two changes to how numba compiles the solver's kernels: less work, the same computation.
+
+- **The inliner's copy of a function.**  Inlining a function (``inline="always"``) starts by
+  copying its IR, and numba copies it block by block, each block with a fresh memo, so every
+  block copies the function's whole scope (every variable, with its location) again: work
+  that grows as blocks times variables.  The depth-first search inlines its expansion, the
+  bounds and the projections, hundreds of blocks, into one kernel, and this copying was the
+  biggest single part of its compilation.  Here one copy of a function's IR shares one memo:
+  every block of the copy refers to one copy of the scope, as the original's blocks do, and
+  the inlined result, down to the LLVM code, is the same.
+- **Constant arguments between kernels.**  A kernel calling another with a literal argument
+  (``_add(..., 2)``, ``luby(1)``, ``projection_verdict(..., PROJ_BUDGET)``) makes numba compile
+  the callee once for each literal value besides once for a plain integer: the grouping
+  search's helpers were compiled up to six times each.  Calls from compiled code to the
+  solver's own kernels here take their arguments' plain types (``int64`` for a literal
+  integer), so each helper compiles once.  The callee computes the same; only its own body no
+  longer folds the constant (where LLVM inlines it into the caller, the caller's copy still
+  does).  A kernel that cannot be typed without the constant (a tuple indexed by it) is
+  compiled for it as numba would.  Kernels of other packages (numba's own included) keep
+  numba's rule.
+
+:func:`install` makes both changes, once a process, before anything is compiled (the
+package's ``__init__`` calls it); where numba's insides differ from what is expected here, it
+leaves them alone and numba compiles as it always does.  The compiled kernels in the cache
+are numba's own format either way.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import os
+
+_installed: dict[str, bool] = {}
+PACKAGE = __name__.split(".")[0]  # the solver package: its kernels alone get plain arguments
+
+
+class _SharedMemoCopy:
+    """The ``copy`` module as numba's inliner sees it: ``deepcopy`` of an IR block shares a
+    memo with the other blocks of the same scope within one inlining."""
+
+    def __init__(self, block_type) -> None:
+        self.block_type = block_type
+        self.memos: dict[int, dict] = {}
+
+    def deepcopy(self, x, memo=None):
+        if memo is None and isinstance(x, self.block_type):
+            memo = self.memos.setdefault(id(x.scope), {})
+        return copy.deepcopy(x, memo)
+
+    def __getattr__(self, name):
+        return getattr(copy, name)
+
+
+def _share_the_inliners_memo() -> bool:
+    try:
+        from numba.core import inline_closurecall, ir
+    except ImportError:  # pragma: no cover - another numba
+        return False
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    inline_ir = getattr(worker, "inline_ir", None)
+    if inline_ir is None or getattr(inline_closurecall, "copy", None) is not copy:
+        return False  # pragma: no cover - another numba
+    shim = _SharedMemoCopy(ir.Block)
+
+    @functools.wraps(inline_ir)
+    def shared_inline_ir(self, *args, **kwargs):
+        # one inlining copies the callee twice (a working copy and the one it returns): each
+        # copy's blocks share their scope's memo; nothing is kept past the inlining
+        shim.memos.clear()
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            shim.memos.clear()
+
+    inline_closurecall.copy = shim
+    worker.inline_ir = shared_inline_ir
+    return True
+
+
+def _plain_arguments_between_kernels() -> bool:
+    try:
+        from numba.core import dispatcher, errors, types
+    except ImportError:  # pragma: no cover - another numba
+        return False
+    get_call_template = getattr(dispatcher.Dispatcher, "get_call_template", None)
+    if get_call_template is None:
+        return False  # pragma: no cover - another numba
+
+    @functools.wraps(get_call_template)
+    def plain_call_template(self, args, kws):
+        module = getattr(getattr(self, "py_func", None), "__module__", "") or ""
+        if module == PACKAGE or module.startswith(PACKAGE + "."):
+            plain = tuple(types.unliteral(a) for a in args)
+            if plain != tuple(args) or any(types.unliteral(v) != v for v in kws.values()):
+                try:
+                    return get_call_template(
+                        self, plain, {k: types.unliteral(v) for k, v in kws.items()})
+                except errors.TypingError:  # a kernel that needs the constant: numba's way
+                    pass
+        return get_call_template(self, args, kws)
+
+    dispatcher.Dispatcher.get_call_template = plain_call_template
+    return True
+
+
+def install() -> dict[str, bool]:
+    """Make both changes in this process (once; later calls change nothing); which are in
+    place.  With ``HALFMOON_NUMBA_AS_IS=1`` in the environment it changes nothing (to
+    measure or compare against numba's own way)."""
+    if not _installed:
+        off = os.environ.get("HALFMOON_NUMBA_AS_IS", "") not in ("", "0")
+        _installed["inliner"] = not off and _share_the_inliners_memo()
+        _installed["plain arguments"] = not off and _plain_arguments_between_kernels()
+    return dict(_installed)
