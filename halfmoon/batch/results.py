@@ -319,14 +319,14 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
 
 
 def start_features(numbers) -> np.ndarray:
-    """The features of :func:`deal_features` of many deal numbers, from compiled code: an
-    int64 array with a column per name of :data:`FEATURES`."""
-    import solver
+    """The features of :func:`deal_features` of many deal numbers, in plain numpy (nothing
+    compiled: reading results never waits for the solver): an int64 array with a column per
+    name of :data:`FEATURES`."""
+    from halfmoon.game.deal_arrays import START_FEATURES
+    from halfmoon.game.deal_arrays import start_features as features
 
-    # compiled on a cold cache only, saying so on stderr (solver.deal_features is silent)
-    solver.warm_up(["features"])
-    out = solver.deal_features(np.ascontiguousarray(numbers, dtype=np.int64))
-    return out[:, [solver.DEAL_FEATURES.index(f) for f in FEATURES]]
+    out = features(np.asarray(numbers, dtype=np.int64))
+    return out[:, [START_FEATURES.index(f) for f in FEATURES]]
 
 
 def chunk_files(path: Union[str, Path]) -> dict[int, Path]:
