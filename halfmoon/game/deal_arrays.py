@@ -26,6 +26,11 @@ START_FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
 LAYOUT_FEATURES = ("same_pile_copies", "max_pile_faces")
 
 
+def _threshold(size: int) -> np.uint64:
+    """Draws below this are rejected when drawing below ``size`` (2**64 mod ``size``)."""
+    return np.uint64((MASK64 + 1) % size)
+
+
 def _mix(state: np.ndarray) -> np.ndarray:
     z = state.copy()
     z ^= z >> np.uint64(30)
@@ -59,7 +64,7 @@ def _shuffle(state: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         for i in range(DECK_SIZE - 1, 0, -1):
             size = i + 1
-            threshold = np.uint64((MASK64 + 1) % size)
+            threshold = _threshold(size)
             state += _GAMMA
             draw = _mix(state)
             low = np.flatnonzero(draw < threshold)
