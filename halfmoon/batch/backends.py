@@ -18,6 +18,8 @@ from .results import error_text, piece_rows
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
+    from .columns import Solved
+
 # The solver's transposition tables are module-wide, so a process runs one search at a
 # time (the kernels hold the GIL anyway: threads would not run searches side by side).
 _solve_lock = threading.Lock()
@@ -46,18 +48,28 @@ def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
         return piece_rows(solve_numbers(numbers, budget), budget)
 
 
-def solve_table(numbers: Sequence[int], budget: int, lines: bool = True) -> "pa.Table":
-    """Solve deals (by number) into the table of :data:`.results.SCHEMA` that a chunk file
-    stores, sorted by deal, without the winning lines if ``lines`` is false; runs in a worker.
-    The solver's arrays become the columns (:func:`.columns.piece_table`): no row is made."""
-    from solver import SOLVER_VERSION, solve_numbers
+def solve_arrays(numbers: Sequence[int], budget: int, lines: bool = True) -> "Solved":
+    """Solve deals (by number) into the arrays a results file is made of
+    (:class:`.columns.Solved`), without the winning lines if ``lines`` is false; runs in a
+    worker.  The solver's own arrays, cut down: no row is made."""
+    from solver import solve_numbers
 
-    from .columns import piece_table
+    from .columns import solved
 
     warm_up()
     with _solve_lock:
         piece = solve_numbers(numbers, budget)
-    return piece_table(piece, budget, SOLVER_VERSION, lines)
+    return solved(piece, lines)
+
+
+def solve_table(numbers: Sequence[int], budget: int, lines: bool = True) -> "pa.Table":
+    """Solve deals (by number) into the table of :data:`.results.SCHEMA` that a chunk file
+    stores, sorted by deal (:func:`solve_arrays`, then :func:`.columns.chunk_tables`)."""
+    from solver import SOLVER_VERSION
+
+    from .columns import chunk_tables
+
+    return chunk_tables([solve_arrays(numbers, budget, lines)], budget, SOLVER_VERSION)[0]
 
 
 def worker_failed(exc: Exception, numbers: Sequence[int]) -> BatchError:

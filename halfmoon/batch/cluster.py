@@ -2,7 +2,7 @@
 that keeps a bounded window of tasks in flight.
 
 On a cluster a task is one chunk: its worker solves the chunk's deals a piece at a time
-(:func:`halfmoon.batch.backends.solve_table`: the solver's columns, no row made), streams each
+(:func:`halfmoon.batch.backends.solve_arrays`: the solver's columns, no row made), streams each
 piece as a row group into the
 chunk's file under a temporary name, renames it when it is whole, and returns only a small
 summary (the chunk's verdict counts).  A worker that dies mid-task leaves at most a
@@ -20,9 +20,10 @@ from collections import Counter
 from typing import Sequence
 
 from .backends import warm_up, worker_failed
+from .columns import chunk_tables, verdict_counts
 from .directory import Directory, chunk_name, write_tables
 from .errors import BatchError
-from .local import check_deals, verdict_counts
+from .local import check_deals
 from .plan import Plan, cut
 from .results import VERDICTS, error_text
 
@@ -39,7 +40,7 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
 
     # looked up when a chunk is solved, not when this module is loaded: a test replaces
     # it on the workers
-    from .backends import solve_table
+    from .backends import solve_arrays
 
     if SOLVER_VERSION != solver_version:
         raise BatchError(f"workers run solver version {SOLVER_VERSION}, this run is version"
@@ -50,12 +51,12 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
     def tables():
         for piece in cut(numbers, piece_size):
             try:
-                table = solve_table(piece, budget, lines)
+                part = solve_arrays(piece, budget, lines)
             except Exception as exc:
                 raise worker_failed(exc, piece) from None
-            check_deals(table, piece)
-            counts.update(dict(zip(VERDICTS, verdict_counts(table))))
-            yield table
+            check_deals(part.numbers, piece)
+            counts.update(dict(zip(VERDICTS, verdict_counts(part))))
+            yield from chunk_tables([part], budget, solver_version)
 
     try:
         where.write(chunk_name(index), lambda f: write_tables(f, tables()))

@@ -11,13 +11,15 @@ the two together), so the files are the same, byte for byte.
 
 from __future__ import annotations
 
+from typing import NamedTuple, Sequence
+
 import numpy as np
 import pyarrow as pa
 
 from halfmoon.game.moves import move_number
 
 from .errors import BatchError
-from .results import MAX_BUDGET, MAX_MICROSECONDS, SCHEMA, error_text
+from .results import MAX_BUDGET, MAX_MICROSECONDS, ROW_GROUP_ROWS, SCHEMA, VERDICTS
 
 _MOVE_BITS = 11  # as encode_line packs a move
 
@@ -72,66 +74,140 @@ def pack_lines(numbers: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.
     return offsets, packed[np.arange(packed.shape[1]) < nbytes[:, None]]
 
 
+class Solved(NamedTuple):
+    """A solved piece as a worker sends it: a few arrays, one row a deal, in the piece's
+    order (no Python object per deal)."""
+
+    numbers: np.ndarray  # int64
+    verdicts: np.ndarray  # the solver's verdict codes (solver.VERDICT_NAMES), int8
+    nodes: np.ndarray  # int64
+    seconds: np.ndarray  # float64
+    nline: np.ndarray  # moves of each win's line (0 for the others), int64
+    lines: np.ndarray  # the wins' lines, the solver's move numbers: a row a win, uint64
+
+
+def solved(piece, lines: bool = True) -> Solved:
+    """The arrays of a piece solved by :func:`solver.solve_numbers` that a results file
+    needs; without the winning lines if ``lines`` is false."""
+    from solver import VERDICT_NAMES
+
+    codes = np.asarray(piece.verdicts)
+    won = codes == _code_of(VERDICT_NAMES, "win")
+    if lines:
+        nline = np.where(won, piece.nline, 0).astype(np.int64)
+        moves = np.asarray(piece.lines, np.uint64)[won, :int(nline.max()) if nline.size else 0]
+    else:
+        nline, moves = np.zeros(codes.size, np.int64), np.zeros((0, 0), np.uint64)
+    return Solved(np.asarray(piece.numbers, np.int64), codes.astype(np.int8),
+                  np.asarray(piece.nodes, np.int64), np.asarray(piece.seconds, np.float64),
+                  nline, moves)
+
+
+def verdict_counts(part: Solved) -> tuple[int, ...]:
+    """Deals of each verdict (in the order of :data:`.results.VERDICTS`) of a solved piece."""
+    from solver import VERDICT_NAMES
+
+    counts = tuple(int(np.count_nonzero(part.verdicts == _code_of(VERDICT_NAMES, name)))
+                   for name in VERDICTS)
+    if sum(counts) != part.verdicts.size:
+        bad = sorted(set(part.verdicts.tolist()) - set(VERDICT_NAMES))
+        raise BatchError(f"the solver gave an unknown verdict code {bad[0]}")
+    return counts
+
+
+def _code_of(names: dict, name: str) -> int:
+    return next(c for c, n in names.items() if n == name)
+
+
 def piece_table(piece, budget: int, solver_version: str, lines: bool = True) -> pa.Table:
     """The table of :data:`.results.SCHEMA` (format 2, as stored) of a piece solved by
     :func:`solver.solve_numbers`, sorted by deal; without the winning lines if ``lines`` is
     false.  :class:`.errors.BatchError` if a count does not fit the file's columns."""
+    return chunk_tables([solved(piece, lines)], budget, solver_version)[0]
+
+
+def chunk_tables(parts: Sequence[Solved], budget: int, solver_version: str) -> list[pa.Table]:
+    """The tables of :data:`.results.SCHEMA` of a chunk's solved pieces ``parts`` (in the
+    chunk's order), one per row group of its file: the row groups, their order by deal and
+    their dictionaries exactly as :func:`.directory.write_tables` makes them of the pieces'
+    own tables, built in one go for many pieces."""
     from solver import VERDICT_NAMES
 
-    order = np.argsort(piece.numbers, kind="stable")
-    n = order.size
-    codes = np.asarray(piece.verdicts)[order]
-    win = next(c for c, name in VERDICT_NAMES.items() if name == "win")
-    nodes = np.asarray(piece.nodes)[order]
+    groups, group, rows = [], [], 0
+    for part in parts:  # write_tables closes a row group once it holds ROW_GROUP_ROWS rows
+        group.append(part)
+        rows += part.numbers.size
+        if rows >= ROW_GROUP_ROWS:
+            groups.append(group)
+            group, rows = [], 0
+    if group or not groups:
+        groups.append(group)
+    return [_group_table(g, budget, solver_version, VERDICT_NAMES) for g in groups]
+
+
+def _group_table(parts: Sequence[Solved], budget: int, solver_version: str,
+                 names: dict) -> pa.Table:
+    numbers = _cat([p.numbers for p in parts], np.int64)
+    codes = _cat([p.verdicts for p in parts], np.int8)
+    nodes = _cat([p.nodes for p in parts], np.int64)
+    n = numbers.size
     if n and (nodes.min() < 0 or nodes.max() > MAX_BUDGET or not 0 <= budget <= MAX_BUDGET):
         raise BatchError(f"rows do not fit the results schema (positions or budget over"
                          f" {MAX_BUDGET:,})")
-    micros = np.rint(np.asarray(piece.seconds, np.float64)[order] * 1e6)
-    columns = {
-        "deal": pa.array(np.asarray(piece.numbers, np.int64)[order]),
-        "verdict": _verdicts(codes, VERDICT_NAMES),
-        "nodes": pa.array(nodes.astype(np.uint32)),
-        "microseconds": pa.array(np.clip(micros, 0, MAX_MICROSECONDS).astype(np.uint32)),
-        "line": _lines(piece, order, codes == win) if lines else pa.nulls(n, pa.binary()),
-        "solver_version": pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)),
-                                                         pa.array([solver_version])),
-        "budget": pa.array(np.full(n, budget, np.uint32)),
-    }
-    try:
-        return pa.Table.from_pydict(columns, schema=SCHEMA)
-    except (pa.ArrowInvalid, OverflowError) as exc:  # pragma: no cover - checked above
-        raise BatchError(f"rows do not fit the results schema ({error_text(exc)})") from None
+    # a piece's table is sorted by deal, and the dictionaries of the pieces' tables unified in
+    # the pieces' order: the verdicts' dictionary is in the order they first appear so
+    seen = _cat([p.verdicts[np.argsort(p.numbers, kind="stable")] for p in parts], np.int8)
+    order = np.argsort(numbers, kind="stable")
+    micros = np.rint(_cat([p.seconds for p in parts], np.float64)[order] * 1e6)
+    columns = [
+        pa.array(numbers[order]),
+        _verdicts(codes[order], seen, names),
+        pa.array(nodes[order].astype(np.uint32)),
+        pa.array(np.clip(micros, 0, MAX_MICROSECONDS).astype(np.uint32)),
+        _lines(parts, order),
+        pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)),
+                                       pa.array([solver_version])),
+        pa.array(np.full(n, budget, np.uint32)),
+    ]
+    return pa.Table.from_arrays(columns, schema=SCHEMA)
 
 
-def _verdicts(codes: np.ndarray, names: dict) -> pa.DictionaryArray:
-    """The verdict column: a dictionary of the names in the order they first appear (as
-    ``dictionary_encode`` makes it), so that the files come out the same."""
-    found, first = np.unique(codes, return_index=True)
-    seen = found[np.argsort(first)]
-    index = np.zeros(codes.size, np.int8)
-    for k, code in enumerate(seen.tolist()):
-        index[codes == code] = k
+def _cat(arrays: list, dtype) -> np.ndarray:
+    return np.concatenate(arrays).astype(dtype, copy=False) if arrays else np.zeros(0, dtype)
+
+
+def _verdicts(codes: np.ndarray, seen: np.ndarray, names: dict) -> pa.DictionaryArray:
+    """The verdict column of ``codes``, its dictionary in the order the codes first appear in
+    ``seen`` (as ``dictionary_encode`` and ``unify_dictionaries`` make it)."""
+    found, first = np.unique(seen, return_index=True)
+    ordered = found[np.argsort(first)]
+    lookup = np.zeros(256, np.int8)
+    lookup[ordered.astype(np.uint8)] = np.arange(ordered.size, dtype=np.int8)
     try:
-        dictionary = pa.array([names[c] for c in seen.tolist()], pa.string())
+        dictionary = pa.array([names[c] for c in ordered.tolist()], pa.string())
     except KeyError as exc:
         raise BatchError(f"the solver gave an unknown verdict code {exc.args[0]}") from None
-    return pa.DictionaryArray.from_arrays(pa.array(index), dictionary)
+    return pa.DictionaryArray.from_arrays(pa.array(lookup[codes.astype(np.uint8)]), dictionary)
 
 
-def _lines(piece, order: np.ndarray, won: np.ndarray) -> pa.Array:
+def _lines(parts: Sequence[Solved], order: np.ndarray) -> pa.Array:
     """The line column: each win's moves packed (:func:`pack_lines`), null for the others."""
     n = order.size
-    rows = order[won]
-    counts = np.zeros(n, np.int64)
-    counts[won] = np.asarray(piece.nline)[rows]
-    width = int(counts.max()) if n else 0
+    counts = _cat([p.nline for p in parts], np.int64)
+    won = counts > 0
+    width = max((p.lines.shape[1] for p in parts), default=0)
+    moves = np.zeros((int(won.sum()), width), np.uint64)
+    at = 0
+    for p in parts:  # the pieces' lines, each as wide as its longest
+        moves[at:at + p.lines.shape[0], :p.lines.shape[1]] = p.lines
+        at += p.lines.shape[0]
     numbers = np.zeros((n, width), np.uint16)
-    if rows.size and width:
-        moves = np.asarray(piece.lines)[rows, :width]
+    if moves.size:
         played = np.arange(width) < counts[won][:, None]
         some = np.zeros(moves.shape, np.uint16)
         some[played] = _move_numbers(moves[played])
         numbers[won] = some
+    counts, numbers, won = counts[order], numbers[order], won[order]
     offsets, data = pack_lines(numbers, counts)
     validity = pa.py_buffer(np.packbits(won, bitorder="little"))
     return pa.Array.from_buffers(pa.binary(), n, [validity, pa.py_buffer(offsets),

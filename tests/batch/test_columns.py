@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from halfmoon.batch import BatchError, deals_from_random, parse_range
-from halfmoon.batch.columns import pack_lines, piece_table
+from halfmoon.batch.columns import chunk_tables, pack_lines, piece_table, solved, verdict_counts
 from halfmoon.batch.directory import write_tables
 from halfmoon.batch.results import SCHEMA, encode_line, piece_rows, rows_to_table
 from halfmoon.game.codes import random_numbers
@@ -45,6 +45,30 @@ def test_a_pieces_columns_are_the_table_of_its_rows(pieces, lines):
     assert all(n.equals(o) for n, o in zip(new, old))
     assert {v for p in pieces for v in p.verdicts.tolist()} == {-1, 0, 1}  # every verdict seen
     assert _file(new) == _file(old)  # the chunk file, byte for byte
+
+
+def test_a_chunks_pieces_in_any_order_make_the_row_groups_of_their_tables(pieces, monkeypatch):
+    """Pieces of random deals come in the list's order, not the deals': the rows' writer
+    sorted each piece, unified the dictionaries in the pieces' order and sorted each row
+    group; the columns made in one go for the chunk give the same file."""
+    import halfmoon.batch.columns as columns
+    import halfmoon.batch.directory as directory
+
+    monkeypatch.setattr(columns, "ROW_GROUP_ROWS", 25)  # a few row groups of a few pieces
+    monkeypatch.setattr(directory, "ROW_GROUP_ROWS", 25)
+    shuffled = pieces[::-1]
+    old = [rows_to_table(piece_rows(p, BUDGET)) for p in shuffled]
+    new = chunk_tables([solved(p) for p in shuffled], BUDGET, SOLVER_VERSION)
+    assert len(new) == 3 and _file(new) == _file(old)  # 9 pieces of 11: 3 groups of 33
+    assert pq.ParquetFile(io.BytesIO(_file(new))).metadata.num_row_groups == 3
+    plain = chunk_tables([solved(p, lines=False) for p in shuffled], BUDGET, SOLVER_VERSION)
+    assert _file(plain) == _file([rows_to_table(piece_rows(p, BUDGET), False) for p in shuffled])
+
+
+def test_the_counts_of_a_piece(pieces):
+    for p in pieces:
+        v = p.verdicts.tolist()
+        assert verdict_counts(solved(p)) == (v.count(1), v.count(0), v.count(-1))
 
 
 def test_an_empty_piece_is_an_empty_table(pieces):
