@@ -11,6 +11,7 @@ the two together), so the files are the same, byte for byte.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -105,14 +106,19 @@ def solved(piece, lines: bool = True) -> Solved:
 
 def verdict_counts(part: Solved) -> tuple[int, ...]:
     """Deals of each verdict (in the order of :data:`.results.VERDICTS`) of a solved piece."""
-    from solver import VERDICT_NAMES
-
-    counts = tuple(int(np.count_nonzero(part.verdicts == _code_of(VERDICT_NAMES, name)))
-                   for name in VERDICTS)
+    counts = tuple(int(np.count_nonzero(part.verdicts == code)) for code in _verdict_codes())
     if sum(counts) != part.verdicts.size:
-        bad = sorted(set(part.verdicts.tolist()) - set(VERDICT_NAMES))
+        bad = sorted(set(part.verdicts.tolist()) - set(_verdict_codes()))
         raise BatchError(f"the solver gave an unknown verdict code {bad[0]}")
     return counts
+
+
+@functools.lru_cache(maxsize=1)
+def _verdict_codes() -> tuple[int, ...]:
+    """The solver's codes of :data:`.results.VERDICTS`, in that order."""
+    from solver import VERDICT_NAMES
+
+    return tuple(_code_of(VERDICT_NAMES, name) for name in VERDICTS)
 
 
 def _code_of(names: dict, name: str) -> int:

@@ -322,8 +322,8 @@ def start_features(numbers) -> np.ndarray:
     """The features of :func:`deal_features` of many deal numbers, in plain numpy (nothing
     compiled: reading results never waits for the solver): an int64 array with a column per
     name of :data:`FEATURES`."""
-    from halfmoon.game.deal_arrays import START_FEATURES
-    from halfmoon.game.deal_arrays import start_features as features
+    from halfmoon.batch.deal_arrays import START_FEATURES
+    from halfmoon.batch.deal_arrays import start_features as features
 
     out = features(np.asarray(numbers, dtype=np.int64))
     return out[:, [START_FEATURES.index(f) for f in FEATURES]]

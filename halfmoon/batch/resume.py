@@ -25,6 +25,7 @@ LEGACY_DIGEST_LIMIT = 10**8  # ranges up to this long may resume a run named by 
 
 
 def identity(plan: Plan, budget: int, solver_version: str, lines: str = "all") -> dict:
+    """What makes a run this run: a rerun with the same identity resumes it."""
     return {
         "format": FORMAT_VERSION,
         "lines": lines,
@@ -36,6 +37,7 @@ def identity(plan: Plan, budget: int, solver_version: str, lines: str = "all") -
 
 
 def read_manifest(directory: Directory) -> Optional[dict]:
+    """The directory's manifest, None if it has none; one line if it is unreadable."""
     try:
         return directory.read_manifest()
     except ResultsError as exc:
@@ -43,7 +45,7 @@ def read_manifest(directory: Directory) -> Optional[dict]:
 
 
 def check_manifest(directory: Directory, stored: Optional[dict], identity: dict,
-                    deals: DealList) -> dict:
+                   deals: DealList) -> dict:
     """The directory's manifest if it is this run's, a new one if it has none; refuse another
     run's."""
     if stored is None:

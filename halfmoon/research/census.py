@@ -290,7 +290,7 @@ def deal_features(deals: np.ndarray) -> np.ndarray:
 
 
 def _features(nums: np.ndarray) -> np.ndarray:
-    from halfmoon.game import deal_arrays
+    from halfmoon.batch import deal_arrays
     from solver import DEAL_FEATURES, LAYOUT_FEATURES
 
     decks = deal_arrays.shuffled_decks(nums)

@@ -6,17 +6,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from halfmoon.game import deal_arrays
-from halfmoon.game.cards import rank_class
-from halfmoon.game.codes import MAX_NUMBER
-from halfmoon.game.deal import Deal
-from halfmoon.game.deal_arrays import (
+from halfmoon.batch import deal_arrays
+from halfmoon.batch.deal_arrays import (
     LAYOUT_FEATURES,
     START_FEATURES,
     layout_features,
     shuffled_decks,
     start_features,
 )
+from halfmoon.game.cards import rank_class
+from halfmoon.game.codes import MAX_NUMBER
+from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.generator import shuffled_deck
 

@@ -1,19 +1,21 @@
-"""Many deals at once as numpy arrays: the deal generator (:mod:`.generator`) run on a whole
-array of deal numbers, and the features of each deal's start and layout counted from it.
+"""Many deals at once as numpy arrays: the deal generator (:mod:`halfmoon.game.generator`)
+run on a whole array of deal numbers, and the features of each deal's start and layout
+counted from it.
 
 Plain numpy, nothing compiled: reading a results dataset rebuilds what its files leave out
 (the start's features, from the deal number alone) with these, so that reading never waits
-for the solver's kernels.  :mod:`.generator` is the meaning and must never change; this
-twin follows it step for step (the tests hold the two together on many deals), the
-rejection of a draw included.
+for the solver's kernels (the core game stays plain Python: this twin lives here, beside
+the results it serves).  :mod:`halfmoon.game.generator` is the meaning and must never
+change; this twin follows it step for step (the tests hold the two together on many
+deals), the rejection of a draw included.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .deal import PILE_DEPTH, PILES, RESERVE_SLOTS
-from .generator import DECK_SIZE, MASK64
+from halfmoon.game.deal import PILE_DEPTH, PILES, RESERVE_SLOTS
+from halfmoon.game.generator import DECK_SIZE, MASK64
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -43,7 +45,7 @@ def _mix(state: np.ndarray) -> np.ndarray:
 
 def shuffled_decks(numbers) -> np.ndarray:
     """Card indices 0..103 of each deal ``numbers[k]`` in dealt order (row ``k``), as
-    :func:`.generator.shuffled_deck` gives them: an int16 array, a row a deal."""
+    :func:`halfmoon.game.generator.shuffled_deck` gives them: an int16 array, a row a deal."""
     nums = np.array(numbers, dtype=np.int64).reshape(-1)
     out = np.empty((nums.size, DECK_SIZE), np.int16)
     for a in range(0, nums.size, _BLOCK):  # a block's decks stay in the processor's cache
