@@ -29,7 +29,6 @@ import json
 import multiprocessing
 import os
 import resource
-import sys
 import tempfile
 import threading
 import time
@@ -91,7 +90,9 @@ def start_presolved_server(tmp: Path, seed: int) -> set[int]:
     """Start the fork server with :mod:`presolved` preloaded; its pid (and any other child of
     this process's at this point)."""
     os.environ["HALFMOON_PRESOLVED"] = str(presolve(tmp, seed))
-    sys.path.insert(0, str(HERE))
+    # the fork server imports its preloaded modules before it takes this process's sys.path
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(HERE)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["halfmoon.batch.backends", "solver", "presolved"])
     from multiprocessing import forkserver
