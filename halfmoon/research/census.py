@@ -279,13 +279,17 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
 
 def deal_features(deals: np.ndarray) -> np.ndarray:
     """The start's and the layout's features of deal numbers (int64, a column per name of
-    :data:`solver.DEAL_FEATURES` then :data:`solver.LAYOUT_FEATURES`), in plain numpy on every
-    core (nothing compiled: counting a census never waits for the solver)."""
+    :data:`solver.DEAL_FEATURES` then :data:`solver.LAYOUT_FEATURES`), on every core: by the
+    solver's compiled kernel when its cache already holds it, else in plain numpy (the same
+    numbers: counting a census never waits for a compiler)."""
+    from solver import census_features, is_ready
+
     nums = np.ascontiguousarray(deals, np.int64)
+    count = census_features if is_ready("features") else _features
     if nums.size < 4096 or _THREADS == 1:
-        return _features(nums)
+        return count(nums)
     cut = np.linspace(0, nums.size, _THREADS + 1).astype(np.intp)
-    parts = _pool().map(lambda i: _features(nums[cut[i]:cut[i + 1]]), range(_THREADS))
+    parts = _pool().map(lambda i: count(nums[cut[i]:cut[i + 1]]), range(_THREADS))
     return np.concatenate(list(parts))
 
 
