@@ -33,6 +33,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 
@@ -101,7 +102,8 @@ def start_presolved_server(tmp: Path, seed: int) -> set[int]:
     return {pid for pid, (ppid, _) in _processes().items() if ppid == os.getpid()}
 
 
-def presolved_run(n: int, seed: int, tmp: Path, server: set[int]) -> dict:
+def presolved_run(n: int, seed: int, tmp: Path, server: set[int],
+                  piece_size: Optional[int] = None) -> dict:
     """``run_batch`` with 2 workers on ``n`` pre-solved random deals: its wall time, and the
     CPU times of this process and of the workers."""
     from halfmoon.batch import deals_from_random, run_batch
@@ -111,7 +113,7 @@ def presolved_run(n: int, seed: int, tmp: Path, server: set[int]) -> dict:
     sampler.start()
     c0, t0 = _cpu(), time.perf_counter()
     summary = run_batch(deals, tmp / f"presolved-{n}", budget=BUDGET, workers=2,
-                        progress=False)
+                        piece_size=piece_size, progress=False)
     wall, parent = time.perf_counter() - t0, _cpu() - c0
     sampler.stop.set()
     sampler.join()
@@ -120,13 +122,13 @@ def presolved_run(n: int, seed: int, tmp: Path, server: set[int]) -> dict:
             "workers_cpu_s": sum(sampler.seen.values()), "workers": len(sampler.seen)}
 
 
-def presolved(n: int, seed: int, tmp: Path) -> dict:
+def presolved(n: int, seed: int, tmp: Path, piece_size: Optional[int] = None) -> dict:
     """The costs a deal of a pre-solved run: the differences between a run of ``n`` deals
     and one of a tenth as many, so that what a run pays once (starting the workers, loading
     the solver in each, scanning the directory) is left out."""
     server = start_presolved_server(tmp, seed + 1)
-    small = presolved_run(max(1, n // 10), seed + 3, tmp, server)
-    big = presolved_run(n, seed, tmp, server)
+    small = presolved_run(max(1, n // 10), seed + 3, tmp, server, piece_size)
+    big = presolved_run(n, seed, tmp, server, piece_size)
     extra = big["deals"] - small["deals"]
     return {"deals": n, "small_deals": small["deals"], "wall_s": round(big["wall_s"], 3),
             "deals_per_s": round(n / big["wall_s"]),
@@ -172,12 +174,14 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=100_000, help="pre-solved deals (default 100000)")
     ap.add_argument("--real", type=int, default=2000, help="deals really solved (default 2000)")
     ap.add_argument("--seed", type=int, default=20261204)
+    ap.add_argument("--piece-size", type=int, default=None,
+                    help="deals a task (default: as a run chooses)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args()
     import halfmoon
 
     with tempfile.TemporaryDirectory(prefix="bench_overhead_") as tmp:
-        pre = presolved(args.n, args.seed, Path(tmp)) if args.n else None
+        pre = presolved(args.n, args.seed, Path(tmp), args.piece_size) if args.n else None
         real = solved_run(args.real, args.seed + 2, Path(tmp)) if args.real else None
     report = {"halfmoon": str(Path(halfmoon.__file__).parent), "load": os.getloadavg()[0],
               "cores": os.cpu_count(), "presolved": pre, "solved": real}
