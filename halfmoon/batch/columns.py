@@ -86,6 +86,32 @@ class Solved(NamedTuple):
     nline: np.ndarray  # moves of each win's line (0 for the others), int64
     lines: np.ndarray  # the wins' lines, the solver's move numbers: a row a win, uint64
 
+    def to_bytes(self) -> bytes:
+        """The arrays as one string of bytes (what a worker sends: one object to pickle)."""
+        head = np.array([self.numbers.size, *self.lines.shape], np.int64)
+        return b"".join(a.tobytes() for a in (head, self.numbers, self.verdicts, self.nodes,
+                                               self.seconds, self.nline, self.lines))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Solved":
+        """The arrays of :meth:`to_bytes`'s bytes."""
+        n, wins, width = np.frombuffer(data[:24], np.int64).tolist() if len(data) >= 24 \
+            else (0, 0, -1)
+        sizes = [n if count is None else wins * width for _, count in _LAYOUT]
+        want = 24 + sum(k * np.dtype(t).itemsize for k, (t, _) in zip(sizes, _LAYOUT))
+        if min(n, wins, width) < 0 or len(data) != want:
+            raise BatchError(f"a solved piece of {len(data)} bytes does not hold its arrays")
+        at, out = 24, []
+        for (dtype, _), size in zip(_LAYOUT, sizes):
+            out.append(np.frombuffer(data, dtype, size, at))
+            at += size * np.dtype(dtype).itemsize
+        return cls(*out[:-1], out[-1].reshape(wins, width))
+
+
+# the arrays of Solved as to_bytes lays them out: (type, None for one a deal)
+_LAYOUT = ((np.int64, None), (np.int8, None), (np.int64, None), (np.float64, None),
+           (np.int64, None), (np.uint64, "lines"))
+
 
 def solved(piece, lines: bool = True) -> Solved:
     """The arrays of a piece solved by :func:`solver.solve_numbers` that a results file

@@ -2,12 +2,12 @@
 
 The workers do all the work on the deals, as a cluster's do: a worker solves a piece into a
 few arrays (:func:`.backends.solve_arrays`: the solver's own columns, no row made) and
-sends them back with the piece's verdict counts (:func:`piece_task`); once every piece of a
-chunk is back, a worker makes the chunk's columns from them in one go and writes its file
-(:func:`chunk_task`: a temporary name, then a rename, so a chunk file is whole or absent).
-This process only plans, keeps the arrays of unfinished chunks, counts, draws the progress
-and sends the writes: a few microseconds a deal, whatever the cores.  With one worker the
-same tasks run here, in turn.
+sends them back as one string of bytes with the piece's verdict counts (:func:`piece_task`);
+once every piece of a chunk is back, a worker makes the chunk's columns from them in one go
+and writes its file (:func:`chunk_task`: a temporary name, then a rename, so a chunk file is
+whole or absent).  This process only plans, holds the bytes of unfinished chunks unopened,
+counts, draws the progress and sends the writes: a few microseconds a deal, whatever the
+cores.  With one worker the same tasks run here, in turn.
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ def check_deals(got: np.ndarray, numbers: Sequence[int], what: str = "rows") -> 
 
 
 def piece_task(numbers: Sequence[int], budget: int, solver_version: str,
-               lines: bool) -> tuple[tuple[int, ...], Solved]:
-    """In a worker: solve a piece; its verdict counts and its arrays."""
+               lines: bool) -> tuple[tuple[int, ...], bytes]:
+    """In a worker: solve a piece; its verdict counts and its arrays, as one string of bytes
+    (:meth:`.columns.Solved.to_bytes`: this process holds them unopened)."""
     from solver import SOLVER_VERSION
 
     if SOLVER_VERSION != solver_version:
@@ -46,15 +47,16 @@ def piece_task(numbers: Sequence[int], budget: int, solver_version: str,
 
     part = solve_arrays(numbers, budget, lines)
     check_deals(part.numbers, numbers)
-    return verdict_counts(part), part
+    return verdict_counts(part), part.to_bytes()
 
 
-def chunk_task(where, index: int, parts: Sequence[Solved], numbers: Sequence[int], budget: int,
-               solver_version: str, guard: Optional[tuple]) -> int:
+def chunk_task(where, index: int, pieces: Sequence[bytes], numbers: Sequence[int],
+               budget: int, solver_version: str, guard: Optional[tuple]) -> int:
     """In a worker: write chunk ``index`` (deals ``numbers``) at ``where`` from its solved
-    pieces ``parts``, in order; the rows written.  ``guard``: (the run's pid, its lock file,
-    the lock's inode), to refuse writing for a run that is gone or into a directory replaced
-    since."""
+    pieces (:func:`piece_task`'s bytes), in order; the rows written.  ``guard``: (the run's
+    pid, its lock file, the lock's inode), to refuse writing for a run that is gone or into a
+    directory replaced since."""
+    parts = [Solved.from_bytes(b) for b in pieces]
     check_deals(np.concatenate([p.numbers for p in parts]) if parts else np.zeros(0, np.int64),
                 numbers, "a chunk")
     tables = chunk_tables(parts, budget, solver_version)

@@ -14,6 +14,7 @@ from batch_helpers import BUDGET, chunk_names, quiet_run, temp_files
 
 from halfmoon.batch import BatchError, parse_range
 from halfmoon.batch.backends import solve_table
+from halfmoon.batch.columns import Solved
 from halfmoon.batch.directory import Directory
 from halfmoon.batch.local import check_deals, chunk_task, piece_task
 from halfmoon.batch.results import load_results, read_chunk
@@ -25,19 +26,24 @@ DEALS = [38, 0, 1, 2, 3, 4, 5]
 @pytest.fixture(scope="module")
 def parts():
     return [piece_task(DEALS[:3], BUDGET, SOLVER_VERSION, True)[1],
-            piece_task(DEALS[3:], BUDGET, SOLVER_VERSION, True)[1]]
+            piece_task(DEALS[3:], BUDGET, SOLVER_VERSION, True)[1]]  # bytes, as sent
 
 
 def test_a_piece_comes_back_as_its_counts_and_its_arrays():
-    counts, part = piece_task(DEALS, BUDGET, SOLVER_VERSION, True)
+    counts, data = piece_task(DEALS, BUDGET, SOLVER_VERSION, True)
+    part = Solved.from_bytes(data)
     assert part.numbers.tolist() == DEALS  # in the piece's order
     table = solve_table(DEALS, BUDGET)
     verdicts = table.column("verdict").to_pylist()
     assert counts == tuple(verdicts.count(v) for v in ("win", "loss", "unresolved"))
     assert sum(counts) == 7 and part.lines.shape == (counts[0], 48)
     assert (part.nline > 0).sum() == counts[0]
-    _, plain = piece_task(DEALS, BUDGET, SOLVER_VERSION, False)
+    plain = Solved.from_bytes(piece_task(DEALS, BUDGET, SOLVER_VERSION, False)[1])
     assert plain.lines.size == 0 and not plain.nline.any()
+    again = Solved.from_bytes(part.to_bytes())
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(again, part))
+    with pytest.raises(BatchError, match="a solved piece of"):
+        Solved.from_bytes(data[:-1])
 
 
 def test_a_worker_of_another_solver_version_is_refused():
