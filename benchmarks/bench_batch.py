@@ -1,11 +1,11 @@
-"""Benchmark of batch checking: the same deals with 1 worker and with 2 workers.
+"""Benchmark of batch checking: the same deals with 1 worker and with 2 workers (or any).
 
 Each run is a fresh ``python -m halfmoon batch`` into an empty directory, timed from
 start to exit, so the figures include what a user waits for: starting Python and the
 worker processes, loading the compiled solver (compiled beforehand, untimed).  Prints
-deals per second for each run and the speed-up (target: 2 workers at least 1.8 times
-1 worker), checks that both runs found the same results, and writes everything to
-benchmarks/results/batch.json.
+deals per second for each run and the speed-up of the last over the first (target: 2
+workers at least 1.9 times 1 worker; N workers at least 85 % of N times 1 worker), checks
+that the runs found the same results, and writes everything to benchmarks/results/batch.json.
 
 The speed-up needs two free cores.  To tell a slow batch from a busy machine, each run
 also records the CPU time of all its processes (sampled from /proc on Linux) and the
@@ -13,6 +13,8 @@ machine's load average: with 2 workers the CPU time should stay close to that of
 
     python benchmarks/bench_batch.py                   # deals 0-1,999, budget 200,000
     python benchmarks/bench_batch.py --deals 500 --budget 50000
+    python benchmarks/bench_batch.py --random 100000 --seed 7 --chunk-size 0   # as a user runs
+    python benchmarks/bench_batch.py --random 200000 --seed 7 --workers 1 16 --chunk-size 0
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Optional
 
 from halfmoon.batch import default_workers
 from halfmoon.batch.results import load_results
 from solver import SOLVER_VERSION
 
 HERE = Path(__file__).resolve().parent
-TARGET = 1.8
+TARGET = 0.95  # of the ideal speed-up: 1.9 times for 2 workers (85 % beyond, see main)
 
 
 def group_cpu(pgid: int) -> dict[int, float]:
@@ -50,9 +53,16 @@ def group_cpu(pgid: int) -> dict[int, float]:
     return out
 
 
-def run(workers: int, deals: int, budget: int, chunk_size: int, out: Path):
-    cmd = [sys.executable, "-m", "halfmoon", "batch", "--range", f"0:{deals}", "--out", str(out),
-           "--budget", str(budget), "--workers", str(workers), "--chunk-size", str(chunk_size)]
+def run(workers: int, deals: int, budget: int, chunk_size: int, out: Path,
+        seed: Optional[int] = None):
+    """One run of ``halfmoon batch`` on deals 0 to ``deals``-1, or on ``deals`` random deals of
+    ``seed``; ``chunk_size`` 0: the one the run chooses."""
+    what = ["--range", f"0:{deals}"] if seed is None else ["--random", str(deals), "--seed",
+                                                          str(seed)]
+    cmd = [sys.executable, "-m", "halfmoon", "batch", *what, "--out", str(out),
+           "--budget", str(budget), "--workers", str(workers)]
+    if chunk_size:
+        cmd += ["--chunk-size", str(chunk_size)]
     cpu: dict[int, float] = {}
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -89,7 +99,12 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000, help="deals 0 to N-1 (default: 2000)")
     ap.add_argument("--budget", type=int, default=200_000,
                     help="positions per deal (default: 200000)")
-    ap.add_argument("--chunk-size", type=int, default=250)
+    ap.add_argument("--chunk-size", type=int, default=250, help="0: as the run chooses")
+    ap.add_argument("--random", type=int, default=None, metavar="N",
+                    help="N random deals (of --seed) instead of deals 0 to --deals - 1")
+    ap.add_argument("--seed", type=int, default=20261204)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2],
+                    help="worker counts to run, the first the baseline (default: 1 2)")
     ap.add_argument("--json", type=Path, default=HERE / "results" / "batch.json")
     args = ap.parse_args()
 
@@ -98,25 +113,30 @@ def main() -> None:
         # Untimed: compile the solver's kernels into numba's cache if they are not there
         # yet, so that neither timed run pays for it.
         run(1, 2, 1000, args.chunk_size, Path(tmp) / "warm-up")
-        for workers in (1, 2):
-            result, frame = run(workers, args.deals, args.budget, args.chunk_size,
-                                Path(tmp) / f"w{workers}")
+        deals = args.deals if args.random is None else args.random
+        seed = None if args.random is None else args.seed
+        for workers in args.workers:
+            result, frame = run(workers, deals, args.budget, args.chunk_size,
+                                Path(tmp) / f"w{workers}", seed)
             loads.append(os.getloadavg()[0])
             runs.append(result)
             frames.append(frame)
-            print(f"{workers} worker{'s' if workers > 1 else ' '}: {args.deals} deals in "
+            print(f"{workers} worker{'s' if workers > 1 else ' '}: {deals} deals in "
                   f"{result['seconds']:7.2f} s"
                   f" = {result['deals_per_s']:7.2f} deals/s  (win {result['win']}, "
                   f"loss {result['loss']},"
                   f" unresolved {result['unresolved']}; CPU {result['cpu_seconds']:.1f} s,"
                   f" in solve() {result['solver_seconds']:.1f} s)")
-    speedup = runs[1]["deals_per_s"] / runs[0]["deals_per_s"]
-    identical = frames[0].equals(frames[1])
-    cpu_ratio = runs[1]["cpu_seconds"] / runs[0]["cpu_seconds"]
-    verdict = "meets" if speedup >= TARGET else "misses"
-    print(f"speed-up 2 workers / 1 worker: {speedup:.2f}x ({verdict} the {TARGET}x target);"
+    speedup = runs[-1]["deals_per_s"] / runs[0]["deals_per_s"]
+    ideal = args.workers[-1] / args.workers[0]
+    target = (TARGET if args.workers[-1] <= 2 else 0.85) * ideal
+    identical = all(frames[0].equals(f) for f in frames[1:])
+    cpu_ratio = runs[-1]["cpu_seconds"] / runs[0]["cpu_seconds"]
+    verdict = "meets" if speedup >= target else "misses"
+    names = f"{args.workers[-1]} workers / {args.workers[0]}"
+    print(f"speed-up {names}: {speedup:.2f}x ({verdict} the {target:.2f}x target);"
           f" results identical: {identical}")
-    print(f"CPU time 2 workers / 1 worker: {cpu_ratio:.2f}; load average {loads[0]:.1f} before,"
+    print(f"CPU time {names}: {cpu_ratio:.2f}; load average {loads[0]:.1f} before,"
           f" {loads[-1]:.1f} after, on {os.cpu_count()} cores")
     if loads[0] > 0.5 * (os.cpu_count() or 1):
         # the load after the runs is the benchmark's own; only the load before tells
@@ -124,7 +144,8 @@ def main() -> None:
     report = {
         "benchmark": "batch",
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "deals": args.deals,
+        "deals": deals,
+        "random_seed": seed,
         "budget": args.budget,
         "chunk_size": args.chunk_size,
         "solver_version": SOLVER_VERSION,
@@ -133,9 +154,9 @@ def main() -> None:
         "python": platform.python_version(),
         "runs": runs,
         "speedup": round(speedup, 3),
-        "target": TARGET,
-        "meets_target": speedup >= TARGET,
-        "cpu_ratio_2_to_1": round(cpu_ratio, 3),
+        "target": round(target, 3),
+        "meets_target": speedup >= target,
+        "cpu_ratio_last_to_first": round(cpu_ratio, 3),
         "results_identical": identical,
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,6 @@
 """Where a run's pieces of deals are solved: in this process or in local worker processes
-(a Dask cluster is :mod:`.cluster`); and what a worker does with a piece."""
+(a Dask cluster is :mod:`.cluster`); and how a worker solves a piece, into rows or straight
+into the columns of a results file."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ import signal
 import threading
 import time
 from concurrent import futures as cf
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import BatchError
 from .results import error_text, piece_rows
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+    from .columns import Solved
 
 # The solver's transposition tables are module-wide, so a process runs one search at a
 # time (the kernels hold the GIL anyway: threads would not run searches side by side).
@@ -42,6 +48,30 @@ def solve_piece(numbers: Sequence[int], budget: int) -> list[dict]:
         return piece_rows(solve_numbers(numbers, budget), budget)
 
 
+def solve_arrays(numbers: Sequence[int], budget: int, lines: bool = True) -> "Solved":
+    """Solve deals (by number) into the arrays a results file is made of
+    (:class:`.columns.Solved`), without the winning lines if ``lines`` is false; runs in a
+    worker.  The solver's own arrays, cut down: no row is made."""
+    from solver import solve_numbers
+
+    from .columns import solved
+
+    warm_up()
+    with _solve_lock:
+        piece = solve_numbers(numbers, budget)
+    return solved(piece, lines)
+
+
+def solve_table(numbers: Sequence[int], budget: int, lines: bool = True) -> "pa.Table":
+    """Solve deals (by number) into the table of :data:`.results.SCHEMA` that a chunk file
+    stores, sorted by deal (:func:`solve_arrays`, then :func:`.columns.chunk_tables`)."""
+    from solver import SOLVER_VERSION
+
+    from .columns import chunk_tables
+
+    return chunk_tables([solve_arrays(numbers, budget, lines)], budget, SOLVER_VERSION)[0]
+
+
 def worker_failed(exc: Exception, numbers: Sequence[int]) -> BatchError:
     deals = f"deals {numbers[0]}..{numbers[-1]}" if len(numbers) > 1 else f"deal {numbers[0]}"
     if isinstance(exc, cf.BrokenExecutor):
@@ -58,12 +88,13 @@ def _init_pool_worker(parent: int) -> None:
 
 
 def _exit_with(pid: int, every: float = 1.0) -> None:
-    while _alive(pid):
+    while alive(pid):
         time.sleep(every)
     os._exit(1)
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -84,22 +115,28 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+class _Call:
+    """A call of ``fn(*args)`` put off until its result is asked for."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn, args) -> None:
+        self.fn, self.args = fn, args
+
+
 class InProcess:
-    """Pieces solved in this process, one by one, when they are waited for."""
+    """Tasks run in this process, one by one, when they are waited for."""
 
     window = 1
 
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-
-    def submit(self, numbers):
-        return tuple(numbers)  # pieces never share a deal: a unique key
+    def submit(self, fn, *args):
+        return _Call(fn, args)
 
     def wait(self, handles):
         return handles
 
     def result(self, handle):
-        return solve_piece(handle, self.budget)
+        return handle.fn(*handle.args)
 
     def close(self, cancel: bool) -> None:
         pass
@@ -108,8 +145,7 @@ class InProcess:
 class Pool:
     """Local worker processes (forkserver where there is one: no inherited lock or threads)."""
 
-    def __init__(self, workers: int, budget: int) -> None:
-        self.budget = budget
+    def __init__(self, workers: int) -> None:
         self.window = 4 * workers
         self.executor = cf.ProcessPoolExecutor(
             workers, mp_context=self.context(), initializer=_init_pool_worker,
@@ -122,7 +158,7 @@ class Pool:
             return multiprocessing.get_context("spawn")
         ctx = multiprocessing.get_context("forkserver")
         # Import numba and the kernels once, in the server, not in every worker.
-        ctx.set_forkserver_preload([__name__, "solver"])
+        ctx.set_forkserver_preload([__name__, f"{__package__}.local", "solver"])
         return ctx
 
     @classmethod
@@ -133,8 +169,8 @@ class Pool:
 
             forkserver.ensure_running()
 
-    def submit(self, numbers):
-        return self.executor.submit(solve_piece, list(numbers), self.budget)
+    def submit(self, fn, *args):
+        return self.executor.submit(fn, *args)
 
     def wait(self, handles):
         return cf.wait(handles, return_when=cf.FIRST_COMPLETED).done

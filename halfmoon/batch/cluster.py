@@ -2,7 +2,8 @@
 that keeps a bounded window of tasks in flight.
 
 On a cluster a task is one chunk: its worker solves the chunk's deals a piece at a time
-(:func:`halfmoon.batch.backends.solve_piece`), streams each piece as a row group into the
+(:func:`halfmoon.batch.backends.solve_arrays`: the solver's columns, no row made), streams each
+piece as a row group into the
 chunk's file under a temporary name, renames it when it is whole, and returns only a small
 summary (the chunk's verdict counts).  A worker that dies mid-task leaves at most a
 temporary file; the scheduler gives the task to another worker, which writes the chunk
@@ -19,10 +20,12 @@ from collections import Counter
 from typing import Sequence
 
 from .backends import warm_up, worker_failed
+from .columns import chunk_tables, verdict_counts
 from .directory import Directory, chunk_name, write_tables
 from .errors import BatchError
+from .local import check_deals
 from .plan import Plan, cut
-from .results import check_rows, error_text, rows_to_table
+from .results import VERDICTS, error_text
 
 TASKS_IN_FLIGHT = 2  # chunks sent per core: one running, one waiting, whatever the run's length
 RECOUNT = 30.0  # seconds between counts of the cluster's workers during a run
@@ -37,7 +40,7 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
 
     # looked up when a chunk is solved, not when this module is loaded: a test replaces
     # it on the workers
-    from .backends import solve_piece
+    from .backends import solve_arrays
 
     if SOLVER_VERSION != solver_version:
         raise BatchError(f"workers run solver version {SOLVER_VERSION}, this run is version"
@@ -48,12 +51,12 @@ def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_si
     def tables():
         for piece in cut(numbers, piece_size):
             try:
-                rows = solve_piece(piece, budget)
+                part = solve_arrays(piece, budget, lines)
             except Exception as exc:
                 raise worker_failed(exc, piece) from None
-            check_rows(rows, piece, solver_version)
-            counts.update(row["verdict"] for row in rows)
-            yield rows_to_table(rows, lines)
+            check_deals(part.numbers, piece)
+            counts.update(dict(zip(VERDICTS, verdict_counts(part))))
+            yield from chunk_tables([part], budget, solver_version)
 
     try:
         where.write(chunk_name(index), lambda f: write_tables(f, tables()))

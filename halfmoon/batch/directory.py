@@ -99,6 +99,21 @@ class Directory:
             if TMP_RE.match(name):
                 self.where.delete(name)
 
+    def sweep_quietly(self) -> None:
+        """:meth:`sweep`, on the way out of a failed run: an error here would hide the run's."""
+        try:
+            self.sweep()
+        except Exception:  # pragma: no cover - e.g. the directory was deleted under the run
+            pass
+
+    def guard(self) -> tuple:
+        """What a worker writing a chunk checks first (:func:`.local.chunk_task`): this
+        process's id, and the lock file and its inode where there is one."""
+        if self._lock_file is None:  # an object store, or not POSIX
+            return os.getpid(), None, None
+        lock = self.where.absolute / LOCK_NAME
+        return os.getpid(), str(lock), os.fstat(self._lock_file.fileno()).st_ino
+
     def _lock(self) -> None:
         # an object store has no locks: one run at a time is up to the user
         if not self.where.is_local:

@@ -28,7 +28,8 @@ from halfmoon.game.codes import DIGITS, PREFIX
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
-from halfmoon.game.moves import MOVE_COUNT, Move, move_from_number, move_number
+from halfmoon.game.moves import MOVE_COUNT, move_from_number, move_number
+from halfmoon.game.notation import format_move, parse_moves
 
 from .errors import BatchError
 
@@ -201,12 +202,12 @@ _CODE_PREFIX = f"{PREFIX}-N-"
 
 
 def encode_line(text: Optional[str]) -> Optional[bytes]:
-    """A winning line (moves joined by spaces, as the CLI prints it) packed as results files
+    """A winning line (in the notation of :mod:`halfmoon.game.notation`) packed as results files
     store it: each move's number (:func:`~halfmoon.game.moves.move_number`) in 11 bits, most
     significant first, the last byte padded with zeros; 66 bytes for the 48 moves of a win."""
     if text is None:
         return None
-    numbers = np.array([move_number(Move.parse(m)) for m in text.split()], dtype=">u2")
+    numbers = np.array([move_number(m) for m in parse_moves(text)], dtype=">u2")
     bits = np.unpackbits(numbers.view(np.uint8)).reshape(-1, 16)[:, 16 - _MOVE_BITS:]
     return np.packbits(bits.ravel()).tobytes()
 
@@ -227,7 +228,7 @@ def line_text(blob: Optional[bytes]) -> Optional[str]:
 
 _MOVE_BITS = (MOVE_COUNT - 1).bit_length()  # 11
 _MOVE_WEIGHTS = 1 << np.arange(_MOVE_BITS - 1, -1, -1, dtype=np.int64)
-_NUMBER_TEXT = [str(move_from_number(k)) for k in range(MOVE_COUNT)]
+_NUMBER_TEXT = [format_move(move_from_number(k)) for k in range(MOVE_COUNT)]
 
 
 def rows_to_table(rows: list[dict], lines: bool = True) -> pa.Table:
@@ -319,14 +320,14 @@ def to_rows(table: pa.Table, version: int, columns=None) -> pa.Table:
 
 
 def start_features(numbers) -> np.ndarray:
-    """The features of :func:`deal_features` of many deal numbers, from compiled code: an
-    int64 array with a column per name of :data:`FEATURES`."""
-    import solver
+    """The features of :func:`deal_features` of many deal numbers, in plain numpy (nothing
+    compiled: reading results never waits for the solver): an int64 array with a column per
+    name of :data:`FEATURES`."""
+    from halfmoon.batch.deal_arrays import START_FEATURES
+    from halfmoon.batch.deal_arrays import start_features as features
 
-    # compiled on a cold cache only, saying so on stderr (solver.deal_features is silent)
-    solver.warm_up(["features"])
-    out = solver.deal_features(np.ascontiguousarray(numbers, dtype=np.int64))
-    return out[:, [solver.DEAL_FEATURES.index(f) for f in FEATURES]]
+    out = features(np.asarray(numbers, dtype=np.int64))
+    return out[:, [START_FEATURES.index(f) for f in FEATURES]]
 
 
 def chunk_files(path: Union[str, Path]) -> dict[int, Path]:

@@ -15,9 +15,10 @@ sample) and writes its results into a directory, local or at an fsspec URL:
 
 On start a run deletes temporary files left by a killed run, checks every chunk file
 (readable, the right deals, this run's budget and solver version; a bad one is reported
-and its deals solved again) and solves only the chunks that are missing.  Locally, work goes
-to the workers in pieces of a few deals and this process writes the files; on a cluster
-each chunk is a task whose worker writes the file itself (:mod:`.cluster`).  Chunks and
+and its deals solved again, :mod:`.resume`) and solves only the chunks that are missing.
+Locally, work goes to the workers in pieces of a few deals, as columns from the solver to
+the file, and a worker writes each chunk's file (:mod:`.local`); on a cluster each chunk is
+a task whose worker writes the file itself (:mod:`.cluster`).  Chunks and
 pieces are made from their index as they are sent, a bounded window at a time
 (:mod:`.plan`), so a run of the whole code space starts at once in little memory.
 """
@@ -27,19 +28,15 @@ from __future__ import annotations
 import time
 import warnings
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from itertools import islice
 from pathlib import Path
 from typing import Callable, Optional, Union
 
-import numpy as np
-import pyarrow.compute as pc
-
-from .backends import InProcess, Pool, default_workers, warm_up, worker_failed
+from .backends import InProcess, Pool, default_workers, warm_up
 from .directory import Directory
 from .errors import BatchError
+from .local import run_pieces
 from .plan import (
     SAMPLE,
     DryRun,
@@ -49,21 +46,9 @@ from .plan import (
     choose_piece_size,
 )
 from .progress import Progress
-from .results import (
-    FORMAT_VERSION,
-    LINE_MODES,
-    MANIFEST_NAME,
-    MAX_BUDGET,
-    VERDICTS,
-    ResultsError,
-    check_rows,
-    rows_to_table,
-)
-from .sources import DealList, describe_source
-
-# chunk files checked at once on resume (reading them waits on the disk or the store)
-SCAN_THREADS = 8
-LEGACY_DIGEST_LIMIT = 10**8  # ranges up to this long may resume a run named by its numbers' digest
+from .results import LINE_MODES, MAX_BUDGET, VERDICTS
+from .resume import check_manifest, compare, identity, now, read_manifest, scan_chunks
+from .sources import DealList
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -148,11 +133,11 @@ def run_batch(
     try:
         directory.open()
         try:
-            stored = _read_manifest(directory)
+            stored = read_manifest(directory)
             plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
-            manifest = _check_manifest(directory, stored,
-                                       _identity(plan, budget, SOLVER_VERSION, lines), deals)
-            done = _scan_chunks(directory, plan, budget, SOLVER_VERSION)
+            manifest = check_manifest(directory, stored,
+                                       identity(plan, budget, SOLVER_VERSION, lines), deals)
+            done = scan_chunks(directory, plan, budget, SOLVER_VERSION)
             if deals.duplicates:
                 log(f"{deals.duplicates} repeated deals in the input: each deal is solved once")
             summary = BatchSummary(directory.path, len(deals))
@@ -172,7 +157,7 @@ def run_batch(
             if summary.complete:
                 directory.sweep()  # a worker killed mid-write may have left a temporary file
                 if manifest.get("status") != "complete":
-                    manifest.update(status="complete", finished=_now(),
+                    manifest.update(status="complete", finished=now(),
                                     counts={v: summary.counts[v] for v in VERDICTS})
                     directory.write_manifest(manifest)
             return summary
@@ -214,10 +199,10 @@ def plan_batch(
     try:
         if cluster is not None:
             cores = cluster.cores if cores is None else cores
-        stored = _read_manifest(directory)
+        stored = read_manifest(directory)
         plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
         if stored is not None:
-            _compare(directory, stored, _identity(plan, budget, SOLVER_VERSION, lines), deals)
+            compare(directory, stored, identity(plan, budget, SOLVER_VERSION, lines), deals)
     finally:
         if cluster is not None:
             cluster.close(cancel=False)
@@ -278,130 +263,6 @@ def _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers) -> Pl
     return Plan(deals, chunk_size, piece_size, chunks)
 
 
-def _identity(plan: Plan, budget: int, solver_version: str, lines: str = "all") -> dict:
-    return {
-        "format": FORMAT_VERSION,
-        "lines": lines,
-        "solver_version": solver_version,
-        "budget": budget,
-        "chunk_size": plan.chunk_size,
-        "deals": {"count": len(plan.deals), "sha256": plan.deals.digest()},
-    }
-
-
-def _read_manifest(directory: Directory) -> Optional[dict]:
-    try:
-        return directory.read_manifest()
-    except ResultsError as exc:
-        raise BatchError(f"{exc}; is {directory.path} a results directory?") from None
-
-
-def _check_manifest(directory: Directory, stored: Optional[dict], identity: dict,
-                    deals: DealList) -> dict:
-    """The directory's manifest if it is this run's, a new one if it has none; refuse another
-    run's."""
-    if stored is None:
-        if directory.chunks():
-            raise BatchError(
-                f"{directory.path} holds chunk files but no {MANIFEST_NAME}: choose another --out"
-            )
-        manifest = dict(identity, source=deals.source, created=_now(), status="running")
-        directory.write_manifest(manifest)
-        return manifest
-    if _compare(directory, stored, identity, deals):  # named by the numbers' digest, as before
-        stored["deals"] = identity["deals"]
-        directory.write_manifest(stored)
-    return stored
-
-
-def _compare(directory: Directory, stored: dict, identity: dict, deals: DealList) -> bool:
-    """Refuse another run's manifest; True if it is this run's but names a range by the
-    digest of its numbers."""
-    if stored.get("format", 1) != identity["format"]:
-        raise BatchError(
-            f"{directory.path} holds results of format {stored.get('format', 1)}, written by"
-            f" another version of halfmoon; this one writes format {identity['format']} and does"
-            " not mix two in one dataset: choose another --out (the old results still read)")
-    differs = [key for key in identity if stored.get(key) != identity[key]]
-    legacy = differs == ["deals"] and _legacy_digest_matches(stored.get("deals"), deals)
-    if differs and not legacy:
-        names = {"deals": "deals", "budget": "budget", "chunk_size": "chunk size",
-                 "solver_version": "solver version", "format": "results format",
-                 "lines": "--lines"}
-        other = (f"{describe_source(stored.get('source', {}))} --budget {stored.get('budget')}"
-                 f" --chunk-size {stored.get('chunk_size')} --lines {stored.get('lines')},"
-                 f" solver version {stored.get('solver_version')}")
-        raise BatchError(
-            f"{directory.path} holds another run's results ({other}); this run differs in "
-            f"{', '.join(names[k] for k in differs)}: choose another --out, or delete"
-            f" {directory.path}"
-        )
-    return legacy
-
-
-def _legacy_digest_matches(stored_deals, deals: DealList) -> bool:
-    return (isinstance(deals.numbers, range) and isinstance(stored_deals, dict)
-            and stored_deals.get("count") == len(deals) <= LEGACY_DIGEST_LIMIT
-            and stored_deals.get("sha256") == deals.numbers_digest())
-
-
-def _scan_chunks(directory: Directory, plan: Plan, budget: int,
-                 solver_version: str) -> dict[int, Counter]:
-    """Verdict counts of the sound chunk files by index; a bad one is reported and removed.
-    Files are read a few at a time (only four small columns of each): a census has
-    thousands."""
-
-    def check(item):
-        index, name = item
-        try:
-            return index, name, _check_chunk(directory, plan, index, name, budget, solver_version)
-        except ResultsError as exc:
-            return index, name, exc
-
-    done = {}
-    with ThreadPoolExecutor(SCAN_THREADS) as pool:
-        for index, name, counts in pool.map(check, directory.chunks().items()):
-            if isinstance(counts, ResultsError):
-                directory.log(f"{counts}; its deals will be solved again")
-                directory.remove(name)
-            else:
-                done[index] = counts
-    return done
-
-
-def _check_chunk(directory, plan, index, name, budget, solver_version) -> Counter:
-    label = directory.where.label(name)
-    if index >= plan.nchunks:
-        raise ResultsError(f"{label}: not a chunk of this run")
-    version = directory.chunk_format(name)
-    if version != FORMAT_VERSION:
-        raise BatchError(f"{label} is a file of results format {version}, this run writes format"
-                         f" {FORMAT_VERSION}: a dataset holds one format; choose another --out")
-    table = directory.read_chunk(name, columns=["deal", "verdict", "budget", "solver_version"])
-    if not np.array_equal(np.sort(table.column("deal").to_numpy()),
-                          np.sort(_array(plan.chunk(index)))):
-        raise ResultsError(f"{label}: does not hold the deals of chunk {index} of this run")
-    if (not _all_equal(table, "budget", budget)
-            or not _all_equal(table, "solver_version", solver_version)):
-        raise ResultsError(f"{label}: written with another budget or solver version")
-    counts = Counter({d["values"]: d["counts"]
-                      for d in pc.value_counts(table.column("verdict")).to_pylist()})
-    if set(counts) - set(VERDICTS):
-        raise ResultsError(f"{label}: unknown verdicts {sorted(set(counts) - set(VERDICTS))}")
-    return counts
-
-
-def _array(numbers) -> np.ndarray:
-    if isinstance(numbers, range):
-        return np.arange(numbers.start, numbers.stop, numbers.step, dtype=np.int64)
-    return np.asarray(numbers, dtype=np.int64)
-
-
-def _all_equal(table, column: str, value) -> bool:
-    col = table.column(column)
-    return len(col) == 0 or bool(pc.all(pc.equal(col, value)).as_py())
-
-
 def _run(plan, todo, cluster, workers, budget, directory, solver_version, summary, bar, t0) -> None:
     """Solve the chunks ``todo()`` on the cluster, or here and in local workers."""
 
@@ -423,61 +284,18 @@ def _run(plan, todo, cluster, workers, budget, directory, solver_version, summar
 
         if workers == 1:
             before = compile_seconds()
-            backend = InProcess(budget)
+            backend = InProcess()
             warm_up()
             summary.compile_seconds = compile_seconds() - before
         else:
             n = sum(1 for _ in islice(plan.pieces(todo()), workers))
             # compiled once, here, by as many helpers as there are workers: the workers load it
             summary.compile_seconds = compile_in_parallel(processes=n)
-            backend = Pool(n, budget)
-        _run_pieces(backend, directory, plan, todo(), solver_version, chunk_written, bar)
+            backend = Pool(n)
+        run_pieces(backend, directory, plan, todo(), budget, solver_version, chunk_written, bar)
     except KeyboardInterrupt:
         summary.seconds = time.perf_counter() - t0
         raise BatchInterrupted(summary) from None
-
-
-def _run_pieces(backend, directory, plan, todo, solver_version, chunk_written, bar) -> None:
-    """Send the pieces of the chunks ``todo`` to the backend, a window at a time; write each
-    chunk once it is whole."""
-    pieces = plan.pieces(todo)
-    inflight: dict = {}
-    parts: dict[int, list] = {}
-    try:
-        while True:
-            for piece in pieces:
-                try:
-                    inflight[backend.submit(piece.numbers)] = piece
-                except Exception as exc:  # e.g. a worker died since the last submit
-                    raise worker_failed(exc, piece.numbers) from exc
-                if len(inflight) >= backend.window:
-                    break
-            if not inflight:
-                break
-            for handle in backend.wait(list(inflight)):
-                piece = inflight.pop(handle)
-                try:
-                    rows = backend.result(handle)
-                except Exception as exc:
-                    raise worker_failed(exc, piece.numbers) from exc
-                check_rows(rows, piece.numbers, solver_version)
-                slots = parts.setdefault(piece.chunk, [None] * piece.count)
-                # far smaller than the rows, until the chunk is whole
-                slots[piece.k] = rows_to_table(rows, directory.lines)
-                if all(s is not None for s in slots):
-                    directory.write_chunk(piece.chunk, slots)
-                    del parts[piece.chunk]
-                    chunk_written(piece.chunk, Counter(v for s in slots
-                                                       for v in s.column("verdict").to_pylist()))
-                bar.update(row["verdict"] for row in rows)
-    except BaseException:
-        backend.close(cancel=True)
-        raise
-    backend.close(cancel=False)
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def _warn(message: str) -> None:

@@ -279,17 +279,30 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
 
 def deal_features(deals: np.ndarray) -> np.ndarray:
     """The start's and the layout's features of deal numbers (int64, a column per name of
-    :data:`solver.DEAL_FEATURES` then :data:`solver.LAYOUT_FEATURES`), computed in compiled
-    code on every core."""
-    from solver import census_features, warm_up
+    :data:`solver.DEAL_FEATURES` then :data:`solver.LAYOUT_FEATURES`), on every core: by the
+    solver's compiled kernel when its cache already holds it, else in plain numpy (the same
+    numbers: counting a census never waits for a compiler)."""
+    from solver import census_features, is_ready
 
-    warm_up(["features"], out=None)
     nums = np.ascontiguousarray(deals, np.int64)
+    count = census_features if is_ready("features") else _features
     if nums.size < 4096 or _THREADS == 1:
-        return census_features(nums)
+        return count(nums)
     cut = np.linspace(0, nums.size, _THREADS + 1).astype(np.intp)
-    parts = _pool().map(lambda i: census_features(nums[cut[i]:cut[i + 1]]), range(_THREADS))
+    parts = _pool().map(lambda i: count(nums[cut[i]:cut[i + 1]]), range(_THREADS))
     return np.concatenate(list(parts))
+
+
+def _features(nums: np.ndarray) -> np.ndarray:
+    from halfmoon.batch import deal_arrays
+    from solver import DEAL_FEATURES, LAYOUT_FEATURES
+
+    decks = deal_arrays.shuffled_decks(nums)
+    start = deal_arrays.start_features(nums, decks)
+    layout = deal_arrays.layout_features(nums, decks)
+    columns = [start[:, deal_arrays.START_FEATURES.index(f)] for f in DEAL_FEATURES]
+    columns += [layout[:, deal_arrays.LAYOUT_FEATURES.index(f)] for f in LAYOUT_FEATURES]
+    return np.stack(columns, axis=1) if nums.size else np.zeros((0, len(columns)), np.int64)
 
 
 _THREADS = max(1, os.cpu_count() or 1)

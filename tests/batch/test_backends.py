@@ -174,3 +174,21 @@ def test_ctrl_c_exits_130_and_keeps_finished_chunks(tmp_path):
     assert temp_files(out) == []
     assert _wait_for_no_live_members(proc.pid, 30) == [], "worker processes outlived the run"
     assert json.loads((out / MANIFEST_NAME).read_text())["status"] == "running"
+
+
+def test_kill_9_of_the_run_alone_then_a_rerun_at_once_gives_every_deal_once(tmp_path):
+    """The workers write the chunks: killed alone, the run leaves them orphaned, perhaps in
+    the middle of a write, while the rerun starts; each chunk is still whole and once."""
+    out = tmp_path / "results"
+    proc = _start(out, "0:160", 8)
+    _wait_for_first_chunk(proc, out)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=TIMEOUT)
+    rerun = _start(out, "0:160", 8)
+    stdout, stderr = rerun.communicate(timeout=TIMEOUT)
+    assert rerun.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    df = load_results(out)
+    assert df["deal"].tolist() == list(range(160))
+    assert temp_files(out) == [] and len(chunk_names(out)) == 20
+    assert _wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"

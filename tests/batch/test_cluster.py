@@ -114,24 +114,24 @@ def _stall_once_at(deal: int, marker: str) -> None:
     and stalls, so that the test can kill the worker in the middle of that chunk."""
     import halfmoon.batch.backends as backends
 
-    real = getattr(backends, "_real_solve_piece", backends.solve_piece)
-    backends._real_solve_piece = real
+    real = getattr(backends, "_real_solve_arrays", backends.solve_arrays)
+    backends._real_solve_arrays = real
 
-    def solve_piece(numbers, budget):
+    def solve_arrays(numbers, budget, lines=True):
         if deal in numbers and not os.path.exists(marker):
             with open(marker + ".tmp", "w") as f:
                 f.write(str(os.getpid()))
             os.replace(marker + ".tmp", marker)
             time.sleep(TIMEOUT)
-        return real(numbers, budget)
+        return real(numbers, budget, lines)
 
-    backends.solve_piece = solve_piece
+    backends.solve_arrays = solve_arrays
 
 
 def _restore() -> None:
     import halfmoon.batch.backends as backends
 
-    backends.solve_piece = getattr(backends, "_real_solve_piece", backends.solve_piece)
+    backends.solve_arrays = getattr(backends, "_real_solve_arrays", backends.solve_arrays)
 
 
 def test_a_worker_killed_mid_task_has_its_chunk_redone(cluster, local, tmp_path):
@@ -191,15 +191,15 @@ def _fail_at(deal: int) -> None:
     """On a worker: a piece holding ``deal`` raises."""
     import halfmoon.batch.backends as backends
 
-    real = getattr(backends, "_real_solve_piece", backends.solve_piece)
-    backends._real_solve_piece = real
+    real = getattr(backends, "_real_solve_arrays", backends.solve_arrays)
+    backends._real_solve_arrays = real
 
-    def solve_piece(numbers, budget):
+    def solve_arrays(numbers, budget, lines=True):
         if deal in numbers:
             raise RuntimeError("boom\nsecond line")
-        return real(numbers, budget)
+        return real(numbers, budget, lines)
 
-    backends.solve_piece = solve_piece
+    backends.solve_arrays = solve_arrays
 
 
 def test_a_task_that_raises_stops_the_run_with_one_line_and_no_half_file(cluster, tmp_path, capsys):

@@ -287,3 +287,57 @@ def test_a_time_or_a_count_too_big_for_the_format():
     row = result_row(0, Result("loss", None, 1 << 32, 0.1, None), 100)
     with pytest.raises(BatchError, match="do not fit the results schema"):
         rows_to_table([row])
+
+
+_READ_ONLY = """
+import json, sys
+from numba.core.dispatcher import Dispatcher
+from halfmoon.batch.results import load_results
+from halfmoon.cli.main import main
+from halfmoon.research.census import count_census
+path = sys.argv[1]
+df = load_results(path)
+rc = main(["stats", path])
+census = count_census(path, players_deals=5, forgiveness_deals=5, recheck_share=0.1)
+import solver  # imported by now or not: its kernels must be untouched either way
+kernels = {f"{name}.{attr}": bool(obj.overloads) for name, mod in list(sys.modules.items())
+           if name.split(".")[0] == "solver" for attr, obj in vars(mod).items()
+           if isinstance(obj, Dispatcher)}
+print(json.dumps({"rc": rc, "rows": len(df), "census": census.summary["deals"],
+                  "kernels": len(kernels), "compiled": sorted(k for k, v in kernels.items() if v),
+                  "seconds": solver.compile_seconds()}))
+"""
+
+
+def test_reading_a_dataset_compiles_nothing(tmp_path):
+    """load_results, ``halfmoon stats`` and the census's counting pass, in a fresh process
+    whose numba cache is empty: no kernel of the solver compiled or even loaded."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import solver
+    from halfmoon.batch import parse_range, run_batch
+
+    out = tmp_path / "results"
+    run_batch(parse_range("0:20"), out, budget=20_000, workers=1, progress=False)
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-c", _READ_ONLY, str(out)], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout.splitlines()[-1])
+    assert got["rc"] == 0 and got["rows"] == 20 and got["census"] == 20
+    assert got["kernels"] > 50, "the check sees the solver's kernels"
+    assert got["compiled"] == [] and got["seconds"] == 0.0
+    # importing the solver stamps its sources in the cache; no kernel is stored there
+    assert [p.name for p in cache.rglob("*.nb[ic]")] == []
+    # and what was read is what the compiled solver counts
+    df = load_results(out)
+    features = solver.deal_features(df["deal"].to_numpy())
+    for i, name in enumerate(solver.DEAL_FEATURES):
+        assert df[name].tolist() == features[:, i].tolist()

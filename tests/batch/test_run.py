@@ -83,14 +83,14 @@ def test_a_different_run_is_refused_with_one_line(tmp_path, capsys):
 def test_a_failing_worker_stops_the_run_with_one_line_and_keeps_chunks(tmp_path, monkeypatch):
     import halfmoon.batch.backends as batch
 
-    real = batch.solve_piece
+    real = batch.solve_arrays
 
-    def failing(numbers, budget):
+    def failing(numbers, budget, lines=True):
         if 6 in numbers:
             raise RuntimeError("boom\nsecond line")
-        return real(numbers, budget)
+        return real(numbers, budget, lines)
 
-    monkeypatch.setattr(batch, "solve_piece", failing)
+    monkeypatch.setattr(batch, "solve_arrays", failing)
     out = tmp_path / "results"
     with pytest.raises(BatchError,
                        match=r"^solving deals 6\.\.8 failed: RuntimeError: boom second line$"):
