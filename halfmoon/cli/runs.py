@@ -15,6 +15,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.random is None:
         raise _UsageError("--seed goes with --random")
+    for option, value in (("--chunk-size", args.chunk_size), ("--piece-size", args.piece_size)):
+        if value is not None and value < 1:  # before the run makes its directory
+            raise _UsageError(f"bad {option} {value}: expected at least 1 deal")
     check_output_dir(args.out, "--out")
     if args.codes is not None:
         deals = batch.deals_from_codes(args.codes)

@@ -125,3 +125,10 @@ def test_unreadable_layout_file(capsys, tmp_path):
     path = tmp_path / "binary.txt"
     path.write_bytes(b"\xff\xfe\x81")
     assert_one_line_error(capsys, ["show", str(path)], "binary.txt", "cannot read")
+
+
+def test_solve_refuses_a_budget_for_the_constraint_model(capsys):
+    assert_one_line_error(capsys, ["solve", "1", "--engine", "cpsat", "--budget", "5"],
+                          "--budget goes with --engine dfs")
+    assert_one_line_error(capsys, ["solve", "1", "--budget", "-5"], "--budget", "-5")
+    assert_one_line_error(capsys, ["analyse", "1", "--budget", "0"], "bad budget 0")
