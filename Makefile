@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_solver.py $(RANGE)
+	$(BIN)/python benchmarks/bench_solver.py $(RANGE)  # about 10 min (CP-SAT); writes benchmarks/results/new/
 
 # The census behind docs/findings.md (resumable: rerun it to go on), then the page, its
 # charts and data from it (each stage resumable under $(CENSUS)/_findings/).

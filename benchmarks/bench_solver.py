@@ -3,8 +3,8 @@
     python benchmarks/bench_solver.py [A:B] [--budget N] [--plain-budget N]
                                       [--cpsat-limit S] [--only solver|plain|cpsat ...]
 
-For deals A to B−1 (default 0:1000), each engine solves every deal in turn in this one
-process:
+For deals A to B−1 (default 0:1000), each engine solves every deal in turn, each engine in
+a process of its own (started fresh, one after another), so that its peak memory is its own:
 
 - ``solver``: the solver with every rule (``solver.solve``);
 - ``plain``: a plain memoized search with only the free-card rule (same kernel, the
@@ -14,17 +14,28 @@ process:
 The ``plain`` engine measures the solver's insides: the portfolio's search of
 ``solver.portfolio.search`` with only the free-card rule of ``solver.depth_first.pruning``.
 
-Printed and written to ``benchmarks/results/``: counts per verdict, deals per second,
-positions per second, time per deal at p50/p99/max, peak memory, and ratios against the
-solver; ``solver-A-B.json``, ``solver-A-B.md`` and a chart ``solver-A-B.png``.  The
-machine's speed is not steady (benchmarks/reference.py), so the reference workload is timed
-before and after each engine and reported with its figures.
+Printed and written to ``--out`` (default ``benchmarks/results/new/``, not kept in git; the
+committed ``benchmarks/results/solver-0-1000.*`` are replaced only with ``--out
+benchmarks/results``): counts per verdict, deals per second, positions per second, time per
+deal at p50/p99/max, peak memory, and ratios against the solver; ``solver-A-B.json``,
+``solver-A-B.md`` and a chart ``solver-A-B.png``.  The machine's speed is not steady
+(benchmarks/reference.py), so the reference workload is timed before and after each engine
+and reported with its figures.
+
+Before it starts it prints how long it should take, from the committed run's wall times scaled
+to the range (deals 0:1000: about 10 minutes, nearly all of it CP-SAT's; ``--only solver
+plain`` takes under a minute).
+
+Peak memory: each engine's process's peak resident size (``ru_maxrss``), and the part its
+engine added to the process as it stood after its imports (Python, numpy, numba, OR-Tools:
+the same for every engine).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import platform
 import resource
 import sys
@@ -44,6 +55,7 @@ from solver.depth_first.pruning import FREE_CARDS  # noqa: E402
 from solver.portfolio import search  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
+COMMITTED = RESULTS / "solver-0-1000.json"  # the committed run: what the expected time is from
 PLAIN_BUDGET = 2_000_000
 
 
@@ -110,14 +122,16 @@ def markdown(report: dict) -> str:
         f"# Solver benchmark, deals {report['range']} "
         f"(solver version {report.get('solver_version', '?')})",
         "",
-        "One core, one process, engines run one after another. "
+        "One core; each engine in a fresh process of its own, one after another (its peak"
+        " memory is its process's; in brackets, what the engine added to the process after its"
+        " imports). "
         f"Budget {report['budget']:,} positions; "
         f"plain search budget {report['plain_budget']:,}; CP-SAT limit {report['cpsat_limit']} s. "
         f"Machine: {report['machine']}. The solver's positions include the conflicts of its "
         "grouping search (one each), as its budget does.",
         "",
         "| engine | win | loss | unresolved | deals/s | positions/s | p50 | p99 | max | > 0.5 s "
-        "| peak memory | speed vs solver |",
+        "| peak memory (engine's part) | speed vs solver |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, r in rows.items():
@@ -131,7 +145,8 @@ def markdown(report: dict) -> str:
             f"| {r['deals_per_second']:,.1f} | {pps} | "
             f"{r['p50_seconds'] * 1000:.2f} ms | {r['p99_seconds'] * 1000:.1f} ms "
             f"| {r['max_seconds']:.2f} s | "
-            f"{r['over_half_second']} | {r['peak_rss_mib']:.0f} MiB | {ratio} |"
+            f"{r['over_half_second']} | {r['peak_rss_mib']:.0f} MiB"
+            f" ({_own(r)}) | {ratio} |"
         )
     lines += ["", "Machine reference (`benchmarks/reference.py`, move generation in the "
               "first-level cache; this machine runs at full speed at about 37–50 ns and at about "
@@ -165,6 +180,56 @@ def chart(report: dict, path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def _own(r: dict) -> str:
+    own = r.get("engine_rss_mib")
+    return "—" if own is None else f"{own:.0f} MiB"
+
+
+def _engine_process(name: str, numbers: list[int], args, queue) -> None:
+    """One engine in this process (a fresh one): its figures and its peak memory."""
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # after the imports
+    r = run_engine(name, numbers, args, Reference())
+    r["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    r["engine_rss_mib"] = r["peak_rss_mib"] - base
+    queue.put(r)
+
+
+def run_alone(name: str, numbers: list[int], args) -> dict:
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_engine_process, args=(name, numbers, args, queue))
+    proc.start()
+    r = queue.get()  # before join: a large answer would block the pipe
+    proc.join()
+    return r
+
+
+def expected_seconds(engines, count: int) -> dict:
+    """Each engine's expected wall time on ``count`` deals, from the committed run (None:
+    not measured there)."""
+    try:
+        done = json.loads(COMMITTED.read_text())
+        deals = int(done["range"].split(":")[1]) - int(done["range"].split(":")[0])
+        walls = {k: v["wall_seconds"] for k, v in done["engines"].items()}
+    except (OSError, ValueError, KeyError):
+        return {name: None for name in engines}
+    return {name: None if name not in walls else walls[name] * count / deals for name in engines}
+
+
+def say_expected(engines, count: int) -> None:
+    guess = expected_seconds(engines, count)
+    parts = [f"{name} {_minutes(s)}" for name, s in guess.items() if s is not None]
+    known = [s for s in guess.values() if s is not None]
+    total = f"about {_minutes(sum(known))}" if known else "unknown"
+    print(f"expected: {total} for {count:,} deals ({', '.join(parts) or 'no earlier run'};"
+          f" from {COMMITTED.relative_to(ROOT)}, scaled to the range; a shared machine is"
+          " slower)", flush=True)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("range", nargs="?", default="0:1000", help="deal numbers A:B (default 0:1000)")
@@ -174,7 +239,9 @@ def main(argv=None) -> int:
     p.add_argument("--only", nargs="+", choices=("solver", "plain", "cpsat"),
                    default=["solver", "plain", "cpsat"])
     p.add_argument("--progress", action="store_true")
-    p.add_argument("--out", type=Path, default=RESULTS)
+    p.add_argument("--out", type=Path, default=RESULTS / "new",
+                   help="where to write (default: benchmarks/results/new, not kept in git;"
+                   " benchmarks/results replaces the committed figures)")
     args = p.parse_args(argv)
     a, b = (int(x) for x in args.range.split(":"))
     numbers = list(range(a, b))
@@ -187,14 +254,15 @@ def main(argv=None) -> int:
         "machine": f"{platform.machine()}, Python {platform.python_version()}",
         "engines": {},
     }
-    reference = Reference()
+    say_expected(args.only, len(numbers))
     for name in args.only:
-        r = run_engine(name, numbers, args, reference)
-        r["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        r = run_alone(name, numbers, args)
         report["engines"][name] = r
         print(f"{name}: {r['counts']} {r['deals_per_second']:.1f} deals/s, "
               f"p50 {r['p50_seconds']*1000:.2f} ms, "
-              f"p99 {r['p99_seconds']*1000:.1f} ms, max {r['max_seconds']:.2f} s", flush=True)
+              f"p99 {r['p99_seconds']*1000:.1f} ms, max {r['max_seconds']:.2f} s, "
+              f"peak {r['peak_rss_mib']:.0f} MiB ({r['engine_rss_mib']:.0f} MiB its own)",
+              flush=True)
     engines = report["engines"]
     if "solver" in engines and len(engines) > 1:
         dis = []
@@ -214,6 +282,7 @@ def main(argv=None) -> int:
                                              if kk not in ("times", "verdicts")}
                                          for k, v in engines.items()}}
     (args.out / f"{stem}.json").write_text(json.dumps(json_report, indent=2))
+    print(f"written to {args.out}/{stem}.json, .md, .png")
     return 0
 
 

@@ -8,12 +8,12 @@ needed, so the plan of the whole code space is as small as that of ten deals.
 from __future__ import annotations
 
 import math
-import statistics
 import time
 from dataclasses import dataclass
 from typing import Iterable, Iterator, NamedTuple, Optional, Sequence
 
 from .errors import BatchError
+from .estimate import Estimate, estimate, model_fits, sample_numbers
 from .sources import DealList
 
 CHUNK_SIZE = 250  # the smallest chosen chunk: a short local run writes files of 250 deals
@@ -25,7 +25,7 @@ CLUSTER_MAX_CHUNK = 1_000_000  # a worker streams its chunk to the file, a piece
 TASKS_PER_CORE = 4
 PIECE_SIZE = 16  # locally: deals in a task sent to a worker (balance, a lively progress bar)
 CLUSTER_PIECE_SIZE = 10_000  # on a cluster: deals a worker solves between row groups it writes
-SAMPLE = 100  # deals solved by a dry run to time the solver
+SAMPLE = 5000  # deals solved by a dry run to time the solver (some seconds)
 
 
 def nice_up(n: int) -> int:
@@ -153,33 +153,49 @@ class Calibration:
 
     deals: int
     seconds: float  # wall time of the sample, rows made
-    spread: float  # relative standard error of the mean time of a deal
+    spread: float  # relative half-width of the 95 % interval of the time a deal
     bytes_per_deal: float = math.nan  # in the chunk files, from the sample's rows (see price_rows)
     file_bytes: int = 0  # a chunk file's own bytes, whatever its rows (its footer)
+    estimate: Optional[Estimate] = None  # the time a deal with its interval (estimate.py)
+    seed: Optional[int] = None  # the sample's seed (None: spread evenly over the run)
+    cpu_share: float = 1.0  # CPU time over wall time of the sample (below 1: a shared machine)
 
     @property
     def per_deal(self) -> float:
-        return self.seconds / self.deals
+        return self.seconds / self.deals if self.estimate is None else self.estimate.per_deal
+
+    @property
+    def per_deal_range(self) -> tuple[float, float]:
+        if self.estimate is None:
+            return (self.per_deal * (1 - self.spread), self.per_deal * (1 + self.spread))
+        return (self.estimate.low, self.estimate.high)
 
 
 def calibrate(deals: DealList, budget: int, sample: int = SAMPLE, lines: str = "all",
-              neighbours: Optional[Sequence[int]] = None) -> Calibration:
-    """Solve ``sample`` deals spread over ``deals`` as a worker would, time them, and price
-    their rows in the chunk files (``neighbours``: deal numbers of one chunk, see
+              neighbours: Optional[Sequence[int]] = None, seed: Optional[int] = None
+              ) -> Calibration:
+    """Solve ``sample`` deals of ``deals`` as a worker would (spread evenly over them, or drawn
+    with ``seed``), time them, estimate the time a deal (:mod:`.estimate`), and price their
+    rows in the chunk files (``neighbours``: deal numbers of one chunk, see
     :func:`price_rows`)."""
+    from solver import SOLVER_VERSION
+
     from .backends import solve_piece
 
-    numbers = deals.sample(sample)
+    numbers = sample_numbers(deals.numbers, sample, seed)
     solve_piece(numbers[:1], budget)  # untimed: loads the compiled solver and its tables
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rows = solve_piece(numbers, budget)
-    seconds = time.perf_counter() - t0
-    times = [row["seconds"] for row in rows]
-    mean = statistics.fmean(times)
-    spread = (statistics.stdev(times) / math.sqrt(len(times)) / mean
-              if len(times) > 1 and mean > 0 else 0.0)
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    # on a shared machine the solver had a core part of the time only: its times (wall
+    # clock) are scaled to the CPU time this process had, i.e. to a core of its own
+    share = min(1.0, cpu / seconds) if seconds > 0 and cpu > 0 else 1.0
+    why_not = model_fits(deals.source, budget, SOLVER_VERSION)
+    est = estimate([row["seconds"] * share for row in rows], seconds * share,
+                   use_model=not why_not, reason=why_not, seed=0 if seed is None else seed)
+    spread = max(est.per_deal - est.low, est.high - est.per_deal) / est.per_deal
     per_deal, file_bytes = price_rows(rows, lines == "all", neighbours)
-    return Calibration(len(numbers), seconds, spread, per_deal, file_bytes)
+    return Calibration(len(numbers), seconds, spread, per_deal, file_bytes, est, seed, share)
 
 
 def price_rows(rows: list[dict], lines: bool,
@@ -249,6 +265,7 @@ class DryRun:
     calibration: Calibration
 
     lines_mode: str = "all"  # --lines: whether the files keep the winning lines
+    cores_only: bool = False  # a cluster priced from --cores alone, without a scheduler
 
     @property
     def bytes(self) -> float:
@@ -293,16 +310,26 @@ class DryRun:
         done = (f"{self.present:,} of {len(chunks):,} chunk files present"
                 " (checked when the run starts)"
                 if self.resumed else "a new run")
+        drawn = ("spread over the run" if c.seed is None
+                 else f"drawn at random (--sample-seed {c.seed})")
+        low, high = (self.todo_deals * x / self.cores for x in c.per_deal_range)
+        speed = (c.estimate.describe() if c.estimate is not None
+                 else f"{c.per_deal * 1000:.3g} ms a deal (±{c.spread * 100:.0f}%)")
+        where = (" (a cluster's plan: a chunk a task)" if self.cluster and self.cores_only
+                 else "")
         return [
-            f"plan for {self.out}: {len(deals):,} deals ({_source(deals)}), budget {self.budget:,}",
+            f"plan for {self.out}: {len(deals):,} deals ({_source(deals)}), budget {self.budget:,}"
+            + where,
             f"  chunks: {shape}",
             f"  tasks:  {tasks}",
             f"  to do:  {self.todo_deals:,} deals; {done}",
-            f"  sample: {c.deals} deals spread over the run, solved here in {c.seconds:.2f} s:"
-            f" {c.per_deal * 1000:.3g} ms a deal (±{c.spread * 100:.0f}%)",
+            f"  sample: {c.deals:,} deals {drawn}, solved here in {c.seconds:.2f} s"
+            + (f" (CPU {c.seconds * c.cpu_share:.2f} s: the machine is shared, the times are"
+               " scaled to a core of its own)" if c.cpu_share < 0.95 else ""),
+            f"  speed:  {speed}",
             f"  output: {self.output_line()}",
-            f"  time:   about {duration(self.seconds)} on {self.cores:,}"
-            f" core{'s' if self.cores > 1 else ''} at this machine's speed"
+            f"  time:   about {duration(self.seconds)} [{duration(low)} to {duration(high)}]"
+            f" on {self.cores:,} core{'s' if self.cores > 1 else ''} at this machine's speed"
             f" ({self.todo_deals * c.per_deal / 3600:,.0f} core-hours);"
             f" a chunk takes about {duration(longest)}",
         ]

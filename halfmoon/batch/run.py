@@ -181,12 +181,18 @@ def plan_batch(
     lines: str = "all",
     cores: Optional[int] = None,
     sample: Optional[int] = None,
+    sample_seed: Optional[int] = None,
 ) -> DryRun:
     """What :func:`run_batch` with these arguments would do, and how long it would take on
     ``cores`` cores (default: the workers or the cluster's), from ``sample`` deals solved
-    here.  Writes nothing; refuses what the run would refuse."""
+    here (spread over the run, or drawn with ``sample_seed``).  ``cores`` without a
+    ``scheduler`` or ``workers`` prices a cluster of that many cores (a chunk a task), with
+    no cluster to ask.  Writes nothing; refuses what the run would refuse."""
+    from types import SimpleNamespace
+
     from solver import SOLVER_VERSION
 
+    cores_only = cores is not None and scheduler is None and workers is None
     workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler, lines)
     if cores is not None and cores < 1:
         raise BatchError(f"bad number of cores {cores}: expected at least 1")
@@ -200,7 +206,8 @@ def plan_batch(
         if cluster is not None:
             cores = cluster.cores if cores is None else cores
         stored = read_manifest(directory)
-        plan = _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers)
+        priced = SimpleNamespace(cores=cores) if cores_only else cluster
+        plan = _plan(deals, stored, chunk_size, piece_size, chunks, priced, workers)
         if stored is not None:
             compare(directory, stored, identity(plan, budget, SOLVER_VERSION, lines), deals)
     finally:
@@ -208,13 +215,14 @@ def plan_batch(
             cluster.close(cancel=False)
     present = [i for i in directory.chunks() if i in plan.chunks]
     todo = plan.deals_in(plan.chunks) - sum(plan.chunk_len(i) for i in present)
-    return DryRun(plan=plan, out=str(directory.path), budget=budget, cluster=cluster is not None,
+    return DryRun(plan=plan, out=str(directory.path), budget=budget,
+                  cluster=cluster is not None or cores_only, cores_only=cores_only,
                   cores=workers if cores is None else cores, workers=workers,
                   resumed=stored is not None, present=len(present), todo_deals=todo,
                   todo_pieces=(plan.pieces_in(plan.chunks)
                                - sum(plan.npieces(i) for i in present)),
                   calibration=calibrate(deals, budget, sample, lines,
-                                        plan.chunk(plan.chunks.start)),
+                                        plan.chunk(plan.chunks.start), sample_seed),
                   lines_mode=lines)
 
 

@@ -36,6 +36,7 @@ from .along_jobs import FAIR_GROUPS, along_job, review_job
 
 PICK_KINDS = ("winnable", "hard")
 READY = "ready"
+COLD = "cold"  # said before READY when the kernels are compiled first (a cold cache)
 
 
 def solve_job(layout: str, budget: int, why: bool = False) -> dict[str, Any]:
@@ -98,14 +99,17 @@ def run_job(job: tuple) -> dict[str, Any]:
 
 
 def worker_main(conn) -> None:
-    """A solver process: load the solver, say ready, then answer jobs until None or EOF.
+    """A solver process: load the solver (saying COLD first when it has to be compiled),
+    say READY, then answer jobs until None or EOF.
 
     Ctrl-C is the parent's to handle: the parent stops its processes itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     import halfmoon.research.fairplay  # noqa: F401  (the fair hint needs it)
     import halfmoon.research.strategies  # noqa: F401  (picks need it: loaded before any job)
-    from solver import SOLVING, compile_in_parallel, warm_up
+    from solver import SOLVING, compile_in_parallel, is_ready, warm_up
 
+    if not all(is_ready(g) for g in SOLVING):
+        conn.send(COLD)
     # on a cold cache, two helper processes compile the kernels side by side (a job must
     # never compile: it would overrun its time limit); then they are loaded here
     compile_in_parallel(SOLVING, processes=2)

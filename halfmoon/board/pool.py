@@ -22,7 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Optional, Union
 
-from .jobs import READY, worker_main
+from .jobs import COLD, READY, worker_main
 
 DEFAULT_SECONDS = 10.0
 STARTUP_SECONDS = 300.0  # loading (or, on a new checkout, compiling) the solver
@@ -190,7 +190,6 @@ class SolverPool:
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=worker_main, args=(child,), daemon=True,
                            name=f"halfmoon-solver-{slot}")
-        cold = not _solver_ready()
         with self._lock:
             if self._closed:
                 raise _Closed
@@ -198,10 +197,16 @@ class SolverPool:
             self._procs[slot] = proc
             self.started_processes += 1
             self._starting += 1
-            self._cold = self._cold or cold
         child.close()
-        try:
-            ready = parent.poll(STARTUP_SECONDS) and parent.recv() == READY
+        try:  # the solver is loaded there, never here: this process stays light and quick to end
+            ready = False
+            while parent.poll(STARTUP_SECONDS):
+                said = parent.recv()
+                if said != COLD:
+                    ready = said == READY
+                    break
+                with self._lock:
+                    self._cold = True
         except (EOFError, OSError):
             ready = False
         finally:
@@ -247,13 +252,3 @@ class SolverPool:
 
 class _Closed(Exception):
     pass
-
-
-def _solver_ready() -> bool:
-    """Whether the solver's kernels are compiled in the cache (loading, not compiling)."""
-    try:
-        from solver import SOLVING, is_ready
-
-        return all(is_ready(g) for g in SOLVING)
-    except Exception:  # pragma: no cover - a broken install: the process will say so
-        return True

@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import signal
 import socket
 import threading
 import webbrowser
@@ -53,10 +54,11 @@ from halfmoon.game.errors import HalfMoonError
 
 from . import validation as check
 from .along import entry_check
-from .errors import BadRequest, BoardError
+from .errors import BadRequest, BoardError, Busy
 from .pool import DEFAULT_SECONDS, SolverPool
 from .service import DEFAULT_BUDGET, Board
 
+GRACEFUL_SECONDS = 1.0  # a request still running this long after a stop is cancelled
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 # The page loads nothing from elsewhere: no CDN, no network.
@@ -82,9 +84,11 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
     if board is None:
         board = Board(SolverPool(seconds=seconds), start_deal=start_deal,
                       start_moves=start_moves, budget=budget)
+    stopping = asyncio.Event()  # set when the server stops: requests that wait answer now
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        stopping.clear()
         board.pool.start()
         board.attach(asyncio.get_running_loop())
         try:
@@ -169,10 +173,9 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
             out = board.opinion(game_id, hint=hint, line=line)
             tag = hashlib.sha1(json.dumps(out, sort_keys=True).encode()).hexdigest()[:16]
             left = deadline - loop.time()
-            if tag != since or left <= 0:
+            if tag != since or left <= 0 or stopping.is_set():
                 break
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(changed.wait(), left)
+            await _first_of((changed.wait(), stopping.wait()), left)
         out["tag"] = tag
         return _json(out)
 
@@ -196,7 +199,28 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
         Exception: _server_error,
     })
     app.state.board = board
+    app.state.stop = stopping.set
     return _Guard(app, allowed_hosts)
+
+
+async def _first_of(waits, timeout: float) -> None:
+    """Wait until the first of ``waits`` (coroutines) is done, or ``timeout`` seconds."""
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    try:
+        await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()
+
+
+async def _unless_stopping(work, stopping: asyncio.Event):
+    """The result of ``work`` (a coroutine), or a 503 when the server stops first."""
+    task = asyncio.ensure_future(work)
+    await _first_of((asyncio.shield(task), stopping.wait()), None)
+    if not task.done():
+        task.cancel()
+        raise Busy("the board is stopping")
+    return task.result()
 
 
 def _game_id(request: Request) -> str:
@@ -297,8 +321,10 @@ def is_loopback(sock: socket.socket) -> bool:
 def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0,
           open_browser: bool = True, budget: int = DEFAULT_BUDGET, moves: tuple = (),
           say: Callable[[str], None] = print) -> None:
-    """Run the board until Ctrl-C: listen, print the address, open the browser; a new game
-    without a deal of its own starts on ``deal`` with ``moves`` played."""
+    """Run the board until Ctrl-C or SIGTERM: listen, print the address, open the browser; a
+    new game without a deal of its own starts on ``deal`` with ``moves`` played. Stopping
+    answers the requests that wait for news at once, stops the solver processes and returns
+    (no traceback, no signal passed on)."""
     import uvicorn
 
     sock = listen(host, port)
@@ -308,17 +334,40 @@ def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0
         hosts = set(LOOPBACK_NAMES) | {_host_name(url.split("//", 1)[1].rstrip("/"))}
     app = create_app(start_deal=deal, start_moves=tuple(moves), budget=budget,
                      allowed_hosts=hosts)
+    # every request ends within a moment of the stop (the long polls are woken): the
+    # graceful period is only a backstop
     config = uvicorn.Config(app, log_level="warning", lifespan="on", limit_concurrency=200,
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=GRACEFUL_SECONDS)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None):
+            app.state.stop()
+            await super().shutdown(sockets)
+
     say(f"Half Moon board at {url}  (Ctrl-C to stop)")
     if not is_loopback(sock):
         say(f"warning: listening on {sock.getsockname()[0]}, reachable from other machines")
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    try:
-        uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn has shut down cleanly, then passes the signal on
-        pass
-    finally:
-        sock.close()
+    with _sigterm_handled():
+        try:
+            Server(config).run(sockets=[sock])
+        except KeyboardInterrupt:  # uvicorn has shut down cleanly, then passes the signal on
+            pass
+        finally:
+            sock.close()
     say("stopped")
+
+
+@contextlib.contextmanager
+def _sigterm_handled():
+    """uvicorn stops on SIGTERM, then raises it again once done: a handler that does
+    nothing lets the command end like after Ctrl-C (exit 0, "stopped")."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)

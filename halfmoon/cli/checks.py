@@ -25,3 +25,21 @@ def check_output_file(path: str, option: str) -> None:
         raise UsageError(f"{option} {path}: no such directory {str(folder)!r}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise UsageError(f"{option} {path}: cannot write there (permission denied)")
+
+
+def check_output_dir(path: str, option: str) -> None:
+    """Refuse an output directory that cannot be made or written, before any work is done:
+    a file in its place or on its way, a folder that cannot be written to.  A URL
+    (``s3://…``) is the store's to check."""
+    if "://" in path:
+        return
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{option} {path}: is a file, not a directory")
+    existing = target
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{option} {path}: {str(existing)!r} is a file, not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {path}: cannot write in {str(existing)!r} (permission denied)")

@@ -88,6 +88,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.budget is not None and args.budget < 1:
         raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
+    if args.budget is not None and args.engine == "cpsat":
+        raise _UsageError("--budget goes with --engine dfs (the constraint model has a time limit)")
     if args.png and len(args.deals) != 1:
         raise _UsageError("--png draws one deal: give a single CODE or LAYOUT_FILE")
     if args.png:

@@ -63,6 +63,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return args.run(args)
+    except BrokenPipeError:  # the reader left (piped into head): stop quietly
+        _quiet_stdout()
+        return 0
     except _UsageError as exc:
         print(f"halfmoon: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -72,5 +75,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print("halfmoon: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
-        return 0
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null: what is left in its buffer would fail again at exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # not a real file (a test's capture): nothing to flush
+        pass

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from typing import Callable, TextIO
 
 from .checks import UsageError as _UsageError
 from .runs import add_deals
@@ -29,17 +31,19 @@ def cmd_players(args: argparse.Namespace) -> int:
     # the references of the differences
     played = list(dict.fromkeys([*names, "greedy", "lookahead"]))
     total = len(deals) * len(played)
-    bar = None
-    if not args.json and sys.stderr.isatty():
+    if args.workers is not None and args.workers < 1:
+        raise _UsageError(f"--workers must be at least 1, got {args.workers}")
+    if sys.stderr.isatty():  # a bar on a terminal; in a log, a line now and then
         from tqdm import tqdm
 
         bar = tqdm(total=total, unit=" games", file=sys.stderr, dynamic_ncols=True)
+    else:
+        bar = LogProgress(total)
     try:
         games = fairplay.play_players(deals.numbers, played, seed=args.seed, samples=args.samples,
-                                      workers=args.workers, progress=bar.update if bar else None)
+                                      workers=args.workers, progress=bar.update)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     table = fairplay.ladder(games).set_index("player")
     settings = {p.name: p.settings() for p in chosen}
     if args.json:
@@ -61,7 +65,8 @@ def cmd_players(args: argparse.Namespace) -> int:
     from halfmoon.batch.sources import describe_source
 
     print(f"{len(deals)} deals ({describe_source(deals.source)}), seed {args.seed}; "
-          "win rates with 95 % Wilson intervals, differences paired by deal with 95 % intervals")
+          "win rates with 95 % Wilson intervals, differences paired by deal with Newcombe's 95 %"
+          " intervals")
     width = max(len(n) for n in names)
     for name in names:
         r = table.loc[name]
@@ -74,14 +79,70 @@ def cmd_players(args: argparse.Namespace) -> int:
     return 0
 
 
+class LogProgress:
+    """Progress for a log (stderr not a terminal): a line at each tenth of the games when
+    ``quiet`` seconds have passed since the last, at least one every ``every`` seconds, and
+    one at the end."""
+
+    def __init__(self, total: int, *, stream: TextIO = None, every: float = 60.0,
+                 quiet: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.total, self.done = total, 0
+        self.stream = sys.stderr if stream is None else stream
+        self.every, self.quiet, self.clock = every, quiet, clock
+        self.start = self.last = clock()
+        self.step = 0  # tenths of the games reported
+
+    def update(self, k: int) -> None:
+        self.done += k
+        now = self.clock()
+        step = 10 * self.done // max(1, self.total)
+        if (step > self.step and now - self.last >= self.quiet) or now - self.last >= self.every:
+            self._line(now)
+            self.step = step
+
+    def close(self) -> None:
+        if self.done >= self.total and self.step < 10:
+            self._line(self.clock())
+            self.step = 10
+
+    def _line(self, now: float) -> None:
+        from halfmoon.batch.plan import duration
+
+        spent = now - self.start
+        left = ""
+        if 0 < self.done < self.total:
+            left = f", about {duration(spent * (self.total - self.done) / self.done)} left"
+        print(f"halfmoon players: {self.done:,} of {self.total:,} games"
+              f" ({100 * self.done / max(1, self.total):.0f} %), {duration(spent)}{left}",
+              file=self.stream, flush=True)
+        self.last = now
+
+
+class _PlayerNames(argparse.HelpFormatter):
+    """Help that names every player the solver takes, read from it only when help is asked
+    (building the parser never loads the solver)."""
+
+    def _get_help_string(self, action):
+        text = super()._get_help_string(action)
+        if PLAYER_NAMES in text:
+            from solver import FAIR_PLAYERS
+
+            text = text.replace(PLAYER_NAMES, ", ".join(FAIR_PLAYERS))
+        return text
+
+
+PLAYER_NAMES = "{player names}"
+
+
 def add_players(p: argparse.ArgumentParser):
+    p.formatter_class = _PlayerNames
     add_deals(p, "N distinct random deals of the whole code space")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of --random and of the players' random numbers (default: 0)")
     p.add_argument("--players", default="random,greedy,lookahead,fair", metavar="LIST",
-                   help="comma-separated: random, greedy, lookahead, pimc, rollout,"
-                   " rollout-lookahead, uct, fair "
-                   "(the best fair player; default: random,greedy,lookahead,fair)")
+                   help=f"comma-separated, of {PLAYER_NAMES} ('fair': the best fair player),"
+                   " each of the sampling ones also as NAME@K (K samples a decision)"
+                   " (default: random,greedy,lookahead,fair)")
     p.add_argument("--samples", type=int, metavar="K",
                    help="sampled layouts (or UCT's iterations) a decision, for the players that"
                    " sample (default: each one's own)")

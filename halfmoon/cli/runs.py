@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .checks import EXIT_INTERRUPTED
+from .checks import EXIT_INTERRUPTED, check_output_dir
 from .checks import UsageError as _UsageError
 
 
@@ -15,6 +15,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.random is None:
         raise _UsageError("--seed goes with --random")
+    for option, value in (("--chunk-size", args.chunk_size), ("--piece-size", args.piece_size)):
+        if value is not None and value < 1:  # before the run makes its directory
+            raise _UsageError(f"bad {option} {value}: expected at least 1 deal")
+    check_output_dir(args.out, "--out")
     if args.codes is not None:
         deals = batch.deals_from_codes(args.codes)
     elif args.range is not None:
@@ -25,11 +29,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
                    chunk_size=args.chunk_size, piece_size=args.piece_size, lines=args.lines,
                    chunks=None if args.chunks is None else batch.parse_chunks(args.chunks))
     if args.dry_run:
-        plan = batch.plan_batch(deals, args.out, cores=args.cores, sample=args.sample, **options)
+        plan = batch.plan_batch(deals, args.out, cores=args.cores, sample=args.sample,
+                                sample_seed=args.sample_seed, **options)
         print("\n".join(plan.lines()))
         return 0
-    if args.cores is not None or args.sample is not None:
-        raise _UsageError("--cores and --sample go with --dry-run")
+    if args.cores is not None or args.sample is not None or args.sample_seed is not None:
+        raise _UsageError("--cores, --sample and --sample-seed go with --dry-run")
     try:
         summary = batch.run_batch(
             deals, args.out, **options,
@@ -62,6 +67,8 @@ def add_deals(p: argparse.ArgumentParser, random_help: str) -> None:
 
 
 def add_batch(p: argparse.ArgumentParser):
+    from halfmoon.batch.plan import SAMPLE
+
     add_deals(p, "N distinct random deals (see --seed)")
     p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
     p.add_argument("--out", metavar="DIR|URL", default="results",
@@ -91,9 +98,12 @@ def add_batch(p: argparse.ArgumentParser):
                    " from a sample solved here; write nothing")
     p.add_argument("--cores", type=int, metavar="N",
                    help="with --dry-run: cores to estimate the time for (default: the workers or"
-                   " the cluster's)")
+                   " the cluster's); without --scheduler and --workers, a cluster of N cores")
     p.add_argument("--sample", type=int, metavar="N",
-                   help="with --dry-run: deals to time (default: 100)")
+                   help=f"with --dry-run: deals to time (default: {SAMPLE:,})")
+    p.add_argument("--sample-seed", type=int, metavar="S",
+                   help="with --dry-run: draw the sample at random with this seed (default:"
+                   " spread evenly over the run)")
     return cmd_batch
 
 
@@ -129,6 +139,7 @@ def add_stats(p: argparse.ArgumentParser):
 def cmd_report(args: argparse.Namespace) -> int:
     from halfmoon.report.markdown import write_report
 
+    check_output_dir(args.out, "--out")
     path = write_report(args.dir, args.out, players=not args.no_players)
     print(f"report written to {path}")
     return 0
@@ -154,6 +165,11 @@ def cmd_findings(args: argparse.Namespace) -> int:
         raise _UsageError(f"--recheck must be a share of the census in (0, 1], got {args.recheck}")
     if args.fair_deals < 0:
         raise _UsageError(f"--fair-deals must be at least 0, got {args.fair_deals}")
+    if not args.limit > 0:
+        raise _UsageError(f"--limit must be a positive number of seconds, got {args.limit}")
+    check_output_dir(args.out, "--out")
+    if args.work is not None:
+        check_output_dir(args.work, "--work")
     if args.fair_only:
         from halfmoon.report.findings import write_fair
 

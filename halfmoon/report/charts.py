@@ -61,13 +61,44 @@ def plot_win_rate_by(ax, df: pd.DataFrame, feature: str) -> None:
     x = t.index.to_numpy()
     ax.errorbar(x, t["win_rate"], yerr=[t["win_rate"] - t["ci_low"], t["ci_high"] - t["win_rate"]],
                 fmt="o", capsize=3, color=BLUE)
-    for xi, n in zip(x, t["deals"]):
-        ax.annotate(str(n), (xi, 0.02), ha="center", fontsize=7, color="#555555",
-                    xycoords=("data", "axes fraction"))
     ax.set_xlabel(feature.replace("_", " "))
     ax.set_ylabel("win rate")
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
+    label_counts(ax, x, t["deals"].to_numpy())
+
+
+COUNT_FONT = 7  # points
+
+
+def label_counts(ax, x, counts) -> None:
+    """Each value's number of deals, written upright along the bottom of ``ax``; where the
+    values stand too close for their labels (a feature of many values in a narrow chart),
+    only every so many are labelled, so that no two labels overlap."""
+    if len(x) == 0:
+        return
+    lo, hi = min(x), max(x)
+    pad = max(0.5, 0.03 * (hi - lo))
+    ax.set_xlim(lo - pad, hi + pad)
+    width_px = ax.get_window_extent().width
+    label_px = COUNT_FONT * ax.figure.dpi / 72 * 1.6  # a line of text, upright, with a gap
+    gap = (hi - lo + 2 * pad) * label_px / max(width_px, 1.0)
+    last = None
+    for xi, n in sorted(zip(x, counts)):
+        if last is not None and xi - last < gap:
+            continue
+        ax.annotate(_count(int(n)), (xi, 0.02), ha="center", va="bottom", rotation=90,
+                    fontsize=COUNT_FONT, color="#555555", xycoords=("data", "axes fraction"))
+        last = xi
+
+
+def _count(n: int) -> str:
+    """A count in few characters: 950, 9,500, 95k, 9.5M."""
+    if n < 10_000:
+        return f"{n:,}"
+    if n < 1_000_000:
+        return f"{n / 1000:.0f}k"
+    return f"{n / 1e6:.2g}M"
 
 
 def plot_players(ax, comparison: pd.DataFrame) -> None:

@@ -126,9 +126,38 @@ def _head_lines(s: dict) -> list[str]:
             f"each settled exactly by the solver (version {_versions(s)}, budget "
             f"{s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
             "Every interval is a 95 % interval; every figure says how it was measured.", "",
+            f"**Solver versions.** Every figure on this page is of solver version "
+            f"{_versions(s)}: the census and every stage derived from it were made with it"
+            f"{_now_line(s)}", "",
             "Reproduce (the census is resumable; the second command derives everything below "
-            "from it, and `make findings` runs both):", "", "```",
-            s["command"], f"halfmoon findings {census} --out docs --seed {s['seed']}", "```", ""]
+            "from it with the options it was made with, and `make findings` runs both):", "",
+            "```", s["command"], _findings_command(census, s), "```", ""]
+
+
+def _now_line(s: dict) -> str:
+    """What the solver is now, against the figures' version."""
+    from solver import SOLVER_VERSION
+
+    if [str(SOLVER_VERSION)] == [str(v) for v in s["solver_versions"]]:
+        return ", the solver's version now."
+    return (f". The solver is now version {SOLVER_VERSION}; this page was redrawn with it from"
+            " the same data, and no figure was measured again (the commands below, run now,"
+            f" would give version {SOLVER_VERSION}'s).")
+
+
+def _findings_command(census: str, s: dict) -> str:
+    """``halfmoon findings`` with every option the data were made with."""
+    words = [f"halfmoon findings {census} --out docs --seed {s['seed']}"]
+    for option, key in (("--players-deals", "players_deals"),
+                        ("--forgiveness-deals", "forgiveness_deals"),
+                        ("--fair-deals", "fair_deals")):
+        if key in s:
+            words.append(f"{option} {int(s[key])}")
+    if "recheck_deals" in s and s.get("deals"):
+        words.append(f"--recheck {s['recheck_deals'] / s['deals']:g}")
+    if "recheck_limit" in s:
+        words.append(f"--limit {s['recheck_limit']:g}")
+    return " ".join(words)
 
 
 def _win_rate_lines(s: dict, img) -> list[str]:
@@ -312,8 +341,11 @@ def _data_lines(d: Path, rel: Path, s: dict) -> list[str]:
          "`notebooks/findings.ipynb`, which draws these charts from them.", ""]
     L += [f"- `{name}`: {what}" for name, what in DATA_FILES.items()]
     L += [f"- `{name}`: {what}" for name, what in FAIR_FILES.items() if (d / name).exists()]
-    L += ["", f"Census solver version {_versions(s)}; page made with solver version "
-          f"{s.get('solver_version_now', _versions(s))}.", ""]
+    from solver import SOLVER_VERSION
+
+    L += ["", f"Census and every figure: solver version {_versions(s)} (the stages ran with "
+          f"version {s.get('solver_version_now', _versions(s))}); page drawn with solver "
+          f"version {SOLVER_VERSION}.", ""]
     return L
 
 

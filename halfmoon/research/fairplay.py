@@ -23,7 +23,8 @@ players, by name (:data:`solver.FAIR_PLAYERS`):
 
 :func:`play_players` plays each on the same deals (seeded per deal, so a game does not
 depend on the other deals of a run), :func:`ladder` puts them side by side: win rates with
-Wilson intervals and paired differences against greedy and lookahead with 95 % intervals.
+Wilson intervals and paired differences against greedy and lookahead with 95 % intervals
+(Newcombe's for paired proportions).
 """
 
 from __future__ import annotations
@@ -128,8 +129,9 @@ def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")
         row = {"player": name, "deals": n, "won": k, "win_rate": k / n}
         row["ci_low"], row["ci_high"] = wilson_interval(k, n)
         for other in against:
-            if other in wide:
+            if other in wide:  # a player against itself: no difference, no interval
                 row[f"vs_{other}"], row[f"vs_{other}_low"], row[f"vs_{other}_high"] = (
+                    (0.0, 0.0, 0.0) if other == name else
                     paired_difference(wide[name].to_numpy(), wide[other].to_numpy()))
         row["seconds_per_game"] = float(g["seconds"].mean())
         row["evaluations_per_game"] = float(g["evaluations"].mean())

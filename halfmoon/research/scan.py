@@ -92,7 +92,8 @@ def open_dataset(path: Union[str, Path]) -> Dataset:
     try:
         where = location(path)
         if where.is_local and not where.path.is_dir():
-            raise HalfMoonError(f"no results at {str(path)!r}: no such directory")
+            what = "a file, not a results directory" if where.path.exists() else "no such directory"
+            raise HalfMoonError(f"no results at {str(path)!r}: {what}")
         names = sorted(n for n in where.names() if CHUNK_RE.match(n))
     except BatchError as exc:
         raise HalfMoonError(str(exc)) from None

@@ -65,12 +65,36 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """Mean of ``a - b`` over paired trials and its normal interval (``z`` standard errors)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    if d.size < 2:
-        return float(d.mean()) if d.size else float("nan"), float("nan"), float("nan")
-    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
-    return mean, mean - z * se, mean + z * se
+    """The difference of two win rates over paired games (``a``, ``b``: 1 a win, 0 a loss, on
+    the same deals), with Newcombe's interval for paired proportions (method 10, 1998): each
+    rate's Wilson interval, joined with the correlation of the pairs.  Unlike the normal
+    interval of the mean difference it stays within -1..1 and is not a single point when
+    every pair agrees on few deals.  (mean, low, high); nan bounds on no pairs."""
+    a = np.asarray(a, float)
+    b = np.asarray(b, float)
+    if a.shape != b.shape:
+        raise ValueError(f"paired results must be as many, got {a.size} and {b.size}")
+    if not (np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all()):
+        raise ValueError("paired results must be wins (1) and losses (0)")
+    n = a.size
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    both = int(np.sum((a == 1) & (b == 1)))
+    only_a = int(np.sum((a == 1) & (b == 0)))
+    only_b = int(np.sum((a == 0) & (b == 1)))
+    neither = n - both - only_a - only_b
+    p1, p2 = (both + only_a) / n, (both + only_b) / n
+    l1, u1 = wilson_interval(both + only_a, n, z)
+    l2, u2 = wilson_interval(both + only_b, n, z)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    cross = both * neither - only_a * only_b
+    # the correlation, shrunk toward 0 by n/2 when positive (Newcombe's correction)
+    cross = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
+    phi = cross / np.sqrt(float(margins)) if margins > 0 else 0.0
+    d = p1 - p2
+    low = d - np.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    high = d + np.sqrt(max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2))
+    return float(d), float(max(-1.0, low)), float(min(1.0, high))
 
 
 def win_interval(wins: int, losses: int, unresolved: int, z: float = Z95) -> tuple[float, float]:

@@ -94,7 +94,8 @@ def test_the_estimate_is_the_deals_to_do_at_the_sampled_speed():
     assert "output: about 9.5 bytes a deal with --lines none" in text and "76.3 GB to write" in text
     assert "8,032 files of 1,000,000 deals (the last 810,176)" in text
     assert "8,032 on the cluster, one a chunk" in text
-    assert "about 4.6 days on 100 cores" in text and "a chunk takes about 1.4 hours" in text
+    assert "about 4.6 days [4.2 days to 5.1 days] on 100 cores" in text
+    assert "a chunk takes about 1.4 hours" in text
     assert [duration(s) for s in (4.2, 42, 300, 7200, 400_000)] == \
         ["4.2 s", "42 s", "5.0 min", "2.0 hours", "4.6 days"]
 
@@ -102,11 +103,28 @@ def test_the_estimate_is_the_deals_to_do_at_the_sampled_speed():
 def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path, capsys):
     out = tmp_path / "results"
     assert main(batch_args(out, "--range", FULL, "--dry-run", "--sample", "5",
-                           "--cores", "100")) == 0
+                           "--workers", "2", "--cores", "100")) == 0
     text = capsys.readouterr().out
     assert text.startswith(f"plan for {out}: 8,031,810,176 deals (--range {FULL})")
     assert "80,319 files of 100,000 deals" in text and "a new run" in text
     assert "sample: 5 deals spread over the run" in text and "on 100 cores" in text
+    # the tests' budget is not the tail model's: the sample's mean, said to be that
+    assert "the sample's mean" in text and "no model of the slow deals" in text
+    assert "ms (95 %)" in text
+    assert not out.exists()
+
+
+def test_cores_alone_price_a_cluster_and_a_seed_draws_another_sample(tmp_path, capsys):
+    """``--cores 100`` without a scheduler: a cluster's plan (a chunk a task), no cluster
+    asked; ``--sample-seed`` draws the sample at random."""
+    out = tmp_path / "results"
+    assert main(batch_args(out, "--range", FULL, "--dry-run", "--sample", "5",
+                           "--cores", "100", "--sample-seed", "3")) == 0
+    text = capsys.readouterr().out
+    assert "a cluster's plan: a chunk a task" in text
+    assert "8,032 files of 1,000,000 deals" in text and "8,032 on the cluster, one a chunk" in text
+    assert "sample: 5 deals drawn at random (--sample-seed 3)" in text
+    assert re.search(r"time: +about [\d.]+ \w+ \[[\d.]+ \w+ to [\d.]+ \w+\] on 100 cores", text)
     assert re.search(r"output: about [\d.]+ bytes a deal with --lines all .*, "
                      r"[\d.]+ [kMGT]B to write", text)
     assert not out.exists()
@@ -140,7 +158,7 @@ def test_dry_run_of_a_started_run_counts_its_files_and_refuses_another(tmp_path,
     assert main(batch_args(out, "--range", "0:31", "--dry-run", "--sample", "2")) == 2
     assert "holds another run's results" in capsys.readouterr().err
     assert main(batch_args(out, "--range", "0:30", "--cores", "4")) == 2
-    assert "--cores and --sample go with --dry-run" in capsys.readouterr().err
+    assert "--cores, --sample and --sample-seed go with --dry-run" in capsys.readouterr().err
 
 
 def test_the_whole_code_space_is_planned_in_the_memory_of_a_short_range(tmp_path):

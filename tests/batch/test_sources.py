@@ -92,7 +92,7 @@ def test_empty_or_missing_codes_file(tmp_path, capsys):
     "args, message",
     [
         (["--range", "0:4", "--workers", "0"], "bad number of workers"),
-        (["--range", "0:4", "--chunk-size", "0"], "bad chunk size"),
+        (["--range", "0:4", "--chunk-size", "0"], "bad --chunk-size 0"),
         (["--range", "0:4", "--budget", "0"], "bad budget"),
         (["--range", "0:4", "--seed", "3"], "--seed goes with --random"),
         (["--random", "0"], "bad --random"),

@@ -77,3 +77,14 @@ def opinion_when(client, game_id: str, ready: Callable[[dict], bool], **flags) -
 def settled(out: dict) -> bool:
     """The opinion has nothing more coming."""
     return not out["busy"]
+
+
+def cold_worker(conn) -> None:
+    """A solver process that says it compiles the kernels first, as on a cold cache."""
+    import time
+
+    from halfmoon.board.jobs import COLD, worker_main
+
+    conn.send(COLD)
+    time.sleep(0.5)
+    worker_main(conn)

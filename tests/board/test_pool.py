@@ -100,9 +100,11 @@ def test_a_started_pool_starts_its_process_before_any_job(monkeypatch):
     first job; while it starts on a cold cache the pool says it is preparing."""
     import time
 
+    from board_helpers import cold_worker
+
     import halfmoon.board.pool as pool_module
 
-    monkeypatch.setattr(pool_module, "_solver_ready", lambda: False)  # as on a cold cache
+    monkeypatch.setattr(pool_module, "worker_main", cold_worker)  # as on a cold cache
     pool = SolverPool().start()
     try:
         seen = []
@@ -117,3 +119,25 @@ def test_a_started_pool_starts_its_process_before_any_job(monkeypatch):
         assert pool._procs[0] is not None and pool._procs[0].is_alive()
     finally:
         pool.close()
+
+
+def test_the_server_process_never_loads_the_solver():
+    """The solver is loaded in the solver processes only: the board's own process stays
+    light (numba alone makes a process's exit take seconds)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = f"""
+import sys, threading
+from halfmoon.board.pool import Job, SolverPool
+answered = threading.Event()
+with SolverPool() as pool:
+    pool.want("me", [Job("x", {solve_work(EXAMPLE)!r})], lambda job, answer: answered.set())
+    answered.wait(240)
+print(answered.is_set(), "numba" in sys.modules)
+"""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, cwd=root)
+    assert out.stdout.split() == ["True", "False"], out.stderr

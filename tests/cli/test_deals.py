@@ -274,3 +274,10 @@ def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
     assert_one_line_error(capsys, ["analyse", str(start), "--games", "-1"], "--games")
     assert_one_line_error(capsys, ["analyse", str(start), "--player", "nobody"], "nobody")
     assert_one_line_error(capsys, ["solve", str(start)], "a partial deal (84 cards not known")
+
+
+def test_solve_refuses_a_budget_for_the_constraint_model(capsys):
+    assert_one_line_error(capsys, ["solve", "1", "--engine", "cpsat", "--budget", "5"],
+                          "--budget goes with --engine dfs")
+    assert_one_line_error(capsys, ["solve", "1", "--budget", "-5"], "--budget", "-5")
+    assert_one_line_error(capsys, ["analyse", "1", "--budget", "0"], "bad budget 0")

@@ -55,3 +55,19 @@ def test_help_exits_zero(capsys):
         main(["show", "--help"])
     assert info.value.code == 0
     assert "--format" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["solve 1 2 3 | head -1", "solve 1 2 3 --json | head -c 10",
+                                     "show 1 | head -1"])
+def test_a_reader_that_leaves_early_ends_the_command_quietly(command):
+    """Piped into ``head``: no "Broken pipe" error, no traceback, exit status 0."""
+    import shlex
+
+    python = shlex.quote(sys.executable)
+    script = f"{python} -m halfmoon {command}; echo \"status ${{PIPESTATUS[0]}}\" >&2"
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                            encoding="utf-8", cwd=ROOT, timeout=120,
+                            env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    assert result.stderr.strip().splitlines()[-1] == "status 0", result.stderr
+    assert "rror" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout.startswith("HM1-N-AAAAAAB") or result.stdout.startswith("{")

@@ -90,6 +90,44 @@ def test_play_serves_the_deal_and_stops_cleanly_on_ctrl_c(tmp_path):
     assert out.strip() == "stopped" and "Traceback" not in err
 
 
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_play_stops_quietly_with_a_request_waiting_for_news(tmp_path, signal_name):
+    """Ctrl-C or a plain kill while the page waits for the solver's news (a long poll): the
+    waiting request is answered, the command says "stopped" and exits 0, and nothing else
+    is printed (no cancelled request's traceback, no "graceful shutdown exceeded")."""
+    import signal
+    import threading
+    import urllib.request
+
+    proc, first = _start_play("1", "--no-browser")
+    answered = []
+    try:
+        url = first.split()[4]
+        request = urllib.request.Request(url + "api/games", data=b"{}", method="POST",
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            game = json.loads(response.read())["id"]
+        opinion = f"{url}api/games/{game}/opinion"
+        with urllib.request.urlopen(opinion, timeout=60) as response:
+            tag = json.loads(response.read())["tag"]
+
+        def wait_for_news():
+            with urllib.request.urlopen(f"{opinion}?since={tag}&wait=25", timeout=60) as answer:
+                answered.append(answer.status)
+
+        waiting = threading.Thread(target=wait_for_news, daemon=True)
+        waiting.start()
+        waiting.join(timeout=1.0)  # the request is in, and waits
+    finally:
+        proc.send_signal(getattr(signal, signal_name))
+        out, err = proc.communicate(timeout=60)
+    waiting.join(timeout=60)
+    assert proc.returncode == 0, err
+    assert out.strip() == "stopped"
+    assert "Traceback" not in err and "Cancel" not in err and "ERROR" not in err, err
+    assert answered == [200]
+
+
 def test_play_opens_the_default_web_page(tmp_path):
     """``webbrowser`` honours $BROWSER: here a script that hands on the address it got."""
     import signal

@@ -104,8 +104,10 @@ def test_the_ladder_by_hand():
     assert (t.loc["fair", "ci_low"], t.loc["fair", "ci_high"]) == pytest.approx(
         wilson_interval(3, 4))
     assert t.loc["fair", "vs_greedy"] == pytest.approx(0.5)  # differences 0, 1, 1, 0
-    se = np.std([0, 1, 1, 0], ddof=1) / 2
-    assert t.loc["fair", "vs_greedy_low"] == pytest.approx(0.5 - 1.96 * se)
+    fair, greedy = (g[g["player"] == p]["won"].to_numpy() for p in ("fair", "greedy"))
+    assert (t.loc["fair", "vs_greedy_low"], t.loc["fair", "vs_greedy_high"]) == pytest.approx(
+        paired_difference(fair, greedy)[1:])  # Newcombe's interval, inside -1..1
+    assert -1 < t.loc["fair", "vs_greedy_low"] < 0.5 < t.loc["fair", "vs_greedy_high"] <= 1
     assert t.loc["fair", "vs_lookahead"] == pytest.approx(0.25)
     assert t.loc["fair", "seconds_per_game"] == pytest.approx(2.5)
     assert paired_difference(np.array([1.0]), np.array([0.0]))[0] == 1.0

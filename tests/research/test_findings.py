@@ -17,7 +17,7 @@ from halfmoon.research.findings import (
     players_table,
     save_data,
 )
-from halfmoon.research.stats import make_sample
+from halfmoon.research.stats import make_sample, paired_difference
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +49,9 @@ def test_players_table_against_hand_counts():
     assert t.loc["greedy", "mean_cards_left"] == pytest.approx(13 / 4)
     # the solver against greedy, paired by deal: differences 0, 1, 0, 0
     assert t.loc["solver", "vs_greedy"] == pytest.approx(0.25)
-    se = np.std([0, 1, 0, 0], ddof=1) / 2
-    assert t.loc["solver", "vs_greedy_low"] == pytest.approx(0.25 - 1.96 * se)
+    # Newcombe's interval of paired proportions: 1 pair of 4 differs (both 2, solver only 1)
+    assert (t.loc["solver", "vs_greedy_low"], t.loc["solver", "vs_greedy_high"]) == pytest.approx(
+        paired_difference([1, 1, 1, 0], [1, 0, 1, 0])[1:])
     assert t.loc["greedy", "vs_greedy"] == 0
 
 

@@ -238,3 +238,40 @@ def test_stats_help(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["stats", "--help"])
     assert exc.value.code == 0 and "usage: halfmoon stats" in capsys.readouterr().out
+
+
+def _pairs(both, only_a, only_b, neither):
+    import numpy as np
+
+    a = np.array([1] * both + [1] * only_a + [0] * only_b + [0] * neither)
+    b = np.array([1] * both + [0] * only_a + [1] * only_b + [0] * neither)
+    return a, b
+
+
+@pytest.mark.parametrize("table, expected", [
+    # two paired tables of the textbooks (20 and 161 pairs), Newcombe's method 10
+    ((1, 1, 7, 12), (-0.2857, -0.5069, -0.0256)),
+    ((59, 6, 16, 80), (-0.0621, -0.1186, -0.0046)),
+])
+def test_paired_difference_is_newcombe_s_interval(table, expected):
+    assert stats.paired_difference(*_pairs(*table)) == pytest.approx(expected, abs=5e-5)
+
+
+def test_paired_differences_stay_within_the_range_on_few_deals():
+    """The normal interval of the mean difference ran past ±100 points on a few deals (and
+    was a single point when all pairs agreed); Newcombe's stays inside and is never empty."""
+    import itertools
+
+    for table in itertools.product(range(4), repeat=4):
+        if sum(table) == 0:
+            continue
+        d, low, high = stats.paired_difference(*_pairs(*table))
+        assert -1 <= low <= d <= high <= 1, table
+        assert high - low > 0, table
+    d, low, high = stats.paired_difference(*_pairs(0, 3, 0, 0))
+    assert d == 1 and high == 1 and 0 < low < 1
+    assert all(math.isnan(x) for x in stats.paired_difference([], []))
+    with pytest.raises(ValueError, match="wins"):
+        stats.paired_difference([0.5, 1], [0, 1])
+    with pytest.raises(ValueError, match="as many"):
+        stats.paired_difference([1, 0], [1])

@@ -1,0 +1,178 @@
+"""A dry run's time a deal, with an interval that holds: the solver's heavy tail priced from a
+model instead of from the few slow deals a sample happens to catch.
+
+The solver's time on random deals is heavy-tailed: on 100,000 random deals (solver version
+14) the slowest 1 % take over half the time and one deal in 100,000 takes seconds, so the
+mean of a sample of a few hundred or thousand deals swings by tens of percent with the slow
+deals it happens to hold.  The shape of that tail is known (``tail_model.json``: every deal's
+time of that measurement in total, and the 200 slowest one by one, from
+``benchmarks/bench_tail.py``); what a sample must tell is only how fast this machine runs.
+
+So the sample's times are *capped*: the mean of ``min(t, τ)`` (τ: the model's 200th slowest
+time, scaled to this machine) is steady, and its ratio ``r`` to the model's same capped mean
+is this machine's speed against the model's.  The time a deal is ``r`` times the model's mean
+(its tail included), plus what the sample spent beside the solver (rows).  The interval
+joins a bootstrap over the sample (for ``r``) and the model's own sampling error (its tail
+above τ, from its 200 slowest deals).
+
+The model holds for the deals it measured: uniformly random deals (a range or a random
+sample of the code space: every deal number is a uniform shuffle), the solver version and
+the budget it ran.  For anything else (a codes file, another budget or version) the estimate
+is the sample's mean with a bootstrap interval, said to be that: a tail the sample missed
+lies outside it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional, Sequence
+
+import numpy as np
+
+MODEL_FILE = Path(__file__).with_name("tail_model.json")
+BOOTSTRAP = 2000  # resamples of the sample
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class TailModel:
+    """The solver's times on many random deals: their total and the slowest ones."""
+
+    solver_version: str
+    budget: int
+    deals: int
+    solve_seconds: float  # every deal's time, summed
+    slowest: tuple[float, ...]  # the slowest deals' times, slowest first
+    made_from: str
+
+    @property
+    def mean(self) -> float:
+        return self.solve_seconds / self.deals
+
+    @property
+    def cap(self) -> float:
+        """τ: the fastest of the listed slow deals; every deal slower than it is listed."""
+        return self.slowest[-1]
+
+    @property
+    def capped_mean(self) -> float:
+        """The mean of ``min(t, τ)`` over the model's deals."""
+        above = sum(t - self.cap for t in self.slowest)
+        return (self.solve_seconds - above) / self.deals
+
+    @property
+    def tail_error(self) -> float:
+        """Standard error of the model's mean from its tail above τ (the body's is far smaller)."""
+        excess = np.asarray(self.slowest) - self.cap
+        n = self.deals
+        variance = float(np.sum(excess ** 2)) / n - (float(np.sum(excess)) / n) ** 2
+        return math.sqrt(max(variance, 0.0) / n)
+
+
+@lru_cache(maxsize=1)
+def tail_model() -> TailModel:
+    data = json.loads(MODEL_FILE.read_text())
+    return TailModel(solver_version=str(data["solver_version"]), budget=int(data["budget"]),
+                     deals=int(data["deals"]), solve_seconds=float(data["solve_seconds"]),
+                     slowest=tuple(sorted(map(float, data["slowest_solve_seconds"]),
+                                          reverse=True)),
+                     made_from=str(data["made_from"]))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Seconds a deal (``per_deal``) with a 95 % interval, and how they were found."""
+
+    per_deal: float
+    low: float
+    high: float
+    sample_mean: float  # the sample's own mean (its solving and rows), for comparison
+    method: str  # "tail model" or "sample mean"
+    speed: float = math.nan  # with the model: this machine's time over the model's
+    reason: str = ""  # without the model: why not
+
+    def describe(self) -> str:
+        interval = f"[{self.low * 1000:.3g}, {self.high * 1000:.3g}] ms (95 %)"
+        if self.method == "tail model":
+            m = tail_model()
+            return (f"{self.per_deal * 1000:.3g} ms a deal {interval}: this machine runs the"
+                    f" sample's deals at {self.speed:.2f} times the time of the solver's tail"
+                    f" model ({m.deals:,} random deals, {m.made_from}), whose slow deals"
+                    f" are priced in; the sample's own mean {self.sample_mean * 1000:.3g} ms")
+        return (f"{self.per_deal * 1000:.3g} ms a deal {interval}: the sample's mean, the interval"
+                f" a bootstrap over the sample ({self.reason}: no model of the slow deals, which"
+                f" a sample can miss)")
+
+
+def model_fits(source: dict, budget: int, solver_version: str) -> str:
+    """Why the tail model does not price these deals ("" when it does)."""
+    m = tail_model()
+    if source.get("kind") not in ("range", "random"):
+        return "deals from a list, not uniformly random ones"
+    if budget != m.budget:
+        return f"budget {budget:,}, the model's {m.budget:,}"
+    if str(solver_version) != m.solver_version:
+        return f"solver version {solver_version}, the model's {m.solver_version}"
+    return ""
+
+
+def estimate(times: Sequence[float], wall: float, *, use_model: bool, reason: str = "",
+             seed: int = 0) -> Estimate:
+    """The time a deal of a run, from a sample's solver ``times`` (seconds a deal) and the
+    sample's ``wall`` time (its rows made too)."""
+    t = np.asarray(times, dtype=np.float64)
+    n = len(t)
+    if n == 0:
+        raise ValueError("an estimate needs at least one timed deal")
+    overhead = max(0.0, wall - float(t.sum())) / n
+    rng = np.random.default_rng(seed)
+    picks = [rng.integers(0, n, n) for _ in range(BOOTSTRAP)] if n > 1 else []
+    if not use_model:
+        means = np.array([t[p].mean() for p in picks]) if picks else np.array([t.mean()])
+        low, high = np.percentile(means, [2.5, 97.5])
+        return Estimate(t.mean() + overhead, low + overhead, high + overhead, t.mean() + overhead,
+                        "sample mean", reason=reason)
+    m = tail_model()
+    speed = _speed(t, m)
+    cap = m.cap * speed
+    speeds = (np.array([np.minimum(t[p], cap).mean() for p in picks]) / m.capped_mean
+              if picks else np.array([speed]))
+    lo_r, hi_r = np.percentile(speeds, [2.5, 97.5])
+    # the sample's error (on the speed) and the model's (on its mean), joined in quadrature
+    model_rel = Z95 * m.tail_error / m.mean
+    down = math.hypot(1 - lo_r / speed, model_rel)
+    up = math.hypot(hi_r / speed - 1, model_rel)
+    mean = speed * m.mean
+    return Estimate(mean + overhead, mean * (1 - down) + overhead, mean * (1 + up) + overhead,
+                    t.mean() + overhead, "tail model", speed=speed)
+
+
+def _speed(t: np.ndarray, m: TailModel, rounds: int = 20) -> float:
+    """``r`` with mean(min(t, r·τ)) = r · the model's capped mean (a fixed point, found by
+    iterating from the plain ratio of the means)."""
+    r = max(float(t.mean()) / m.mean, 1e-9)
+    for _ in range(rounds):
+        nxt = float(np.minimum(t, m.cap * r).mean()) / m.capped_mean
+        if abs(nxt - r) <= 1e-9 * r:
+            return nxt
+        r = nxt
+    return r
+
+
+def sample_numbers(numbers: Sequence[int], count: int, seed: Optional[int]) -> list[int]:
+    """``count`` deals of ``numbers``: spread evenly over them (``seed`` None), else drawn at
+    random without repeats with ``seed``."""
+    n = len(numbers)
+    if count >= n:
+        return [int(x) for x in numbers]
+    if seed is None:
+        return [int(numbers[(2 * i + 1) * n // (2 * count)]) for i in range(count)]
+    rng = np.random.default_rng(seed)
+    picked: set[int] = set()
+    while len(picked) < count:  # n may be the whole code space: no permutation of it
+        picked.update(int(k) for k in rng.integers(0, n, count - len(picked)))
+    return [int(numbers[k]) for k in sorted(picked)]
