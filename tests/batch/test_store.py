@@ -114,7 +114,8 @@ def test_an_output_under_a_file_is_one_line(tmp_path, capsys):
     (tmp_path / "file").write_text("not a directory")
     assert main(batch_args(tmp_path / "file" / "r", "--range", "0:3", "--workers", "1")) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"halfmoon: error: cannot create --out {tmp_path / 'file' / 'r'}: ")
+    assert err == (f"halfmoon: error: --out {tmp_path / 'file' / 'r'}: "
+                   f"'{tmp_path / 'file'}' is a file, not a directory\n")
     assert err.count("\n") == 1
 
 
