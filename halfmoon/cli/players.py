@@ -79,9 +79,10 @@ def add_players(p: argparse.ArgumentParser):
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of --random and of the players' random numbers (default: 0)")
     p.add_argument("--players", default="random,greedy,lookahead,fair", metavar="LIST",
-                   help="comma-separated: random, greedy, lookahead, pimc, rollout,"
-                   " rollout-lookahead, uct, fair "
-                   "(the best fair player; default: random,greedy,lookahead,fair)")
+                   help="comma-separated: random, greedy, lookahead, tuned, pimc, rollout,"
+                   " rollout-lookahead, rollout-tuned, uct, bandit, fair "
+                   "(the best fair player; default: random,greedy,lookahead,fair); NAME@K a"
+                   " sampling player at K samples, bandit@cap=C,lead=N,... the bandit's settings")
     p.add_argument("--samples", type=int, metavar="K",
                    help="sampled layouts (or UCT's iterations) a decision, for the players that"
                    " sample (default: each one's own)")
