@@ -35,9 +35,10 @@ COLUMNS = ("player", "deal", "won", "moves", "seconds", "cpu", "solves")
 def run(args: argparse.Namespace) -> None:
     import solver
     from halfmoon.batch.sources import deals_from_random
+    from halfmoon.research.fairplay import player_list
     from halfmoon.research.strategies import game_seed
 
-    names = ["lookahead", "tuned", *[n for n in args.players.split(",") if n]]
+    names = ["lookahead", "tuned", *player_list(args.players)]
     players = [solver.player_named(n) for n in names]
     solver.warm_up(["players", "fair", "bandit"])
     numbers = [int(n) for n in deals_from_random(args.deals, args.seed).numbers]

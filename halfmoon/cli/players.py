@@ -22,7 +22,7 @@ def cmd_players(args: argparse.Namespace) -> int:
         if args.random < 1:
             raise _UsageError(f"--random must be at least 1, got {args.random}")
         deals = batch.deals_from_random(args.random, args.seed)
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    names = fairplay.player_list(args.players)
     if not names:
         raise _UsageError("--players names no player")
     chosen = fairplay.players(names, args.samples)  # unknown names fail before any game

@@ -50,6 +50,21 @@ from .stats import paired_difference, wilson_interval
 from .strategies import game_seed
 
 
+def player_list(text: str) -> list[str]:
+    """The players' names of a comma-separated list, where a bandit's settings keep their
+    own commas: ``"tuned,bandit@cap=100,lead=300,fair"`` names three players (a piece
+    ``KEY=VALUE`` without an ``@`` belongs to the name before it)."""
+    names: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and "@" not in piece and names and "=" in names[-1]:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
+
+
 def players(names: Iterable[str], samples: Optional[int] = None) -> list[Player]:
     """The players of ``names`` (:func:`solver.player_named`: ``fair`` is :data:`FAIR`'s
     settings under the name ``fair``, ``NAME@K`` a sampling player at K samples);
