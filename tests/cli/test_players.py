@@ -40,3 +40,15 @@ def test_players_bad_input_is_one_line(capsys):
     assert_one_line_error(capsys, ["players", "--random", "5", "--workers", "0"],
                           "--workers must be at least 1")
     assert_one_line_error(capsys, ["players"], "one of the arguments")
+    assert_one_line_error(capsys, ["players", "--random", "5", "--players", "bandit@cap=-4"],
+                          "cap='-4' is out of range")
+
+
+def test_players_takes_a_bandit_with_settings(capsys):
+    status, out, err = run(capsys, "players", "--random", "3", "--seed", "4", "--players",
+                           "tuned,bandit@cap=100,lead=10,total=60", "--workers", "1")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["tuned", "bandit@cap=100,lead=10,total=60"]
+    assert "(leader 10 plays, cap 100 positions (order search), batches of 10, C = 2, at most 60" \
+        " samples)" in lines[2]
