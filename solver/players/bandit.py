@@ -20,6 +20,9 @@ section 8), on the views of :mod:`.fair`:
   leader is played.  Should no sample of any candidate win after ``hopeless`` samples, the
   base player's move is played (the game is lost or far beyond the cap's reach; the
   samples would not tell the moves apart).
+- With a bound ``z`` above 0 (not lonelybot's: 0 by default), a leader other than the base
+  player's move is played only if its mean beats the base move's by ``z`` standard errors
+  (evidence must earn a change, as for the rollout player of :mod:`.fair`).
 - A view whose hidden cards are all of one rank (or none) has one layout: each candidate is
   solved once.
 
@@ -51,8 +54,8 @@ from ..verdicts import WIN
 from .fair import NRANKS, base_choice, hidden_counts, move_signature, sample_layout, view_layout
 
 # the settings, in a float64 array: their indices
-B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS = range(7)
-NBANDIT = 7
+B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS, B_Z = range(8)
+NBANDIT = 8
 # the depth-first rules a capped solve may use (the projections and the grouping search
 # need tables of their own and are left out)
 SEARCH_RULES = FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | COMMUTING
@@ -213,7 +216,21 @@ def bandit_choice(view, reserve, pos, moves, m, base, params, state, solver, sta
             return b
         k = _leader(plays, wins, n)
         if plays[k] >= lead or (total > 0 and done >= total):
+            if params[B_Z] > 0 and k != 0 and not _clearly_better(plays, wins, k, params[B_Z]):
+                return b
             return cand[k]
+
+
+@njit(cache=True)
+def _clearly_better(plays, wins, k, z):
+    """Whether candidate ``k``'s mean beats the base move's (candidate 0) by ``z`` standard
+    errors."""
+    if plays[0] == 0:
+        return True
+    pk = wins[k] / plays[k]
+    p0 = wins[0] / plays[0]
+    se = np.sqrt(pk * (1 - pk) / plays[k] + p0 * (1 - p0) / plays[0])
+    return pk - p0 > z * max(se, 1e-9)
 
 
 # --- a whole game -----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from .bandit import (
     B_HOPELESS,
     B_LEAD,
     B_TOTAL,
+    B_Z,
     DEFAULT_SEARCH,
     NBANDIT,
     SEARCHES,
@@ -91,9 +92,9 @@ class Player:
         :func:`.bandit.bandit_game`) takes them."""
         if self.kind == "bandit":
             out = np.zeros(NBANDIT, np.float64)
-            out[[B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS]] = (
+            out[[B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS, B_Z]] = (
                 self.budget, self.samples, self.batch, self.c, self.total, self.hopeless,
-                SEARCHES[self.search])
+                SEARCHES[self.search], self.z)
             return out
         out = np.zeros(NPARAMS, np.float64)
         out[[P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL, P_DEFAULT, P_DEDUPE]] = (
@@ -110,7 +111,8 @@ class Player:
         if self.kind == "bandit":
             return (f"leader {self.samples:,} plays, cap {self.budget:,} positions ({self.search}"
                     f" search), batches of {self.batch}, C = {self.c:g}"
-                    + (f", at most {self.total:,} samples" if self.total else ""))
+                    + (f", at most {self.total:,} samples" if self.total else "")
+                    + (f", the tuned move unless beaten by {self.z:g} s.e." if self.z else ""))
         what = "iterations" if self.name.startswith("uct") else "layouts"
         return f"{self.samples} {what} a decision"
 
@@ -136,13 +138,14 @@ PLAYERS: dict[str, Player] = {
     "uct": Player("uct", "kernel", MCTS, GREEDY, samples=2000, c=0.3,
                   about="UCT over the fair game's states, greedy roll-outs"),
     "bandit": Player("bandit", "bandit", base=TUNED, samples=100, budget=1000, c=2.0, batch=10,
-                     total=1000, hopeless=200,
+                     total=1000, hopeless=200, z=0.0,
                      about="UCB1 over the moves, capped solves of sampled layouts"),
 }
 # the bandit's settings by name, as bandit@KEY=VALUE,... writes them: name -> (field, type)
 BANDIT_KEYS: dict[str, tuple[str, type]] = {
     "cap": ("budget", int), "lead": ("samples", int), "batch": ("batch", int), "c": ("c", float),
     "total": ("total", int), "hopeless": ("hopeless", int), "search": ("search", str),
+    "z": ("z", float),
 }
 FAIR = "rollout-tuned"  # the best fair player at its default settings
 TABLE_BITS = 20  # UCT's table: 2**20 slots, shared by a game's decisions

@@ -28,6 +28,7 @@ from solver.players.bandit import (
     B_HOPELESS,
     B_LEAD,
     B_TOTAL,
+    B_Z,
     SEARCHES,
     bandit_choice,
     bandit_decide,
@@ -122,8 +123,11 @@ def test_a_solve_forgets_what_the_layout_before_it_proved_lost():
 
 
 def test_the_candidates_are_one_move_of_each_signature_the_base_moves_first():
-    piles, reserve = deal_arrays(parse_layout(make_layout(
-        {1: "2c 3c 5c", 2: "4d 6d 5d", 3: "7h 5h"}, "6s 6h 9c")))
+    piles = np.zeros((NPILES, 8), np.int8)
+    piles[0, :3] = [1, 2, 5]  # P1 and P2: three cards, a 5 on top
+    piles[1, :3] = [3, 4, 5]
+    piles[2, :2] = [7, 5]  # P3: two cards, a 5 on top
+    reserve = np.array([6, 6, 9, 0, 0, 0, 0, 0], np.int8)
     pos = initial_position(piles, reserve)
     moves = np.empty(MAX_MOVES, np.uint64)
     m = all_moves(piles, reserve, pos, moves)
@@ -237,6 +241,25 @@ def test_bandit_games_replay_through_the_engine_and_repeat_from_their_seed():
 
 
 def test_the_settings_array_reads_the_roster():
-    p = _params(cap=123, lead=45, batch=6, total=789, hopeless=12, search="plain")
-    assert (p[B_CAP], p[B_LEAD], p[B_BATCH], p[B_TOTAL], p[B_HOPELESS], p[B_FLAGS]) == (
-        123, 45, 6, 789, 12, SEARCHES["plain"])
+    p = _params(cap=123, lead=45, batch=6, total=789, hopeless=12, search="plain", z=1.5)
+    assert (p[B_CAP], p[B_LEAD], p[B_BATCH], p[B_TOTAL], p[B_HOPELESS], p[B_FLAGS], p[B_Z]) == (
+        123, 45, 6, 789, 12, SEARCHES["plain"], 1.5)
+
+
+def test_with_a_bound_the_base_move_is_kept_unless_clearly_beaten():
+    """lonelybot's rule plays the leader (here some leaders are not the tuned move); with a
+    bound of a billion standard errors, every move is the tuned player's."""
+    plain = bound = 0
+    for piles, _, reserve, pos, moves, m in _decisions(np.random.default_rng(1), deals=3):
+        view = np.zeros_like(piles)
+        view_layout(piles, pos, view)
+        b = base_choice(view, reserve, pos, moves, m, TUNED)
+        for z, count in ((0.0, "plain"), (1e9, "bound")):
+            k = bandit_choice(view, reserve, pos, moves, m, TUNED, _params(z=z),
+                              np.array([5], np.uint64), new_solver(view, reserve, 200),
+                              np.zeros(1, np.int64))
+            if count == "plain":
+                plain += k != b
+            else:
+                bound += k != b
+    assert plain > 0 and bound == 0

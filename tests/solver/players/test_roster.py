@@ -18,6 +18,7 @@ from solver.players.bandit import (
     B_HOPELESS,
     B_LEAD,
     B_TOTAL,
+    B_Z,
     NBANDIT,
     SEARCHES,
 )
@@ -80,14 +81,16 @@ def test_the_settings_as_the_kernels_take_them_and_in_words():
 
 def test_the_bandits_settings_by_name():
     p = solver.player_named("bandit@cap=300,lead=40,batch=5,c=1.5,total=900,hopeless=60,"
-                            "search=plain")
-    assert (p.kind, p.base, p.budget, p.samples, p.batch, p.c, p.total, p.hopeless, p.search) == (
-        "bandit", TUNED, 300, 40, 5, 1.5, 900, 60, "plain")
-    assert p.name == "bandit@cap=300,lead=40,batch=5,c=1.5,total=900,hopeless=60,search=plain"
+                            "search=plain,z=2")
+    assert (p.kind, p.base, p.budget, p.samples, p.batch, p.c, p.total, p.hopeless, p.search,
+            p.z) == ("bandit", TUNED, 300, 40, 5, 1.5, 900, 60, "plain", 2.0)
+    assert p.name == ("bandit@cap=300,lead=40,batch=5,c=1.5,total=900,hopeless=60,search=plain,"
+                      "z=2")
     params = p.params()
     assert params.shape == (NBANDIT,)
-    assert [params[k] for k in (B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS)] == [
-        300, 40, 5, 1.5, 900, 60, SEARCHES["plain"]]
+    assert [params[k] for k in (B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS,
+                                B_Z)] == [300, 40, 5, 1.5, 900, 60, SEARCHES["plain"], 2.0]
+    assert p.settings().endswith(", the tuned move unless beaten by 2 s.e.")
     assert solver.player_named("bandit@50").samples == 50  # NAME@K: the leader's plays
     assert solver.player_named("bandit", samples=70).samples == 70
     d = solver.player_named("bandit")
