@@ -24,7 +24,7 @@ def cmd_players(args: argparse.Namespace) -> int:
         if args.random < 1:
             raise _UsageError(f"--random must be at least 1, got {args.random}")
         deals = batch.deals_from_random(args.random, args.seed)
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    names = fairplay.player_list(args.players)
     if not names:
         raise _UsageError("--players names no player")
     chosen = fairplay.players(names, args.samples)  # unknown names fail before any game
@@ -141,7 +141,8 @@ def add_players(p: argparse.ArgumentParser):
                    help="seed of --random and of the players' random numbers (default: 0)")
     p.add_argument("--players", default="random,greedy,lookahead,fair", metavar="LIST",
                    help=f"comma-separated, of {PLAYER_NAMES} ('fair': the best fair player),"
-                   " each of the sampling ones also as NAME@K (K samples a decision)"
+                   " each of the sampling ones also as NAME@K (K samples a decision), the bandit"
+                   " also as bandit@cap=C,lead=N,... (its settings)"
                    " (default: random,greedy,lookahead,fair)")
     p.add_argument("--samples", type=int, metavar="K",
                    help="sampled layouts (or UCT's iterations) a decision, for the players that"

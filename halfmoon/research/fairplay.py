@@ -17,6 +17,11 @@ players, by name (:data:`solver.FAIR_PLAYERS`):
   :mod:`solver.players.features`, its weights fitted by :mod:`.tuning`);
 - ``uct``: UCT over the fair game's states, greedy roll-outs
   (:func:`solver.players.fair.mcts_choice`);
+- ``bandit``: UCB1 over the moves (one of each kind a fair player cannot tell apart), each
+  sample a layout drawn from the view on which the solver's depth-first search, capped at a
+  few positions, looks for a win after the move: only a win found within the cap scores
+  (:mod:`solver.players.bandit`, the method of the Klondike engine lonelybot);
+  ``bandit@cap=1000,lead=1000`` sets its cap, the leader's plays and its other settings;
 - ``fair``: the best fair player at its default settings (:data:`FAIR`), the one the board's
   fair hint uses;
 - ``NAME@K``: a sampling player with K samples (layouts or iterations) a decision.
@@ -44,6 +49,21 @@ from solver import fair_hint as _fair_hint
 
 from .stats import paired_difference, wilson_interval
 from .strategies import game_seed
+
+
+def player_list(text: str) -> list[str]:
+    """The players' names of a comma-separated list, where a bandit's settings keep their
+    own commas: ``"tuned,bandit@cap=100,lead=300,fair"`` names three players (a piece
+    ``KEY=VALUE`` without an ``@`` belongs to the name before it)."""
+    names: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and "@" not in piece and names and "=" in names[-1]:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
 
 
 def players(names: Iterable[str], samples: Optional[int] = None) -> list[Player]:
@@ -95,7 +115,7 @@ def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
     workers = (os.cpu_count() or 1) if workers is None else workers
     if workers < 1:
         raise HalfMoonError(f"--workers must be at least 1, got {workers}")
-    warm_up(["players", "fair"])
+    warm_up(["players", "fair", *(["bandit"] if any(p.kind == "bandit" for p in chosen) else [])])
     size = max(1, min(200, len(nums) // (4 * workers) or 1))
     tasks = [(nums[k:k + size], p) for p in chosen for k in range(0, len(nums), size)]
     parts = []

@@ -169,6 +169,23 @@ def _fair() -> None:
            *new_tree(4), np.zeros(1, np.int64), np.zeros_like(piles))
 
 
+def _bandit() -> None:
+    # the bandit player (solver.players.bandit): a game with capped solves, in each rule set
+    import numpy as np
+
+    from ..mirror.convert import sample_arrays
+    from ..mirror.position import MAX_PLY, initial_position
+    from ..players.bandit import B_FLAGS, SEARCHES, bandit_game
+    from ..players.roster import player_named
+
+    piles, reserve = sample_arrays()
+    params = player_named("bandit@cap=10,lead=1,total=10,hopeless=10").params()
+    for flags in sorted(set(SEARCHES.values())):
+        params[B_FLAGS] = flags
+        bandit_game(piles, reserve, initial_position(piles, reserve), 0, params, np.uint64(1),
+                    np.zeros(MAX_PLY, np.uint64), np.zeros(1, np.int64))
+
+
 # name -> (warm-up, rough seconds to compile it on a small machine with another compiling
 # beside it (alone, about 0.7 of that), what it is)
 GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
@@ -179,6 +196,7 @@ GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
     "generator": (_generator, 2, "the deal generator"),
     "features": (_features, 5, "the deals' features"),
     "fair": (_fair, 12, "the fair players"),
+    "bandit": (_bandit, 40, "the bandit player"),
 }
 SOLVER = ("search", "grouping")  # what solving any deal may call (with the default rules)
 

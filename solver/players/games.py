@@ -4,7 +4,7 @@
 - :func:`simple_games`: a simple player (:data:`.roster.SIMPLE`) on every deal in one call
   of compiled code (:func:`.simple.play_batch`);
 - :func:`player_games`: any player of :mod:`.roster` a game at a time, each game timed and
-  its evaluations (roll-outs, or the PIMC player's solves) counted; with a budget, the
+  its evaluations (roll-outs, or the PIMC and bandit players' solves) counted; with a budget, the
   fatal move of each game (:func:`fatal_move`);
 - :func:`weighted_wins`: whether the weighted player (:mod:`.features`) wins each deal,
   threads sharing the batch.
@@ -34,6 +34,7 @@ from ..mirror.position import (
 )
 from ..portfolio.search import search_arrays
 from ..verdicts import LOSS, NAMES, WIN
+from .bandit import bandit_game
 from .fair import fair_game
 from .features import weighted_wins as weighted_wins_kernel
 from .pimc import pimc_game
@@ -156,6 +157,11 @@ def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, i
         stats = np.zeros(1, np.int64)
         n, final = fair_game(piles, reserve, root, player.code, player.base, player.params(),
                              np.uint64(seed), TABLE_BITS, line, stats)
+        return int(n), int(final), int(stats[0])
+    if player.kind == "bandit":
+        stats = np.zeros(1, np.int64)
+        n, final = bandit_game(piles, reserve, root, player.base, player.params(), np.uint64(seed),
+                               line, stats)
         return int(n), int(final), int(stats[0])
     return pimc_game(piles, reserve, root, player.base, player.samples, player.budget, seed, line)
 

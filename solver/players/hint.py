@@ -14,6 +14,7 @@ from halfmoon.game.moves import Move
 
 from ..mirror.convert import deal_arrays, delta_to_move
 from ..mirror.position import MAX_MOVES, all_moves, initial_position
+from .bandit import bandit_decide, new_solver
 from .fair import base_choice, decide, new_tree, view_layout
 from .pimc import child_solves
 from .roster import TABLE_BITS, Player
@@ -49,6 +50,10 @@ def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: i
     if player.kind == "kernel":
         k = int(decide(piles, reserve, pos, moves, m, player.code, player.base, player.params(),
                        state, *new_tree(TABLE_BITS), np.zeros(1, np.int64), np.zeros_like(piles)))
+    elif player.kind == "bandit":
+        k = int(bandit_decide(piles, reserve, pos, moves, m, player.base, player.params(), state,
+                              new_solver(view, reserve, player.budget), np.zeros(1, np.int64),
+                              np.zeros_like(piles)))
     else:
         k = int(base_choice(view, reserve, pos, moves, m, player.code))
     keeps, unknown, _ = child_solves(view, reserve, pos, moves, m, samples, state, budget)

@@ -6,8 +6,10 @@ Two lists, as the applications use them:
 - :data:`SIMPLE`: the simple players that :func:`.games.simple_games` plays many deals
   with in one call of compiled code (``lookahead3``: the lookahead player three moves deep);
 - :data:`PLAYERS`: the players of the ladder (:func:`player_named`): the simple ones, the
-  PIMC player and the fair players of :mod:`.fair`; ``fair`` is :data:`FAIR`'s settings under
-  that name, ``NAME@K`` a sampling player with K samples (layouts or iterations) a decision.
+  PIMC player, the fair players of :mod:`.fair` and the bandit player of :mod:`.bandit`;
+  ``fair`` is :data:`FAIR`'s settings under that name, ``NAME@K`` a sampling player with K
+  samples (layouts or iterations; the bandit's leader's plays) a decision, and
+  ``bandit@KEY=VALUE,...`` the bandit player with other settings (:data:`BANDIT_KEYS`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,19 @@ import numpy as np
 
 from halfmoon.game.errors import HalfMoonError
 
+from .bandit import (
+    B_BATCH,
+    B_C,
+    B_CAP,
+    B_FLAGS,
+    B_HOPELESS,
+    B_LEAD,
+    B_TOTAL,
+    B_Z,
+    DEFAULT_SEARCH,
+    NBANDIT,
+    SEARCHES,
+)
 from .fair import (
     MCTS,
     NPARAMS,
@@ -41,7 +56,7 @@ SIMPLE: dict[str, tuple[int, int]] = {
     "lookahead3": (LOOKAHEAD, 3),
     "tuned": (TUNED, 0),
 }
-KINDS = ("simple", "kernel", "pimc")
+KINDS = ("simple", "kernel", "pimc", "bandit")
 
 
 @dataclass(frozen=True)
@@ -60,7 +75,11 @@ class Player:
     partial: float = 0.0  # credit of a lost roll-out for the share of cards it removed
     default: int = -1  # the rollout player's move without evidence (-1: the base player's)
     dedupe: bool = False  # weigh one move of each kind a fair player cannot tell apart
-    budget: int = 0  # positions a solve (pimc)
+    budget: int = 0  # positions a solve (pimc), the cap of a capped solve (bandit)
+    batch: int = 10  # layouts a pick of the bandit
+    total: int = 0  # the bandit's samples a decision at most (0: no limit)
+    hopeless: int = 0  # the bandit's samples without a win before the base move (0: never)
+    search: str = DEFAULT_SEARCH  # the rule set of the bandit's capped solves (SEARCHES)
     about: str = ""
 
     def with_samples(self, samples: Optional[int]) -> "Player":
@@ -69,7 +88,14 @@ class Player:
         return self if samples is None or not self.samples else replace(self, samples=int(samples))
 
     def params(self) -> np.ndarray:
-        """The settings as :func:`.fair.decide` takes them."""
+        """The settings as :func:`.fair.decide` (or, for the bandit player,
+        :func:`.bandit.bandit_game`) takes them."""
+        if self.kind == "bandit":
+            out = np.zeros(NBANDIT, np.float64)
+            out[[B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS, B_Z]] = (
+                self.budget, self.samples, self.batch, self.c, self.total, self.hopeless,
+                SEARCHES[self.search], self.z)
+            return out
         out = np.zeros(NPARAMS, np.float64)
         out[[P_BUDGET, P_ROUNDS, P_Z, P_C, P_PARTIAL, P_DEFAULT, P_DEDUPE]] = (
             self.samples, self.rounds, self.z, self.c, self.partial, self.default + 1,
@@ -82,6 +108,11 @@ class Player:
             return ""
         if self.kind == "pimc":
             return f"{self.samples} layouts, {self.budget:,} positions a solve"
+        if self.kind == "bandit":
+            return (f"leader {self.samples:,} plays, cap {self.budget:,} positions ({self.search}"
+                    f" search), batches of {self.batch}, C = {self.c:g}"
+                    + (f", at most {self.total:,} samples" if self.total else "")
+                    + (f", the tuned move unless beaten by {self.z:g} s.e." if self.z else ""))
         what = "iterations" if self.name.startswith("uct") else "layouts"
         return f"{self.samples} {what} a decision"
 
@@ -106,6 +137,15 @@ PLAYERS: dict[str, Player] = {
                             about="tuned, unless paired tuned roll-outs say otherwise"),
     "uct": Player("uct", "kernel", MCTS, GREEDY, samples=2000, c=0.3,
                   about="UCT over the fair game's states, greedy roll-outs"),
+    "bandit": Player("bandit", "bandit", base=TUNED, samples=100, budget=1000, c=2.0, batch=10,
+                     total=1000, hopeless=200, z=0.0,
+                     about="UCB1 over the moves, capped solves of sampled layouts"),
+}
+# the bandit's settings by name, as bandit@KEY=VALUE,... writes them: name -> (field, type)
+BANDIT_KEYS: dict[str, tuple[str, type]] = {
+    "cap": ("budget", int), "lead": ("samples", int), "batch": ("batch", int), "c": ("c", float),
+    "total": ("total", int), "hopeless": ("hopeless", int), "search": ("search", str),
+    "z": ("z", float),
 }
 FAIR = "rollout-tuned"  # the best fair player at its default settings
 TABLE_BITS = 20  # UCT's table: 2**20 slots, shared by a game's decisions
@@ -126,9 +166,35 @@ def player_named(name: str, samples: Optional[int] = None) -> Player:
         raise HalfMoonError(f"unknown player {name!r} (expected some of "
                             f"{', '.join([*PLAYERS, 'fair'])}, or NAME@SAMPLES)")
     p = p.with_samples(samples)
+    if at and "=" in at:
+        return replace(_with_settings(p, name, at), name=name)
     if at:
         if not at.isdigit() or int(at) < 1 or not p.samples:
             raise HalfMoonError(f"bad player {name!r}: NAME@SAMPLES takes a sampling player and a "
                                 "number of samples of at least 1")
         p = replace(p, samples=int(at))
     return replace(p, name=name)
+
+
+def _with_settings(p: Player, name: str, at: str) -> Player:
+    """``p`` with the settings ``KEY=VALUE,...`` of ``at`` (the bandit's :data:`BANDIT_KEYS`)."""
+    if p.kind != "bandit":
+        raise HalfMoonError(f"bad player {name!r}: NAME@KEY=VALUE takes the bandit player")
+    changes: dict = {}
+    for item in at.split(","):
+        key, _, value = item.partition("=")
+        if key not in BANDIT_KEYS:
+            raise HalfMoonError(f"bad player {name!r}: unknown setting {key!r} (expected some of "
+                                f"{', '.join(BANDIT_KEYS)})")
+        field, kind = BANDIT_KEYS[key]
+        try:
+            v = kind(value)
+        except ValueError:
+            raise HalfMoonError(f"bad player {name!r}: {key}={value!r} is not a {kind.__name__}")
+        if kind is str and v not in SEARCHES:
+            raise HalfMoonError(f"bad player {name!r}: search={value!r} (expected one of "
+                                f"{', '.join(SEARCHES)})")
+        if kind is not str and (v < 0 or (v == 0 and key in ("cap", "lead", "batch"))):
+            raise HalfMoonError(f"bad player {name!r}: {key}={value!r} is out of range")
+        changes[field] = v
+    return replace(p, **changes)

@@ -42,6 +42,8 @@ def test_players_bad_input_is_one_line(capsys):
     assert_one_line_error(capsys, ["players", "--random", "5", "--workers", "-1"],
                           "--workers must be at least 1")
     assert_one_line_error(capsys, ["players"], "one of the arguments")
+    assert_one_line_error(capsys, ["players", "--random", "5", "--players", "bandit@cap=-4"],
+                          "cap='-4' is out of range")
 
 
 def test_players_says_how_far_it_is_in_a_log(capsys):
@@ -91,3 +93,13 @@ def test_players_help_names_every_player_the_solver_takes(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert all(name in text for name in FAIR_PLAYERS) and "NAME@K" in text
     assert ", ".join(FAIR_PLAYERS) in text
+
+
+def test_players_takes_a_bandit_with_settings(capsys):
+    status, out, err = run(capsys, "players", "--random", "3", "--seed", "4", "--players",
+                           "tuned,bandit@cap=100,lead=10,total=60", "--workers", "1")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["tuned", "bandit@cap=100,lead=10,total=60"]
+    assert "(leader 10 plays, cap 100 positions (order search), batches of 10, C = 2, at most 60" \
+        " samples)" in lines[2]

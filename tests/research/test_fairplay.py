@@ -10,7 +10,7 @@ import pytest
 from halfmoon.game.codes import random_numbers
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
-from halfmoon.research.fairplay import FAIR, ladder, play_players, players
+from halfmoon.research.fairplay import FAIR, ladder, play_players, player_list, players
 from halfmoon.research.stats import paired_difference, wilson_interval
 from halfmoon.research.strategies import game_seed, play_many
 from solver import line_moves, player_games
@@ -128,3 +128,21 @@ def test_a_player_at_other_samples():
     for bad in ("greedy@4", "rollout@0", "rollout@x"):
         with pytest.raises(HalfMoonError, match="NAME@SAMPLES"):
             players([bad])
+
+
+def test_a_list_of_players_keeps_the_bandits_settings():
+    assert player_list("tuned, bandit@cap=100,lead=30,fair,bandit@lead=5,total=50,") == [
+        "tuned", "bandit@cap=100,lead=30", "fair", "bandit@lead=5,total=50"]
+    assert player_list(",") == []
+    with pytest.raises(HalfMoonError, match="unknown player 'lead=3'"):
+        players(player_list("greedy,lead=3"))  # a setting with no bandit before it
+
+
+def test_bandit_games_through_the_research_layer_are_seeded_per_deal():
+    nums = random_numbers(3, seed=44)
+    name = "bandit@cap=100,lead=10,total=60,hopeless=30"
+    games = play_players(nums, [name], seed=5, workers=1)
+    again = play_players(nums[1:], [name], seed=5, workers=1)
+    assert (games["evaluations"] > 0).all()
+    first = games[games["deal"].isin(nums[1:])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(again.drop(columns="seconds"), first.drop(columns="seconds"))

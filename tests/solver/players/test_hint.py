@@ -15,6 +15,7 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.layouts import parse_layout
 from solver.mirror.convert import deal_arrays, delta_to_move
 from solver.mirror.position import MAX_MOVES, all_moves, initial_position
+from solver.players.bandit import bandit_decide, new_solver
 from solver.players.fair import base_choice, decide, new_tree, view_layout
 from solver.players.hint import FairHint
 from solver.players.pimc import child_solves
@@ -42,13 +43,17 @@ def _by_hand(position: Deal, player, samples, seed, budget):
     if player.kind == "kernel":
         k = decide(piles, reserve, pos, moves, m, player.code, player.base, player.params(), state,
                    *new_tree(TABLE_BITS), np.zeros(1, np.int64), np.zeros_like(piles))
+    elif player.kind == "bandit":
+        k = bandit_decide(piles, reserve, pos, moves, m, player.base, player.params(), state,
+                          new_solver(view, reserve, player.budget), np.zeros(1, np.int64),
+                          np.zeros_like(piles))
     else:
         k = base_choice(view, reserve, pos, moves, m, player.code)
     keeps, unknown, _ = child_solves(view, reserve, pos, moves, m, samples, state, budget)
     return delta_to_move(int(moves[k])), [delta_to_move(int(d)) for d in moves[:m]], keeps, unknown
 
 
-@pytest.mark.parametrize("name", ["rollout@16", "lookahead"])
+@pytest.mark.parametrize("name", ["rollout@16", "lookahead", "bandit@cap=100,lead=10,total=60"])
 def test_the_hint_is_the_kernels_one_by_one(name):
     for position in _positions():
         hint = solver.fair_hint(position, 3, -5, 5_000, name)

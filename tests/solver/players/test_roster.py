@@ -10,6 +10,18 @@ import pytest
 
 import solver
 from halfmoon.game.errors import HalfMoonError
+from solver.players.bandit import (
+    B_BATCH,
+    B_C,
+    B_CAP,
+    B_FLAGS,
+    B_HOPELESS,
+    B_LEAD,
+    B_TOTAL,
+    B_Z,
+    NBANDIT,
+    SEARCHES,
+)
 from solver.players.fair import (
     MCTS,
     NPARAMS,
@@ -37,7 +49,7 @@ def test_the_simple_players_codes_and_depths():
 def test_the_ladder_players_and_fair():
     assert solver.FAIR_PLAYERS == (*PLAYERS, "fair") and solver.FAIR == FAIR in PLAYERS
     for name, p in PLAYERS.items():
-        assert p.name == name and p.about and p.kind in ("simple", "kernel", "pimc")
+        assert p.name == name and p.about and p.kind in ("simple", "kernel", "pimc", "bandit")
         assert (p.kind == "simple") == (p.samples == 0)
     assert solver.player_named("fair") == replace(PLAYERS[FAIR], name="fair")
     assert player_named("greedy") == PLAYERS["greedy"]
@@ -65,6 +77,32 @@ def test_the_settings_as_the_kernels_take_them_and_in_words():
     assert solver.player_named("uct@50").settings() == "50 iterations a decision"
     assert solver.player_named("fair").settings() == "256 layouts a decision"
     assert solver.player_named("tuned").settings() == ""
+
+
+def test_the_bandits_settings_by_name():
+    p = solver.player_named("bandit@cap=300,lead=40,batch=5,c=1.5,total=900,hopeless=60,"
+                            "search=plain,z=2")
+    assert (p.kind, p.base, p.budget, p.samples, p.batch, p.c, p.total, p.hopeless, p.search,
+            p.z) == ("bandit", TUNED, 300, 40, 5, 1.5, 900, 60, "plain", 2.0)
+    assert p.name == ("bandit@cap=300,lead=40,batch=5,c=1.5,total=900,hopeless=60,search=plain,"
+                      "z=2")
+    params = p.params()
+    assert params.shape == (NBANDIT,)
+    assert [params[k] for k in (B_CAP, B_LEAD, B_BATCH, B_C, B_TOTAL, B_HOPELESS, B_FLAGS,
+                                B_Z)] == [300, 40, 5, 1.5, 900, 60, SEARCHES["plain"], 2.0]
+    assert p.settings().endswith(", the tuned move unless beaten by 2 s.e.")
+    assert solver.player_named("bandit@50").samples == 50  # NAME@K: the leader's plays
+    assert solver.player_named("bandit", samples=70).samples == 70
+    d = solver.player_named("bandit")
+    assert (d.budget, d.c, d.batch, d.search) == (1000, 2.0, 10, "order")
+    assert d.settings() == ("leader 100 plays, cap 1,000 positions (order search), batches of 10,"
+                            " C = 2, at most 1,000 samples")
+    for bad, why in (("bandit@cap=0", "out of range"), ("bandit@lead=x", "is not a int"),
+                     ("bandit@depth=3", "unknown setting 'depth'"), ("rollout@cap=3", "takes the"
+                     " bandit"), ("bandit@search=bfs", "expected one of plain, engine, order"),
+                     ("bandit@total=-1", "out of range")):
+        with pytest.raises(HalfMoonError, match=why):
+            solver.player_named(bad)
 
 
 def test_bad_names_and_samples_are_refused():
