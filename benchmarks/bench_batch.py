@@ -10,11 +10,17 @@ that the runs found the same results, and writes everything to benchmarks/result
 The speed-up needs two free cores.  To tell a slow batch from a busy machine, each run
 also records the CPU time of all its processes (sampled from /proc on Linux) and the
 machine's load average: with 2 workers the CPU time should stay close to that of 1 worker.
+``--control`` also measures what the machine itself allows: the bare solver
+(``solver.solve_numbers``, no batch at all) on the same deals in one process, then the
+deals split between N processes running at once.  On a machine whose cores slow each other
+down (shared caches, a virtual machine's cores) the control's speed-up is the ceiling no
+batch can pass.
 
     python benchmarks/bench_batch.py                   # deals 0-1,999, budget 200,000
     python benchmarks/bench_batch.py --deals 500 --budget 50000
     python benchmarks/bench_batch.py --random 100000 --seed 7 --chunk-size 0   # as a user runs
     python benchmarks/bench_batch.py --random 200000 --seed 7 --workers 1 16 --chunk-size 0
+    python benchmarks/bench_batch.py --random 100000 --seed 7 --chunk-size 0 --control
 """
 
 from __future__ import annotations
@@ -94,6 +100,43 @@ def run(workers: int, deals: int, budget: int, chunk_size: int, out: Path,
     return result, df.drop(columns="seconds")
 
 
+CONTROL = """
+import sys, time
+from halfmoon.game.codes import random_numbers
+from solver import solve_numbers
+deals, seed, budget, part, parts = map(int, sys.argv[1:])
+numbers = random_numbers(deals, seed)[part::parts] if seed >= 0 else list(range(part, deals, parts))
+solve_numbers(numbers[:2], budget)  # load the compiled solver before the clock starts
+print(f"ready", flush=True)
+sys.stdin.readline()
+t0 = time.perf_counter()
+for i in range(0, len(numbers), 1000):
+    solve_numbers(numbers[i:i + 1000], budget)
+print(time.perf_counter() - t0, flush=True)
+"""
+
+
+def control(processes: int, deals: int, budget: int, seed: Optional[int]) -> float:
+    """Wall seconds for ``processes`` bare solver processes, started together, to solve the
+    deals between them (each loads the solver first, untimed)."""
+    procs = [subprocess.Popen([sys.executable, "-c", CONTROL, str(deals),
+                               str(-1 if seed is None else seed), str(budget), str(k),
+                               str(processes)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for k in range(processes)]
+    for p in procs:
+        assert p.stdout.readline().strip() == "ready"
+    t0 = time.perf_counter()
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    for p in procs:
+        p.stdout.read()
+        if p.wait() != 0:
+            sys.exit("bench_batch: a control process failed")
+    return time.perf_counter() - t0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2000, help="deals 0 to N-1 (default: 2000)")
@@ -106,6 +149,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2],
                     help="worker counts to run, the first the baseline (default: 1 2)")
     ap.add_argument("--json", type=Path, default=HERE / "results" / "batch.json")
+    ap.add_argument("--control", action="store_true",
+                    help="also time the bare solver in 1 and N processes (the machine's ceiling)")
     args = ap.parse_args()
 
     runs, frames, loads = [], [], [os.getloadavg()[0]]
@@ -138,6 +183,18 @@ def main() -> None:
           f" results identical: {identical}")
     print(f"CPU time {names}: {cpu_ratio:.2f}; load average {loads[0]:.1f} before,"
           f" {loads[-1]:.1f} after, on {os.cpu_count()} cores")
+    controls = None
+    if args.control:
+        first, last = args.workers[0], args.workers[-1]
+        walls = {n: control(n, deals, args.budget, seed) for n in (first, last)}
+        ceiling = walls[first] / walls[last]
+        controls = {"processes": [first, last],
+                    "seconds": [round(walls[first], 3), round(walls[last], 3)],
+                    "speedup": round(ceiling, 3),
+                    "batch_of_ceiling": round(speedup / ceiling, 3)}
+        print(f"control, the bare solver on the same deals: {first} process {walls[first]:.2f} s,"
+              f" {last} processes at once {walls[last]:.2f} s = {ceiling:.2f}x, the machine's"
+              f" ceiling; the batch reaches {speedup / ceiling:.0%} of it")
     if loads[0] > 0.5 * (os.cpu_count() or 1):
         # the load after the runs is the benchmark's own; only the load before tells
         print("note: the machine was already busy before the runs; the speed-up may be understated")
@@ -158,6 +215,7 @@ def main() -> None:
         "meets_target": speedup >= target,
         "cpu_ratio_last_to_first": round(cpu_ratio, 3),
         "results_identical": identical,
+        "control": controls,
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=2) + "\n")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 from test_layers import MODULES
@@ -36,3 +37,16 @@ def test_the_long_kernels_named_are_still_there_and_long():
         found = [f for f in _functions(ast.parse(MODULES[module].read_text(encoding="utf-8")))
                  if f.name == func]
         assert found and found[0].end_lineno - found[0].lineno + 1 > MAX_FUNCTION, name
+
+
+def test_every_module_is_on_the_module_map():
+    # docs/architecture.md's map is how a newcomer finds a room: a new module goes on it
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    start, end = text.index("## Module map"), text.index("## Imports between subpackages")
+    section = text[start:end]
+    files = [p for top in ("halfmoon", "solver", "benchmarks") for p in (root / top).rglob("*.py")
+             if p.name != "__init__.py"]
+    assert len(files) > 100
+    missing = [str(p.relative_to(root)) for p in files if p.name not in section]
+    assert not missing, f"modules not on the module map of docs/architecture.md: {missing}"
