@@ -148,6 +148,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     if args.budget is not None and args.budget < 1:
         raise _UsageError(f"bad budget {args.budget}: expected at least 1 position")
+    # the partial analysis's options, checked whatever the deal: a bad value is a mistake
+    if args.samples < 1:
+        raise _UsageError(f"--samples must be at least 1, got {args.samples}")
+    if args.seconds is not None and not args.seconds > 0:
+        raise _UsageError(f"--seconds must be a positive number, got {args.seconds}")
+    if args.games < 0:
+        raise _UsageError(f"--games must be at least 0, got {args.games}")
     deal = load_deal(args.deal)
     if deal.is_partial:
         if args.moves is not None:
@@ -192,12 +199,6 @@ def cmd_analyse_partial(args: argparse.Namespace, deal) -> int:
     layouts, and the fair player's chance (halfmoon.research.partial)."""
     from halfmoon.research.partial import DEFAULT_BUDGET, analyse_partial, format_partial
 
-    if args.samples < 1:
-        raise _UsageError(f"--samples must be at least 1, got {args.samples}")
-    if args.seconds is not None and not args.seconds > 0:
-        raise _UsageError(f"--seconds must be a positive number, got {args.seconds}")
-    if args.games < 0:
-        raise _UsageError(f"--games must be at least 0, got {args.games}")
     result = analyse_partial(deal, samples=args.samples, games=args.games, seconds=args.seconds,
                              seed=args.seed, budget=args.budget or DEFAULT_BUDGET,
                              player=args.player)

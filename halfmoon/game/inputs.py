@@ -24,6 +24,8 @@ def load_deal(arg: str) -> Deal:
         return read_layout(path)
     if text.upper().startswith("HM"):
         Deal(text)  # raises the code's own, precise error
+    if text.startswith("-") and _is_number(text[1:]):
+        number_to_code(int(text))  # raises: a deal number below 0, named as such
     if "/" in text or path.suffix[1:].isalpha():  # written as a file's name: it is missing
         raise HalfMoonError(f"no such file: {arg!r}")
     raise HalfMoonError(f"{arg!r} is neither a deal code, a deal number nor a layout file")

@@ -274,6 +274,10 @@ def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
     assert_one_line_error(capsys, ["analyse", str(start), "--games", "-1"], "--games")
     assert_one_line_error(capsys, ["analyse", str(start), "--player", "nobody"], "nobody")
     assert_one_line_error(capsys, ["solve", str(start)], "a partial deal (84 cards not known")
+    # the same options are checked on a whole deal too, before any work
+    assert_one_line_error(capsys, ["analyse", "3", "--samples", "0"], "--samples must be")
+    assert_one_line_error(capsys, ["analyse", "3", "--games", "-1"], "--games must be at least 0")
+    assert_one_line_error(capsys, ["solve", "-1"], "deal number -1 is outside 0..8031810175")
 
 
 def test_solve_refuses_a_budget_for_the_constraint_model(capsys):

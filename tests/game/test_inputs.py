@@ -31,7 +31,12 @@ def test_a_malformed_code_gets_the_code_error():
         load_deal("HM1-N-AAAAAA")
 
 
-@pytest.mark.parametrize("text", ["²", "nothing-here", "-3", ""])
+def test_a_negative_deal_number_is_named_as_out_of_range():
+    with pytest.raises(InvalidCodeError, match="deal number -3 is outside 0..8031810175"):
+        load_deal("-3")
+
+
+@pytest.mark.parametrize("text", ["²", "nothing-here", "-3x", ""])
 def test_anything_else_is_refused_with_what_was_typed(text):
     with pytest.raises(HalfMoonError, match="neither a deal code, a deal number nor a layout file"):
         load_deal(text)
