@@ -67,7 +67,7 @@ def local_cluster(workers: int):
     from distributed import LocalCluster
 
     return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR)
+                        dashboard_address=":0", silence_logs=logging.ERROR)
 
 
 def empty_task_overhead(address: str, tasks: int) -> float:

@@ -29,8 +29,10 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def cluster():
+    # ":0": a free port for the scheduler's HTTP server (None still binds 8787, so a second
+    # cluster in the same session would warn and move)
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
         silence_logs=logging.ERROR,
     ) as c:
         yield c
@@ -79,7 +81,7 @@ def test_workers_write_the_chunks_to_an_fsspec_url(local):
     # memory:// lives in one process: workers that are threads of this one share it
     url = f"memory://test-cluster-{uuid.uuid4().hex}/results"
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as inproc:
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as inproc:
         summary, warnings = quiet_run(parse_range("0:60"), url, scheduler=inproc.scheduler_address,
                                       chunk_size=6)
     assert summary.solved == 60
@@ -240,7 +242,7 @@ def test_a_second_worker_loads_what_the_first_compiled(tmp_path):
     from halfmoon.batch.cluster import warm_up_workers
 
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
         silence_logs=logging.ERROR, env={"NUMBA_CACHE_DIR": str(tmp_path)},
     ) as c, distributed.Client(c, set_as_default=False) as client:
         client.wait_for_workers(2, timeout=TIMEOUT)
