@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Iterable, Optional, Sequence
 
 import pandas as pd
@@ -116,22 +116,29 @@ def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
     if workers < 1:
         raise HalfMoonError(f"--workers must be at least 1, got {workers}")
     warm_up(["players", "fair", *(["bandit"] if any(p.kind == "bandit" for p in chosen) else [])])
-    size = max(1, min(200, len(nums) // (4 * workers) or 1))
-    tasks = [(nums[k:k + size], p) for p in chosen for k in range(0, len(nums), size)]
-    parts = []
+    # pieces of deals, each player's in turn, so that progress (and the time left it implies)
+    # mixes fast and slow players from the start; small pieces for the players that sample
+    slow = any(p.kind != "simple" for p in chosen)
+    size = max(1, min(20 if slow else 200, len(nums) // (4 * workers) or 1))
+    tasks = [(k, i, nums[k:k + size], p) for k in range(0, len(nums), size)
+             for i, p in enumerate(chosen)]
+    done: dict[tuple[int, int], pd.DataFrame] = {}
     if workers == 1:
-        for piece, p in tasks:
-            parts.append(_play_piece(piece, p, seed, fatal_budget))
+        for k, i, piece, p in tasks:
+            done[i, k] = _play_piece(piece, p, seed, fatal_budget)
             if progress:
                 progress(len(piece))
     else:
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_play_piece, piece, p, seed, fatal_budget) for piece, p in tasks]
-            for f, (piece, _) in zip(futures, tasks):
-                parts.append(f.result())
+            futures = {pool.submit(_play_piece, piece, p, seed, fatal_budget): (i, k, len(piece))
+                       for k, i, piece, p in tasks}
+            for f in as_completed(futures):
+                i, k, n = futures[f]
+                done[i, k] = f.result()
                 if progress:
-                    progress(len(piece))
+                    progress(n)
+    parts = [done[key] for key in sorted(done)]  # rows by player, then deal
     return pd.concat(parts, ignore_index=True)
 
 

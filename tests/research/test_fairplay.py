@@ -89,8 +89,15 @@ def test_a_pimc_game_is_legal_all_the_way_and_seeded_per_deal():
 def test_workers_give_the_same_games():
     nums = random_numbers(12, seed=43)
     one = play_players(nums, ["greedy", "rollout"], seed=1, samples=2, workers=1)
-    two = play_players(nums, ["greedy", "rollout"], seed=1, samples=2, workers=2)
+    counted = []
+    two = play_players(nums, ["greedy", "rollout"], seed=1, samples=2, workers=2,
+                       progress=counted.append)
     pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
+    # rows by player, then deal, whatever order the pieces finished in
+    assert list(two["player"]) == ["greedy"] * 12 + ["rollout"] * 12
+    assert list(two["deal"]) == [int(n) for n in nums] * 2
+    # progress counts every game, a piece at a time
+    assert sum(counted) == 24 and len(counted) > 2
 
 
 def test_the_ladder_by_hand():
