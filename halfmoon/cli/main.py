@@ -59,8 +59,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# options whose value may start with "-" (a range such as -5:10): argparse would take it for
+# an option and say only "expected one argument"; joined as --range=-5:10, the value gets
+# its own check and message
+_DASHED_VALUES = ("--range", "--chunks")
+
+
+def _join_dashed_values(argv: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in _DASHED_VALUES and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and not argv[i + 1].startswith("--"):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
+        argv = _join_dashed_values(sys.argv[1:] if argv is None else list(argv))
         args = build_parser().parse_args(argv)
         return args.run(args)
     except BrokenPipeError:  # the reader left (piped into head): stop quietly

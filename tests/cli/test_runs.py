@@ -48,6 +48,10 @@ def test_batch_refuses_bad_values_and_an_out_it_cannot_make(capsys, tmp_path):
     ]:
         assert_one_line_error(capsys, ["batch", "--range", "0:10", *args], fragment)
     assert_one_line_error(capsys, ["batch", "--random", "0", "--out", out], "bad --random 0")
+    # a value starting with "-" gets the range's own message, not argparse's
+    assert_one_line_error(capsys, ["batch", "--range", "-5:10", "--out", out], "bad range '-5:10'")
+    assert_one_line_error(capsys, ["batch", "--range", "0:10", "--chunks", "-1:2", "--out", out],
+                          "bad --chunks")
     assert_one_line_error(capsys, ["batch", "--codes", str(tmp_path), "--out", out],
                           "is a directory")
     assert_one_line_error(capsys, ["batch", "--codes", str(tmp_path / "none"), "--out", out],
