@@ -21,6 +21,12 @@ batch can pass.
     python benchmarks/bench_batch.py --random 100000 --seed 7 --chunk-size 0   # as a user runs
     python benchmarks/bench_batch.py --random 200000 --seed 7 --workers 1 16 --chunk-size 0
     python benchmarks/bench_batch.py --random 100000 --seed 7 --chunk-size 0 --control
+    python benchmarks/bench_batch.py --random 30000 --seed 7 --chunk-size 0 --rounds 3
+
+``--rounds R`` (R of at least 2) alternates the four runs (the batch with the first and the
+last number of workers, the bare solver in as many processes) R times on the same deals,
+the order turned round each round, so that the machine's swings fall on all four alike; it
+prints each round's speed-ups and their medians.
 """
 
 from __future__ import annotations
@@ -137,6 +143,47 @@ def control(processes: int, deals: int, budget: int, seed: Optional[int]) -> flo
     return time.perf_counter() - t0
 
 
+def rounds(args, deals: int, seed: Optional[int]) -> None:
+    """--rounds: the batch and the bare solver with the first and last worker counts, in
+    alternating order, ``args.rounds`` times; each round's speed-ups and their medians."""
+    import statistics
+
+    first, last = args.workers[0], args.workers[-1]
+    table = []
+    with tempfile.TemporaryDirectory(prefix="bench_batch_") as tmp:
+        run(1, 2, 1000, args.chunk_size, Path(tmp) / "warm-up")
+        for r in range(args.rounds):
+            order = ["batch", "bare"] if r % 2 == 0 else ["bare", "batch"]
+            walls: dict[tuple[str, int], float] = {}
+            for kind in order:
+                for n in (first, last) if r % 2 == 0 else (last, first):
+                    if kind == "batch":
+                        result, _ = run(n, deals, args.budget, args.chunk_size,
+                                        Path(tmp) / f"r{r}w{n}", seed)
+                        walls[kind, n] = result["seconds"]
+                    else:
+                        walls[kind, n] = control(n, deals, args.budget, seed)
+            row = {"round": r + 1, **{f"{k}_{n}": round(v, 3) for (k, n), v in walls.items()},
+                   "batch_speedup": round(walls["batch", first] / walls["batch", last], 3),
+                   "bare_speedup": round(walls["bare", first] / walls["bare", last], 3)}
+            table.append(row)
+            print(f"round {r + 1}: batch {walls['batch', first]:.2f} / {walls['batch', last]:.2f} s"
+                  f" = {row['batch_speedup']:.2f}x; bare solver {walls['bare', first]:.2f} /"
+                  f" {walls['bare', last]:.2f} s = {row['bare_speedup']:.2f}x", flush=True)
+    batch = statistics.median(t["batch_speedup"] for t in table)
+    bare = statistics.median(t["bare_speedup"] for t in table)
+    print(f"median speed-up {last} / {first}: batch {batch:.2f}x, bare solver {bare:.2f}x"
+          f" (the machine's ceiling); the batch reaches {batch / bare:.0%} of it")
+    report = {"benchmark": "batch-rounds", "date": datetime.now(timezone.utc).isoformat(
+              timespec="seconds"), "deals": deals, "random_seed": seed, "budget": args.budget,
+              "workers": [first, last], "solver_version": SOLVER_VERSION,
+              "python": platform.python_version(), "rounds": table,
+              "median_batch_speedup": round(batch, 3), "median_bare_speedup": round(bare, 3)}
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"written {args.json}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2000, help="deals 0 to N-1 (default: 2000)")
@@ -151,7 +198,13 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=HERE / "results" / "batch.json")
     ap.add_argument("--control", action="store_true",
                     help="also time the bare solver in 1 and N processes (the machine's ceiling)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="at least 2: the batch and the bare solver alternated this many times")
     args = ap.parse_args()
+    if args.rounds > 1:
+        rounds(args, args.deals if args.random is None else args.random,
+               None if args.random is None else args.seed)
+        return
 
     runs, frames, loads = [], [], [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="bench_batch_") as tmp:

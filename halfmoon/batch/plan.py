@@ -23,7 +23,11 @@ LOCAL_MAX_CHUNK = 100_000  # this process holds a chunk's rows until the chunk i
 CLUSTER_MAX_CHUNK = 1_000_000  # a worker streams its chunk to the file, a piece at a time
 # on a cluster, at least this many chunks (tasks) per core where the range allows
 TASKS_PER_CORE = 4
-PIECE_SIZE = 16  # locally: deals in a task sent to a worker (balance, a lively progress bar)
+PIECE_SIZE = 16  # locally, the smallest piece: deals in a task sent to a worker
+# locally, the largest: a piece is a message to and from the main process, which shares the
+# cores with the workers (about 30 µs a deal in pieces of 16, 10 in pieces of 256)
+MAX_PIECE_SIZE = 256
+PIECES_PER_WORKER = 32  # locally, pieces no larger than to give each worker this many (balance)
 CLUSTER_PIECE_SIZE = 10_000  # on a cluster: deals a worker solves between row groups it writes
 SAMPLE = 5000  # deals solved by a dry run to time the solver (some seconds)
 
@@ -52,8 +56,19 @@ def choose_chunk_size(count: int, *, cluster: bool, cores: int) -> int:
     return size
 
 
-def choose_piece_size(chunk_size: int, *, cluster: bool) -> int:
-    return min(chunk_size, CLUSTER_PIECE_SIZE if cluster else PIECE_SIZE)
+def choose_piece_size(chunk_size: int, *, cluster: bool, count: int = 0, workers: int = 1) -> int:
+    """Deals a worker solves at a time.  On a cluster :data:`CLUSTER_PIECE_SIZE`; locally a
+    power of two from :data:`PIECE_SIZE` to :data:`MAX_PIECE_SIZE`, the largest that still
+    gives each of ``workers`` about :data:`PIECES_PER_WORKER` pieces of the run's ``count``
+    deals (large pieces: fewer messages for the main process; enough of them: the workers
+    finish together).  A power of two divides the row groups' size, so the files' row groups
+    are the same whatever the piece size chosen.  Never more than ``chunk_size``."""
+    if cluster:
+        return min(chunk_size, CLUSTER_PIECE_SIZE)
+    size = PIECE_SIZE
+    while size < MAX_PIECE_SIZE and 2 * size * PIECES_PER_WORKER * max(1, workers) <= count:
+        size *= 2
+    return min(chunk_size, size)
 
 
 def parse_chunks(text: str) -> range:

@@ -267,7 +267,8 @@ def _plan(deals, stored, chunk_size, piece_size, chunks, cluster, workers) -> Pl
         cores = cluster.cores if on_cluster else workers
         chunk_size = choose_chunk_size(len(deals), cluster=on_cluster, cores=cores)
     if piece_size is None:
-        piece_size = choose_piece_size(chunk_size, cluster=on_cluster)
+        piece_size = choose_piece_size(chunk_size, cluster=on_cluster, count=len(deals),
+                                       workers=workers or 1)
     return Plan(deals, chunk_size, piece_size, chunks)
 
 

@@ -87,7 +87,8 @@ def add_batch(p: argparse.ArgumentParser):
                    " --dry-run)")
     p.add_argument("--piece-size", type=int, metavar="N",
                    help="deals solved together: a task sent to a local worker, or a row group a"
-                   " cluster worker writes (default: 16 locally, up to 10,000 on a cluster)")
+                   " cluster worker writes (default: 16 to 256 locally, by the run's length; up to"
+                   " 10,000 on a cluster)")
     p.add_argument("--lines", choices=("all", "none"), default="all",
                    help="keep each win's line (all, about 66 bytes a deal) or the verdicts only"
                    " (none, about 7; a line is found again by solving the deal) (default: all)")

@@ -46,6 +46,25 @@ def test_chunk_sizes_are_chosen_for_the_range_and_the_backend():
     assert choose_piece_size(5, cluster=True) == 5
 
 
+def test_local_pieces_grow_with_the_run_and_stay_powers_of_two():
+    from halfmoon.batch.plan import MAX_PIECE_SIZE, PIECE_SIZE
+    from halfmoon.batch.results import ROW_GROUP_ROWS
+
+    # a short run keeps small pieces, so that each worker gets many
+    assert choose_piece_size(250, cluster=False, count=2000, workers=2) == PIECE_SIZE
+    # a long one sends larger pieces: fewer messages to the main process
+    assert choose_piece_size(5000, cluster=False, count=100_000, workers=2) == MAX_PIECE_SIZE
+    assert choose_piece_size(5000, cluster=False, count=200_000, workers=16) == 256
+    # each worker still gets about 32 pieces
+    assert choose_piece_size(5000, cluster=False, count=8192, workers=2) == 128
+    assert choose_piece_size(5000, cluster=False, count=8191, workers=2) == 64
+    # never more than a chunk
+    assert choose_piece_size(100, cluster=False, count=100_000, workers=2) == 100
+    for count in (0, 1000, 3000, 10_000, 10**6):
+        size = choose_piece_size(100_000, cluster=False, count=count, workers=2)
+        assert PIECE_SIZE <= size <= MAX_PIECE_SIZE and ROW_GROUP_ROWS % size == 0
+
+
 def test_a_plan_of_the_whole_code_space_is_made_from_indices():
     plan = Plan(parse_range(FULL), 1_000_000, 10_000)
     assert plan.nchunks == 8_032
