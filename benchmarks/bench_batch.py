@@ -96,6 +96,8 @@ def run(workers: int, deals: int, budget: int, chunk_size: int, out: Path,
         "deals_per_s": round(deals / wall, 2),
         # CPU time of the run and its workers (sampled every 0.1 s).
         "cpu_seconds": round(sum(cpu.values()), 2),
+        # of which the run's main process (with 1 worker it solves too)
+        "main_cpu_seconds": round(cpu.get(proc.pid, 0.0), 2),
         # Time inside solve(), summed over deals: more than the CPU time when the
         # workers waited for a core.
         "solver_seconds": round(solver, 2),
@@ -155,21 +157,25 @@ def rounds(args, deals: int, seed: Optional[int]) -> None:
         for r in range(args.rounds):
             order = ["batch", "bare"] if r % 2 == 0 else ["bare", "batch"]
             walls: dict[tuple[str, int], float] = {}
+            main_cpu: dict[int, float] = {}
             for kind in order:
                 for n in (first, last) if r % 2 == 0 else (last, first):
                     if kind == "batch":
                         result, _ = run(n, deals, args.budget, args.chunk_size,
                                         Path(tmp) / f"r{r}w{n}", seed)
                         walls[kind, n] = result["seconds"]
+                        main_cpu[n] = result["main_cpu_seconds"]
                     else:
                         walls[kind, n] = control(n, deals, args.budget, seed)
             row = {"round": r + 1, **{f"{k}_{n}": round(v, 3) for (k, n), v in walls.items()},
                    "batch_speedup": round(walls["batch", first] / walls["batch", last], 3),
-                   "bare_speedup": round(walls["bare", first] / walls["bare", last], 3)}
+                   "bare_speedup": round(walls["bare", first] / walls["bare", last], 3),
+                   **{f"main_cpu_{n}": v for n, v in main_cpu.items()}}
             table.append(row)
             print(f"round {r + 1}: batch {walls['batch', first]:.2f} / {walls['batch', last]:.2f} s"
                   f" = {row['batch_speedup']:.2f}x; bare solver {walls['bare', first]:.2f} /"
-                  f" {walls['bare', last]:.2f} s = {row['bare_speedup']:.2f}x", flush=True)
+                  f" {walls['bare', last]:.2f} s = {row['bare_speedup']:.2f}x; the batch's main"
+                  f" process {main_cpu[last]:.1f} s of CPU with {last} workers", flush=True)
     batch = statistics.median(t["batch_speedup"] for t in table)
     bare = statistics.median(t["bare_speedup"] for t in table)
     print(f"median speed-up {last} / {first}: batch {batch:.2f}x, bare solver {bare:.2f}x"
@@ -223,7 +229,8 @@ def main() -> None:
                   f"{result['seconds']:7.2f} s"
                   f" = {result['deals_per_s']:7.2f} deals/s  (win {result['win']}, "
                   f"loss {result['loss']},"
-                  f" unresolved {result['unresolved']}; CPU {result['cpu_seconds']:.1f} s,"
+                  f" unresolved {result['unresolved']}; CPU {result['cpu_seconds']:.1f} s"
+                  f" (main process {result['main_cpu_seconds']:.1f} s),"
                   f" in solve() {result['solver_seconds']:.1f} s)")
     speedup = runs[-1]["deals_per_s"] / runs[0]["deals_per_s"]
     ideal = args.workers[-1] / args.workers[0]
