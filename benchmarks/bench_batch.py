@@ -115,7 +115,7 @@ from solver import solve_numbers
 deals, seed, budget, part, parts = map(int, sys.argv[1:])
 numbers = random_numbers(deals, seed)[part::parts] if seed >= 0 else list(range(part, deals, parts))
 solve_numbers(numbers[:2], budget)  # load the compiled solver before the clock starts
-print(f"ready", flush=True)
+print("ready", flush=True)
 sys.stdin.readline()
 t0 = time.perf_counter()
 for i in range(0, len(numbers), 1000):

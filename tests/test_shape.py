@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
-from test_layers import MODULES
+from test_layers import MODULES, ROOT
 
 MAX_MODULE = 500
 MAX_FUNCTION = 150
@@ -41,12 +40,11 @@ def test_the_long_kernels_named_are_still_there_and_long():
 
 def test_every_module_is_on_the_module_map():
     # docs/architecture.md's map is how a newcomer finds a room: a new module goes on it
-    root = Path(__file__).resolve().parent.parent
-    text = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     start, end = text.index("## Module map"), text.index("## Imports between subpackages")
     section = text[start:end]
-    files = [p for top in ("halfmoon", "solver", "benchmarks") for p in (root / top).rglob("*.py")
+    files = [p for top in ("halfmoon", "solver", "benchmarks") for p in (ROOT / top).rglob("*.py")
              if p.name != "__init__.py"]
     assert len(files) > 100
-    missing = [str(p.relative_to(root)) for p in files if p.name not in section]
+    missing = [str(p.relative_to(ROOT)) for p in files if p.name not in section]
     assert not missing, f"modules not on the module map of docs/architecture.md: {missing}"
