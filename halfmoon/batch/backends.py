@@ -157,13 +157,14 @@ class Pool:
         if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover
             return multiprocessing.get_context("spawn")
         ctx = multiprocessing.get_context("forkserver")
-        # Import numba and the kernels once, in the server, not in every worker.
-        ctx.set_forkserver_preload([__name__, f"{__package__}.local", "solver"])
+        # Import numba and load the kernels once, in the server, not in every worker.
+        ctx.set_forkserver_preload([__name__, f"{__package__}.local", f"{__package__}.preload"])
         return ctx
 
     @classmethod
     def start_early(cls) -> None:
-        """Start the fork server now, so that its imports overlap this process's."""
+        """Start the fork server now, so that its loading of the solver overlaps this
+        process's work: the workers forked from it start solving at once."""
         if cls.context().get_start_method() == "forkserver":
             from multiprocessing import forkserver
 

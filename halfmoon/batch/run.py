@@ -123,6 +123,8 @@ def run_batch(
     Raises :class:`BatchError` for bad parameters or a directory holding another run,
     :class:`BatchInterrupted` on Ctrl-C (finished chunks kept).
     """
+    if scheduler is None and (default_workers() if workers is None else workers) > 1:
+        Pool.start_early()  # the workers' loading of the solver overlaps this process's work
     from solver import SOLVER_VERSION
 
     log = _warn if log is None else log
@@ -230,8 +232,6 @@ def _check_args(deals, workers, budget, chunk_size, scheduler, lines="all"):
     from solver import DEFAULT_BUDGET
 
     workers = default_workers() if workers is None else workers
-    if scheduler is None and workers > 1:
-        Pool.start_early()
     budget = DEFAULT_BUDGET if budget is None else budget
     if not 1 <= budget <= MAX_BUDGET:
         raise BatchError(f"bad budget {budget}: expected 1 to {MAX_BUDGET:,} positions per deal")

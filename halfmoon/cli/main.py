@@ -48,14 +48,18 @@ SUBCOMMANDS = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with ``commands``, only those get their arguments (the
+    others are listed, as in ``halfmoon --help``): a command's arguments import what their
+    help names, so a run builds its own alone."""
     parser = _Parser(prog="halfmoon",
                      description="Half Moon solitaire: deals, engine, solver, batch runs.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, help_text, add in SUBCOMMANDS:
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.set_defaults(run=add(p))
+        if commands is None or name in commands:
+            p.set_defaults(run=add(p))
     return parser
 
 
@@ -82,7 +86,8 @@ def _join_dashed_values(argv: Sequence[str]) -> list[str]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         argv = _join_dashed_values(sys.argv[1:] if argv is None else list(argv))
-        args = build_parser().parse_args(argv)
+        names = {name for name, _, _ in SUBCOMMANDS}
+        args = build_parser([argv[0]] if argv and argv[0] in names else []).parse_args(argv)
         return args.run(args)
     except BrokenPipeError:  # the reader left (piped into head): stop quietly
         _quiet_stdout()

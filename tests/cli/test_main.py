@@ -71,3 +71,49 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly(command):
     assert result.stderr.strip().splitlines()[-1] == "status 0", result.stderr
     assert "rror" not in result.stderr and "Traceback" not in result.stderr, result.stderr
     assert result.stdout.startswith("HM1-N-AAAAAAB") or result.stdout.startswith("{")
+
+
+HEAVY = ("solver", "numba", "pandas", "pyarrow", "halfmoon.batch", "halfmoon.research",
+         "halfmoon.board")
+
+IMPORTED = """
+import importlib, sys
+main = importlib.import_module("halfmoon.cli.main").main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(" ".join(m for m in {heavy!r} if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("argv, imported", [
+    (["--help"], ""),
+    (["show", "0"], ""),
+    (["batch", "--help"], "pyarrow halfmoon.batch"),  # --sample's default: from the batch
+])
+def test_a_command_imports_what_it_uses_alone(argv, imported):
+    """Only the command run builds its arguments: ``halfmoon --help`` or ``show`` does not
+    load the solver, pandas or Arrow, which the other commands' help texts name."""
+    result = subprocess.run([sys.executable, "-c", IMPORTED.format(heavy=HEAVY), *argv],
+                            capture_output=True, text=True, encoding="utf-8", cwd=ROOT,
+                            env=dict(os.environ, PYTHONIOENCODING="utf-8"), timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split() == [m for m in HEAVY if m in imported.split()]
+
+
+def test_every_command_is_listed_and_its_own_help_is_whole(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    listed = capsys.readouterr().out
+    from halfmoon.cli.main import SUBCOMMANDS
+
+    for name, _, _ in SUBCOMMANDS:
+        assert name in listed
+        with pytest.raises(SystemExit) as info:
+            main([name, "--help"])
+        assert info.value.code == 0
+        assert "options:" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["batch", "--help"])
+    assert "(default: 5,000)" in capsys.readouterr().out
