@@ -26,7 +26,12 @@ batch can pass.
 ``--rounds R`` (R of at least 2) alternates the four runs (the batch with the first and the
 last number of workers, the bare solver in as many processes) R times on the same deals,
 the order turned round each round, so that the machine's swings fall on all four alike; it
-prints each round's speed-ups and their medians.
+prints each round's speed-ups and their medians.  With ``--base REV`` the other two runs
+are the batch of git revision REV instead of the bare solver (its ``halfmoon/`` and
+``solver/`` extracted into a temporary directory, compiled there first, untimed): the
+working tree against a base, side by side.
+
+    python benchmarks/bench_batch.py --random 30000 --seed 7 --chunk-size 0 --rounds 4 --base HEAD~1
 """
 
 from __future__ import annotations
@@ -66,9 +71,10 @@ def group_cpu(pgid: int) -> dict[int, float]:
 
 
 def run(workers: int, deals: int, budget: int, chunk_size: int, out: Path,
-        seed: Optional[int] = None):
+        seed: Optional[int] = None, home: Optional[Path] = None):
     """One run of ``halfmoon batch`` on deals 0 to ``deals``-1, or on ``deals`` random deals of
-    ``seed``; ``chunk_size`` 0: the one the run chooses."""
+    ``seed``; ``chunk_size`` 0: the one the run chooses; ``home``: a directory holding another
+    version's ``halfmoon/`` and ``solver/``, run instead of the installed ones."""
     what = ["--range", f"0:{deals}"] if seed is None else ["--random", str(deals), "--seed",
                                                           str(seed)]
     cmd = [sys.executable, "-m", "halfmoon", "batch", *what, "--out", str(out),
@@ -77,8 +83,10 @@ def run(workers: int, deals: int, budget: int, chunk_size: int, out: Path,
         cmd += ["--chunk-size", str(chunk_size)]
     cpu: dict[int, float] = {}
     t0 = time.perf_counter()
+    env = None if home is None else dict(os.environ, PYTHONPATH=str(home))
+    # python -m puts its working directory first on the path: the version's own, or this one's
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env=env, cwd=home)
     while proc.poll() is None:
         for pid, seconds in group_cpu(proc.pid).items():
             cpu[pid] = max(cpu.get(pid, 0.0), seconds)
@@ -145,6 +153,65 @@ def control(processes: int, deals: int, budget: int, seed: Optional[int]) -> flo
     return time.perf_counter() - t0
 
 
+def extract(rev: str, into: Path) -> str:
+    """Revision ``rev``'s ``halfmoon/`` and ``solver/`` written under ``into``; its commit."""
+    import io
+    import tarfile
+
+    root = HERE.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify",
+                                 f"{rev}^{{commit}}"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        archive = subprocess.run(["git", "-C", str(root), "archive", commit, "halfmoon",
+                                  "solver"], capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        sys.exit(f"bench_batch: no halfmoon/ and solver/ at revision {rev!r} of this repository")
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return commit
+
+
+def versus(args, deals: int, seed: Optional[int]) -> None:
+    """--base with --rounds: the working tree's batch and the base's, with the first and the
+    last number of workers, alternated; each round's speed-ups and the medians."""
+    import statistics
+
+    first, last = args.workers[0], args.workers[-1]
+    table = []
+    with tempfile.TemporaryDirectory(prefix="bench_batch_") as tmp:
+        home = Path(tmp) / "base"
+        commit = extract(args.base, home)
+        homes = {"work": None, "base": home}
+        for name, where in homes.items():  # compiled into each version's cache, untimed
+            run(1, 2, 1000, args.chunk_size, Path(tmp) / f"warm-up-{name}", home=where)
+        for r in range(args.rounds):
+            order = [(v, n) for v in homes for n in (first, last)]
+            walls = {}
+            for v, n in order if r % 2 == 0 else order[::-1]:
+                result, _ = run(n, deals, args.budget, args.chunk_size,
+                                Path(tmp) / f"r{r}{v}{n}", seed, homes[v])
+                walls[v, n] = result["seconds"]
+            row = {"round": r + 1, **{f"{v}_{n}": round(w, 3) for (v, n), w in walls.items()},
+                   **{f"{v}_speedup": round(walls[v, first] / walls[v, last], 3) for v in homes}}
+            table.append(row)
+            print(f"round {r + 1}: working tree {walls['work', first]:.2f} /"
+                  f" {walls['work', last]:.2f} s = {row['work_speedup']:.2f}x; base"
+                  f" {commit[:8]} {walls['base', first]:.2f} / {walls['base', last]:.2f} s ="
+                  f" {row['base_speedup']:.2f}x", flush=True)
+    med = {k: statistics.median(t[k] for t in table) for k in table[0] if k != "round"}
+    print(f"medians: working tree {med[f'work_{first}']:.2f} / {med[f'work_{last}']:.2f} s,"
+          f" speed-up {med['work_speedup']:.2f}x; base {med[f'base_{first}']:.2f} /"
+          f" {med[f'base_{last}']:.2f} s, speed-up {med['base_speedup']:.2f}x")
+    report = {"benchmark": "batch-versus", "date": datetime.now(timezone.utc).isoformat(
+              timespec="seconds"), "deals": deals, "random_seed": seed, "budget": args.budget,
+              "workers": [first, last], "base": commit, "python": platform.python_version(),
+              "rounds": table, "medians": {k: round(v, 3) for k, v in med.items()}}
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"written {args.json}")
+
+
 def rounds(args, deals: int, seed: Optional[int]) -> None:
     """--rounds: the batch and the bare solver with the first and last worker counts, in
     alternating order, ``args.rounds`` times; each round's speed-ups and their medians."""
@@ -206,7 +273,16 @@ def main() -> None:
                     help="also time the bare solver in 1 and N processes (the machine's ceiling)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="at least 2: the batch and the bare solver alternated this many times")
+    ap.add_argument("--base", metavar="REV",
+                    help="with --rounds: alternate with the batch of this git revision instead"
+                    " of the bare solver")
     args = ap.parse_args()
+    if args.base is not None and args.rounds < 2:
+        ap.error("--base goes with --rounds (at least 2)")
+    if args.base is not None:
+        versus(args, args.deals if args.random is None else args.random,
+               None if args.random is None else args.seed)
+        return
     if args.rounds > 1:
         rounds(args, args.deals if args.random is None else args.random,
                None if args.random is None else args.seed)
