@@ -70,6 +70,24 @@ def describe_source(source: dict) -> str:
     return str(source)
 
 
+def population(source: dict, count: int) -> str:
+    """What the deals of a run are, in words, from its manifest's source (a sentence's
+    object: "2,000 deals drawn uniformly at random from all 8,031,810,176 deal codes (seed
+    5)")."""
+    kind = source.get("kind")
+    n = f"{count:,} deal{'s' if count != 1 else ''}"
+    if kind == "random":
+        return (f"{n} drawn uniformly at random from all {DEAL_COUNT:,} deal codes "
+                f"(seed {source.get('seed')})")
+    if kind == "range":
+        start, stop = int(source.get("start", 0)), int(source.get("stop", 0))
+        return (f"the {n} numbered {start:,} to {stop - 1:,} (a range of deal numbers, not a "
+                "random sample)")
+    if kind == "codes":
+        return f"the {n} listed in {Path(str(source.get('file'))).name} (a list of deal codes)"
+    return f"{n} given by number (a list, not a random sample)"
+
+
 def deals_from_range(start: int, stop: int) -> DealList:
     """Deal numbers ``start`` to ``stop - 1``."""
     if not 0 <= start < stop <= DEAL_COUNT:
