@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import subprocess
 
 import pytest
@@ -77,18 +76,6 @@ def test_a_run_being_written_is_named_and_its_figures_provisional(capsys, unfini
     # the lock goes with its process, however it ends: a crashed run is not live
     assert (unfinished / ".lock").read_text().startswith('{"pid": 4242')
     assert run_state(unfinished).writer is None
-
-
-def test_a_batch_writes_its_pid_in_its_lock(tmp_path):
-    from halfmoon.batch.directory import Directory
-
-    d = Directory(tmp_path / "r", log=print)
-    d.open()
-    try:
-        assert run_state(tmp_path / "r").writer == os.getpid()
-    finally:
-        d.close()
-    assert run_state(tmp_path / "r").writer is None
 
 
 def test_report_says_the_run_is_not_finished(capsys, unfinished, tmp_path):
