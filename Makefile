@@ -46,9 +46,10 @@ $(LAB_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[lab]"
 	touch $(LAB_STAMP)
 
+# (as root, in a container, Jupyter asks for --allow-root: given only there)
 notebooks: $(LAB_STAMP)
 	HALFMOON_RESULTS=$(RESULTS) $(BIN)/jupyter lab --notebook-dir=notebooks \
-		--ServerApp.ip=127.0.0.1 --no-browser
+		--ServerApp.ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
