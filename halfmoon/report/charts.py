@@ -126,7 +126,9 @@ def plot_rate_bins(ax, bins: list[Bin], name: str, what: str, colour: str = BLUE
     x = np.arange(len(bins))
     ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="o", ms=4, capsize=3,
                 color=colour)
-    ax.set_xticks(x, [b.label for b in bins], fontsize=7)
+    labels = [b.label for b in bins]
+    # upright where the pooled values' names would meet side by side
+    ax.set_xticks(x, labels, fontsize=7, rotation=0 if _label_step(ax, labels, 7) == 1 else 90)
     ax.set_xlim(-0.6, len(bins) - 0.4)
     ax.set_ylim(max(0.0, float(low.min()) - 2), min(100.0, float(high.max()) + 2) + 0.5)
     ax.set_ylabel(f"{what} (%)", fontsize=8)
@@ -144,10 +146,10 @@ def plot_rate_bins(ax, bins: list[Bin], name: str, what: str, colour: str = BLUE
                    fontsize=7, color="#555555", labelpad=2)
 
 
-def _label_step(ax, labels: list[str]) -> int:
-    """Label every k-th place so that the labels (6 points) do not meet."""
+def _label_step(ax, labels: list[str], points: float = 6) -> int:
+    """Label every k-th place so that the labels (of ``points`` points) do not meet."""
     width_px = ax.get_window_extent().width
-    widest = max(len(t) for t in labels) * 6 * 0.62 * ax.figure.dpi / 72 + 4
+    widest = max(len(t) for t in labels) * points * 0.62 * ax.figure.dpi / 72 + 4
     room = width_px / max(len(labels), 1)
     return max(1, math.ceil(widest / max(room, 1.0)))
 

@@ -185,8 +185,11 @@ def _fatal_lines(fatal: pd.DataFrame, img) -> list[str]:
     L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
     top = f[f["player"] == "fair"] if (f["player"] == "fair").any() else f.iloc[-1:]
     r = top.iloc[0]
-    L += [f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable "
-          f"deals: {pct(r.early, 1)} of them all by a move made with {EARLY} or more cards left, "
-          f"only {pct(r.late, 1)} with {LATE} or fewer. The game is lost early, while most cards "
-          "are hidden, which is where a player who cannot see them has least to go on.", ""]
+    said = (f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable "
+            f"deals: {pct(r.early, 1)} of them all by a move made with {EARLY} or more cards "
+            f"left, {pct(r.late, 1)} with {LATE} or fewer.")
+    if r.early > r.late:  # what these figures say, only where they say it
+        said += (" Here the game is lost early, while most cards are hidden, which is where a "
+                 "player who cannot see them has least to go on.")
+    L += [said, ""]
     return L

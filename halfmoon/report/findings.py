@@ -269,8 +269,7 @@ def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[
          "Positions the solver searched per deal (a conflict of its clause-learning search counts "
          "as one): " + ", ".join(f"{k} {v:,.0f}" for k, v in s.get("nodes", {}).items()) + ". "
          f"The census took {s['seconds']:,.0f} s of solving in all "
-         f"({s['deals'] / s['seconds']:,.0f} deals a second of one process, several runs sharing "
-         "the machine's two cores). By decade:", ""]
+         f"({s['deals'] / s['seconds']:,.0f} deals a second of one process). By decade:", ""]
     L += table_lines(("positions", "wins", "losses"),
                      [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in
                       zip(dt["nodes_from"], dt["nodes_below"], dt["wins"], dt["losses"])])

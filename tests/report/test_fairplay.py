@@ -60,3 +60,4 @@ def test_the_fatal_moves_summed_by_hand():
     assert "(fair-fatal.png)" in text
     assert ("loses 60.0 % of its games on winnable deals: 20.0 % of them all by a move made with 80"
             in text)
+    assert "lost early" not in text  # 20 % early, 30 % late: the page does not say early
