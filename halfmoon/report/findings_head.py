@@ -12,12 +12,23 @@ def versions(s: dict) -> str:
 def _population(s: dict) -> str:
     """The run's deals in words, from its manifest (findings made before it was kept: from the
     batch command)."""
+    import re
+
     from halfmoon.batch.sources import population
 
     run = s.get("run")
     if run:
         return population(run.get("source", {}), int(s["deals"]))
-    return f"{s['deals']:,} deals of `{s['command']}`"
+    cmd = s["command"]
+    rnd = re.search(r"--random (\d+) --seed (\d+)", cmd)
+    rng = re.search(r"--range (\d+):(\d+)", cmd)
+    if rnd:
+        source = {"kind": "random", "count": int(rnd[1]), "seed": int(rnd[2])}
+    elif rng:
+        source = {"kind": "range", "start": int(rng[1]), "stop": int(rng[2])}
+    else:
+        source = {"kind": "codes", "file": "FILE"}
+    return population(source, int(s["deals"]))
 
 
 def _versions_sentence(s: dict) -> str:
@@ -61,7 +72,9 @@ def head_lines(s: dict) -> list[str]:
             *_state_lines(s),
             _versions_sentence(s), "",
             "Reproduce (the run is resumable; the second command derives everything below "
-            "from it with the options it was made with):", "",
+            "from it with the options it was made with"
+            + (", and `make findings` runs both" if s.get("out", "docs") == "docs" else "")
+            + "):", "",
             "```", s["command"], _findings_command(census, s), "```", ""]
 
 

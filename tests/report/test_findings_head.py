@@ -60,3 +60,14 @@ def test_mixed_solver_versions_are_said_as_such():
     one = "\n".join(head_lines(_summary(solver_versions=["12"], solver_version_now="13")))
     assert "The run's rows were solved by solver version 12; the stages derived from it ran " \
         "with version 13" in one
+
+
+def test_findings_made_before_the_run_was_kept_name_it_from_the_batch_command():
+    s = _summary(out="docs")
+    del s["run"], s["options"]
+    s.update(seed=4, players_deals=10, forgiveness_deals=2, recheck_deals=125,
+             recheck_limit=2.5)
+    text = "\n".join(head_lines(s))
+    assert ("a run of 2,500 of the 20,000 deals drawn uniformly at random from all "
+            "8,031,810,176 deal codes (seed 9)") in text
+    assert "and `make findings` runs both" in text
