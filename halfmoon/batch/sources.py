@@ -91,7 +91,9 @@ def population(source: dict, count: int) -> str:
                 "numbers, not a random sample)")
     if kind == "codes":
         return f"{n(count)} listed in {Path(str(source.get('file'))).name} (a list of deal codes)"
-    return f"{n(int(source.get('count', count)))} given by number (a list, not a random sample)"
+    if kind == "numbers":
+        return f"{n(int(source.get('count', count)))} given by number (a list, not a random sample)"
+    return f"{n(count)} (how they were chosen is not recorded)"
 
 
 def deals_from_range(start: int, stop: int) -> DealList:

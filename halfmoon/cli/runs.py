@@ -135,7 +135,8 @@ def run_notes(path, done: int) -> dict:
 
     st = run_state(path)
     return {"planned": st.planned, "finished": st.finished and done == st.planned,
-            "writer": st.writer, "source": st.source() if st.manifest else None,
+            "writer": st.writer,
+            "source": st.source() if (st.manifest or {}).get("source") else None,
             "notes": st.lines(done)}
 
 

@@ -58,8 +58,9 @@ def run_lines(results_dir, done: int, df: Optional[pd.DataFrame] = None) -> list
     st = run_state(results_dir)
     L = []
     if st.manifest is not None:
-        L.append(f"Results: `{results_dir}`: {population(st.manifest.get('source', {}), done)},"
-                 f" made by `halfmoon batch {st.source()}`.")
+        made = f", made by `halfmoon batch {st.source()}`" if st.manifest.get("source") else ""
+        L.append(f"Results: `{results_dir}`: {population(st.manifest.get('source', {}), done)}"
+                 f"{made}.")
     else:
         L.append(f"Results: `{results_dir}`: {done:,} deals (no manifest: how they were chosen "
                  "is not recorded).")

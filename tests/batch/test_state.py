@@ -46,3 +46,4 @@ def test_what_a_reader_is_told():
     live = RunState(20000, "running", 77, {})
     assert live.lines(2500) == ["a batch (process 77) is writing this run now: these statistics "
                                 "are provisional", "2,500 of 20,000 planned deals so far"]
+
