@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench findings install clean
+.PHONY: run test lint bench findings notebooks install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,20 @@ CENSUS ?= census
 findings: $(STAMP)
 	$(BIN)/halfmoon batch --random 1000000 --seed 2026 --out $(CENSUS) --chunk-size 5000
 	$(BIN)/halfmoon findings $(CENSUS) --out docs --seed 2026
+
+# JupyterLab on notebooks/ with the project's environment (the lab extra, installed here only);
+# the notebooks read $(RESULTS) (make run's results) and the findings data of docs/findings/.
+# It listens on 127.0.0.1 and prints the address to open.
+RESULTS ?= $(CURDIR)/results
+LAB_STAMP := $(VENV)/.lab-installed
+$(LAB_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[lab]"
+	touch $(LAB_STAMP)
+
+# (as root, in a container, Jupyter asks for --allow-root: given only there)
+notebooks: $(LAB_STAMP)
+	HALFMOON_RESULTS=$(RESULTS) $(BIN)/jupyter lab --notebook-dir=notebooks \
+		--ServerApp.ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -25,9 +25,8 @@ from .results import (
     rows_to_table,
     write_options,
 )
+from .state import LOCK_NAME, lock_text
 from .store import TMP_RE, location
-
-LOCK_NAME = ".lock"
 
 
 def chunk_name(index: int) -> str:
@@ -128,6 +127,10 @@ class Directory:
         except OSError:
             f.close()
             raise BatchError(f"another batch run is writing into {self.path}") from None
+        f.seek(0)
+        f.truncate()
+        f.write(lock_text())  # read by .state: who is writing the run
+        f.flush()
         self._lock_file = f
 
     def close(self) -> None:

@@ -70,6 +70,32 @@ def describe_source(source: dict) -> str:
     return str(source)
 
 
+def population(source: dict, count: int) -> str:
+    """What the deals of a run are, in words, from its manifest's source (a sentence's
+    object: "2,000 deals drawn uniformly at random from all 8,031,810,176 deal codes (seed
+    5)"); ``count`` deals of it, which may be fewer than it names (a run not finished)."""
+    kind = source.get("kind")
+
+    def n(total: int) -> str:
+        if count != total:
+            return f"{count:,} of the {total:,} deals"
+        return f"{'the ' if kind in ('range', 'codes') else ''}{count:,} deal" + \
+            ("s" if count != 1 else "")
+
+    if kind == "random":
+        return (f"{n(int(source.get('count', count)))} drawn uniformly at random from all "
+                f"{DEAL_COUNT:,} deal codes (seed {source.get('seed')})")
+    if kind == "range":
+        start, stop = int(source.get("start", 0)), int(source.get("stop", 0))
+        return (f"{n(stop - start)} numbered {start:,} to {stop - 1:,} (a range of deal "
+                "numbers, not a random sample)")
+    if kind == "codes":
+        return f"{n(count)} listed in {Path(str(source.get('file'))).name} (a list of deal codes)"
+    if kind == "numbers":
+        return f"{n(int(source.get('count', count)))} given by number (a list, not a random sample)"
+    return f"{n(count)} (how they were chosen is not recorded)"
+
+
 def deals_from_range(start: int, stop: int) -> DealList:
     """Deal numbers ``start`` to ``stop - 1``."""
     if not 0 <= start < stop <= DEAL_COUNT:

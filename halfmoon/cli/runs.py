@@ -109,14 +109,35 @@ def add_batch(p: argparse.ArgumentParser):
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from halfmoon.game.errors import HalfMoonError
     from halfmoon.research import scan, stats
 
-    summary = scan.summarize(args.dir)  # streamed: any size, local or at a URL
+    try:
+        summary = scan.summarize(args.dir)  # streamed: any size, local or at a URL
+    except HalfMoonError as exc:
+        notes = run_notes(args.dir, 0)
+        if notes["planned"] is None or "no finished chunk file" not in str(exc):
+            raise
+        print(f"{args.dir}: no deal finished yet: " + "; ".join(notes["notes"]))
+        return 0
+    summary["run"] = run_notes(args.dir, summary["deals"])
     if args.json:
         print(json.dumps(_nan_to_none(summary)))
     else:
         sys.stdout.write(stats.format_summary(summary, args.dir))
     return 0
+
+
+def run_notes(path, done: int) -> dict:
+    """The run's plan and state for a reader of ``done`` of its deals (see
+    :mod:`halfmoon.batch.state`): planned deals, finished, the writing process, the notes."""
+    from halfmoon.batch.state import run_state
+
+    st = run_state(path)
+    return {"planned": st.planned, "finished": st.finished and done == st.planned,
+            "writer": st.writer,
+            "source": st.source() if (st.manifest or {}).get("source") else None,
+            "notes": st.lines(done)}
 
 
 def _nan_to_none(value):
@@ -168,16 +189,24 @@ def cmd_findings(args: argparse.Namespace) -> int:
         raise _UsageError(f"--fair-deals must be at least 0, got {args.fair_deals}")
     if not args.limit > 0:
         raise _UsageError(f"--limit must be a positive number of seconds, got {args.limit}")
-    check_output_dir(args.out, "--out")
+    if args.out is not None:
+        check_output_dir(args.out, "--out")
     if args.work is not None:
         check_output_dir(args.work, "--work")
+    from halfmoon.report.findings import check_out, default_out
+
+    out = default_out(args.census, args.work) if args.out is None else args.out
+    replaced = check_out(out, args.census, force=args.force, partial=args.partial)
+    if replaced:
+        print(f"halfmoon: --force: replacing {replaced} in {out}", file=sys.stderr)
     if args.fair_only:
         from halfmoon.report.findings import write_fair
 
-        page = write_fair(args.census, args.out, workers=args.workers, fair_deals=args.fair_deals,
-                          progress=not args.quiet, work=args.work)
+        page = write_fair(args.census, args.out, force=True, workers=args.workers,
+                          fair_deals=args.fair_deals, progress=not args.quiet, work=args.work)
     else:
-        page = write_findings(args.census, args.out, seed=args.seed, workers=args.workers,
+        page = write_findings(args.census, args.out, force=True, partial=args.partial,
+                              seed=args.seed, workers=args.workers,
                               players_deals=args.players_deals,
                               forgiveness_deals=args.forgiveness_deals,
                               recheck_share=args.recheck, recheck_limit=args.limit,
@@ -190,14 +219,19 @@ def add_findings(p: argparse.ArgumentParser):
     import os
 
     p.add_argument("census", metavar="DIR",
-                   help="a finished census: a results directory written by 'halfmoon batch' "
-                   "(or its fsspec URL)")
+                   help="a finished run (a census): a results directory written by 'halfmoon "
+                   "batch' (or its fsspec URL)")
     p.add_argument("--work", metavar="DIR", default=None,
                    help="where the stages keep their pieces, so a cut run goes on (default: the"
                    " census's _findings; needed for a census at a URL)")
-    p.add_argument("--out", metavar="DIR", default="docs",
+    p.add_argument("--out", metavar="DIR", default=None,
                    help="where to write findings.md and its data and charts in findings/"
-                   " (default: docs)")
+                   " (default: beside the run, in DIR/_findings; the shipped page: make findings)")
+    p.add_argument("--force", action="store_true",
+                   help="replace the page of another run in --out (refused without it)")
+    p.add_argument("--partial", action="store_true",
+                   help="derive the findings of a run not finished, from the deals it holds so"
+                   " far (the page says so)")
     p.add_argument("--seed", type=int, default=2026,
                    help="seed of the samples the players, the forgiveness "
                    "study and the recheck take from the census (default: 2026)")

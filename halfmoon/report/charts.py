@@ -4,6 +4,7 @@ and the notebooks draw the same pictures (object-oriented API, no pyplot state).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ from matplotlib.figure import Figure
 
 from halfmoon.research import stats
 
-from .style import BLUE, BROWN, ORANGE, VERDICT_COLOURS
+from .style import BLUE, BROWN, GREEN, ORANGE, VERDICT_COLOURS
 
 
 def figure(width: float = 6.4, height: float = 3.6) -> Figure:
@@ -21,75 +22,148 @@ def figure(width: float = 6.4, height: float = 3.6) -> Figure:
     return fig
 
 
+MIN_DEALS = 30  # a rate is drawn only where it rests on at least this many deals
+
+
 def plot_running_win_rate(ax, df: pd.DataFrame) -> None:
-    """The win rate and its 95 % interval as the sample grows (deals in order)."""
+    """The win rate (%) and its 95 % interval as the sample grows (deals in order)."""
     run = stats.running_win_rate(df)
-    ax.fill_between(run["n"], run["ci_low"], run["ci_high"], color="#90caf9", alpha=0.6,
-                    label="95 % interval")
-    ax.plot(run["n"], run["win_rate"], color=BLUE, lw=1.2, label="win rate")
+    ax.fill_between(run["n"], 100 * run["ci_low"], 100 * run["ci_high"], color="#90caf9",
+                    alpha=0.6, label="95 % interval")
+    ax.plot(run["n"], 100 * run["win_rate"], color=BLUE, lw=1.2, label="win rate")
     ax.set_xscale("log")
     ax.set_xlabel("deals in the sample")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(max(0.0, float(run["ci_low"].iloc[-1]) - 0.15) if len(run) else 0, 1.0)
+    ax.set_ylabel("deals won (%)")
+    low = float(run["ci_low"].iloc[-1]) if len(run) else 0.0
+    ax.set_ylim(max(0.0, 100 * low - 15), 100.5)
     ax.legend(loc="lower right")
     ax.grid(alpha=0.3)
 
 
 def plot_nodes_histogram(ax, df: pd.DataFrame) -> None:
-    """Positions searched per deal, on a log axis, stacked by verdict."""
-    nodes = df["nodes"].clip(lower=1).astype(float)
-    hi = max(10.0, float(nodes.max()) * 1.5)
+    """Positions searched per deal, on a log axis, stacked by verdict.  Deals settled with no
+    search at all (0 positions: no legal move at the start, or the start already decides)
+    have no place on a log axis: they are counted in the legend, not drawn."""
+    nodes = df["nodes"].astype(float)
+    searched = nodes > 0
+    hi = max(10.0, float(nodes.max()) * 1.5) if len(nodes) else 10.0
     bins = np.logspace(0, math.log10(hi), 40)
     data, colours, labels = [], [], []
     for v, colour in VERDICT_COLOURS.items():
-        sel = nodes[df["verdict"] == v]
-        if len(sel):
+        mine = (df["verdict"] == v).to_numpy()
+        sel = nodes[mine & searched.to_numpy()]
+        if mine.any():
             data.append(sel.to_numpy())
             colours.append(colour)
-            labels.append(f"{v} ({len(sel)})")
-    ax.hist(data, bins=bins, stacked=True, color=colours, label=labels)
+            labels.append(f"{v} ({int(mine.sum()):,})")
+    if data:
+        ax.hist(data, bins=bins, stacked=True, color=colours, label=labels)
+    zero = int((~searched).sum())
+    if zero:
+        from matplotlib.patches import Patch
+
+        handles, names = ax.get_legend_handles_labels()
+        handles.append(Patch(facecolor="none", edgecolor="none"))
+        names.append(f"not drawn: {zero:,} settled with 0 positions")
+        ax.legend(handles, names, fontsize=8)
+    elif data:
+        ax.legend(fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlabel("positions searched")
+    ax.set_xlabel("positions searched (deals with at least one)")
     ax.set_ylabel("deals")
-    ax.legend()
     ax.grid(alpha=0.3)
 
 
-def plot_win_rate_by(ax, df: pd.DataFrame, feature: str) -> None:
-    """Win rate with its interval for each value of a deal feature."""
-    t = stats.win_rate_by(df, feature)
-    x = t.index.to_numpy()
-    ax.errorbar(x, t["win_rate"], yerr=[t["win_rate"] - t["ci_low"], t["ci_high"] - t["win_rate"]],
-                fmt="o", capsize=3, color=BLUE)
-    ax.set_xlabel(feature.replace("_", " "))
-    ax.set_ylabel("win rate")
-    ax.set_ylim(-0.02, 1.02)
-    ax.grid(alpha=0.3)
-    label_counts(ax, x, t["deals"].to_numpy())
+@dataclass(frozen=True)
+class Bin:
+    """Values of a feature pooled until they rest on enough deals: ``lo`` to ``hi``."""
+
+    lo: int
+    hi: int
+    deals: int
+    hits: int  # deals counted by the rate (wins, or losses)
+    hits_high: int  # for the interval's upper end (wins and unresolved deals)
+
+    @property
+    def label(self) -> str:
+        return f"{self.lo}" if self.lo == self.hi else f"{self.lo}–{self.hi}"
 
 
-COUNT_FONT = 7  # points
+def pool(values, deals, hits, hits_high=None, min_deals: int = MIN_DEALS) -> list[Bin]:
+    """Neighbouring values pooled, in order, until each bin rests on ``min_deals`` deals; a
+    remainder too small for a bin of its own joins the last bin.  None if all the values
+    together rest on fewer."""
+    hits_high = hits if hits_high is None else hits_high
+    rows = sorted(zip(map(int, values), map(int, deals), map(int, hits), map(int, hits_high)))
+    bins: list[Bin] = []
+    acc = None
+    for v, n, k, kh in rows:
+        acc = Bin(v, v, n, k, kh) if acc is None else Bin(acc.lo, v, acc.deals + n,
+                                                            acc.hits + k, acc.hits_high + kh)
+        if acc.deals >= min_deals:
+            bins.append(acc)
+            acc = None
+    if acc is not None and bins:
+        b = bins.pop()
+        bins.append(Bin(b.lo, acc.hi, b.deals + acc.deals, b.hits + acc.hits,
+                        b.hits_high + acc.hits_high))
+    return bins
 
 
-def label_counts(ax, x, counts) -> None:
-    """Each value's number of deals, written upright along the bottom of ``ax``; where the
-    values stand too close for their labels (a feature of many values in a narrow chart),
-    only every so many are labelled, so that no two labels overlap."""
-    if len(x) == 0:
+def plot_rate_bins(ax, bins: list[Bin], name: str, what: str, colour: str = BLUE,
+                   min_deals: int = MIN_DEALS) -> None:
+    """A rate (%) with its 95 % Wilson interval for each bin of a feature, one place each;
+    the deals behind each rate along the top of the chart, the pooled values named."""
+    if not bins:
+        ax.text(0.5, 0.5, f"{name}: fewer than {min_deals} deals in all: not drawn",
+                ha="center", va="center", transform=ax.transAxes, fontsize=8)
+        ax.set_axis_off()
         return
-    lo, hi = min(x), max(x)
-    pad = max(0.5, 0.03 * (hi - lo))
-    ax.set_xlim(lo - pad, hi + pad)
+    n = np.array([b.deals for b in bins])
+    rate = 100 * np.array([b.hits for b in bins]) / n
+    low = 100 * stats.wilson_bounds([b.hits for b in bins], n)[0]
+    high = 100 * stats.wilson_bounds([b.hits_high for b in bins], n)[1]
+    x = np.arange(len(bins))
+    ax.errorbar(x, rate, yerr=[rate - low, high - rate], fmt="o", ms=4, capsize=3,
+                color=colour)
+    labels = [b.label for b in bins]
+    # upright where the pooled values' names would meet side by side
+    ax.set_xticks(x, labels, fontsize=7, rotation=0 if _label_step(ax, labels, 7) == 1 else 90)
+    ax.set_xlim(-0.6, len(bins) - 0.4)
+    ax.set_ylim(max(0.0, float(low.min()) - 2), min(100.0, float(high.max()) + 2) + 0.5)
+    ax.set_ylabel(f"{what} (%)", fontsize=8)
+    ax.tick_params(axis="y", labelsize=7)
+    ax.grid(alpha=0.3)
+    pooled = [b.label for b in bins if b.lo != b.hi]
+    note = (f"; values pooled to {min_deals}+ deals: {', '.join(pooled)}" if pooled
+            else f"; every value rests on {min_deals}+ deals")
+    ax.set_xlabel(f"{name.replace('_', ' ')}{note}", fontsize=8)
+    top = ax.secondary_xaxis("top")
+    every = _label_step(ax, [_count(int(k)) for k in n])
+    top.set_xticks(x[::every], [_count(int(k)) for k in n[::every]], fontsize=6, color="#555555")
+    top.tick_params(length=2, pad=1)
+    top.set_xlabel("deals" + ("" if every == 1 else f" (every {_ordinal(every)} value)"),
+                   fontsize=7, color="#555555", labelpad=2)
+
+
+def _label_step(ax, labels: list[str], points: float = 6) -> int:
+    """Label every k-th place so that the labels (of ``points`` points) do not meet."""
     width_px = ax.get_window_extent().width
-    label_px = COUNT_FONT * ax.figure.dpi / 72 * 1.6  # a line of text, upright, with a gap
-    gap = (hi - lo + 2 * pad) * label_px / max(width_px, 1.0)
-    last = None
-    for xi, n in sorted(zip(x, counts)):
-        if last is not None and xi - last < gap:
-            continue
-        ax.annotate(_count(int(n)), (xi, 0.02), ha="center", va="bottom", rotation=90,
-                    fontsize=COUNT_FONT, color="#555555", xycoords=("data", "axes fraction"))
-        last = xi
+    widest = max(len(t) for t in labels) * points * 0.62 * ax.figure.dpi / 72 + 4
+    room = width_px / max(len(labels), 1)
+    return max(1, math.ceil(widest / max(room, 1.0)))
+
+
+def _ordinal(k: int) -> str:
+    return {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def plot_win_rate_by(ax, df: pd.DataFrame, feature: str, min_deals: int = MIN_DEALS) -> None:
+    """Win rate (%) with its interval for each value of a deal feature, values pooled until
+    each rate rests on ``min_deals`` deals (unresolved deals widen the interval upward)."""
+    t = stats.win_rate_by(df, feature)
+    bins = pool(t.index, t["deals"], t["wins"], t["wins"] + t["unresolved"], min_deals)
+    plot_rate_bins(ax, bins, feature, "deals won", BLUE, min_deals)
 
 
 def _count(n: int) -> str:
@@ -102,15 +176,18 @@ def _count(n: int) -> str:
 
 
 def plot_players(ax, comparison: pd.DataFrame) -> None:
-    """Win rate with its interval for each player of :func:`compare_players`."""
+    """Win rate (%) with its interval for each player of :func:`compare_players`; each bar's
+    rate and deals under its name, nothing over a bar or an interval."""
     c = comparison
     x = np.arange(len(c))
-    ax.bar(x, c["win_rate"], color=[BLUE, ORANGE, BROWN][: len(c)])
-    ax.errorbar(x, c["win_rate"], yerr=[c["win_rate"] - c["ci_low"], c["ci_high"] - c["win_rate"]],
+    rate = 100 * c["win_rate"].to_numpy()
+    ax.bar(x, rate, color=[BLUE, ORANGE, BROWN, GREEN][: len(c)])
+    ax.errorbar(x, rate, yerr=[rate - 100 * c["ci_low"].to_numpy(),
+                               100 * c["ci_high"].to_numpy() - rate],
                 fmt="none", capsize=4, color="black")
-    for xi, r in zip(x, c["win_rate"]):
-        ax.text(xi, r + 0.03, f"{100 * r:.1f} %", ha="center")
-    ax.set_xticks(x, list(c.index))
-    ax.set_ylim(0, 1.1)
-    ax.set_ylabel("win rate")
+    deals = c["deals"].to_numpy() if "deals" in c else [None] * len(c)
+    ax.set_xticks(x, [f"{p}\n{r:.1f} %" + ("" if n is None else f" of {int(n):,}")
+                      for p, r, n in zip(c.index, rate, deals)], fontsize=8)
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("deals won (%)")
     ax.grid(axis="y", alpha=0.3)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from halfmoon.research.stats import duration
+
 from .style import BLUE, GREY, ORANGE, PLAYER_COLOURS, interval, pct, table_lines
 
 
@@ -102,22 +104,24 @@ def _share(games, total: int) -> float:
     return games / total if total else float("nan")
 
 
-# measured outside the census's stages (benchmarks/bench_bandit.py), so not in its ladder
-BANDIT_NOTE = ("Capped solves of sampled layouts chosen by a bandit (`bandit`, the method that "
-               "moved the best fair Klondike player by ten points) are not in this ladder: on 500 "
-               "random deals they won 5.2 % to 12.8 % at every setting tried, 10 to 18 points "
-               "below lookahead; kept to the tuned player's move unless another beats it by 2 "
-               "standard errors, 22.3 % on 2,000 fresh random deals, 0.25 points below "
-               "lookahead and 2.55 below tuned (see [fair-play.md](fair-play.md)).")
+def bandit_note(doc) -> str:
+    """The bandit player, which the findings' stages do not play: where it was measured."""
+    return ("The `bandit` fair player (capped solves of sampled layouts chosen by a bandit) is not "
+            "in this ladder and was not measured in this run; its measurements, made on other "
+            f"deals outside these findings, are in {doc('fair-play.md')}.")
 
 
-def fair_section(data: dict, img) -> list[str]:
-    """Section 4b: the fair-play ladder, if these findings have it."""
+def fair_section(data: dict, img, doc=lambda name: f"`docs/{name}`") -> list[str]:
+    """Section 4b: the fair-play ladder, if these findings have it; ``doc(name)`` links a page
+    of the toolkit's documentation."""
     L = ["## 4b. What a player who sees only the app's cards can win", ""]
     if "fair-ladder" not in data:
+        if data.get("summary", {}).get("options", {}).get("fair_deals") == 0:
+            return L + ["Not measured in this run: its findings were derived with "
+                        "`--fair-deals 0`.", ""]
         return L + ["Not in these findings yet: they were derived before the fair-play stage; "
                     "`halfmoon findings` on the census adds it.", ""]
-    L += _ladder_lines(data["fair-ladder"], img)
+    L += _ladder_lines(data["fair-ladder"], img, doc)
     if "fair-curve" in data and len(data["fair-curve"]):
         L += _curve_lines(data["fair-curve"], img)
     if "fair-fatal" in data and len(data["fair-fatal"]):
@@ -125,13 +129,13 @@ def fair_section(data: dict, img) -> list[str]:
     return L
 
 
-def _ladder_lines(t: pd.DataFrame, img) -> list[str]:
+def _ladder_lines(t: pd.DataFrame, img, doc) -> list[str]:
     """The ladder's table and chart, and what the best fair player wins back."""
     n = int(t["deals"].iloc[0])
     L = [f"The solver sees all 104 cards; a player sees 20. On {n:,} deals of the census (the "
          "first of the players' sample), each fair player of `halfmoon players` — given only the "
          "tops, the reserve and how many of each card are still hidden, never the deal (see "
-         "[fair-play.md](fair-play.md)) — against every card shown, paired by deal:", ""]
+         f"{doc('fair-play.md')}) — against every card shown, paired by deal:", ""]
     rows = []
     for r in t.itertuples():
         vs = "" if r.player in ("lookahead",) else (
@@ -139,9 +143,9 @@ def _ladder_lines(t: pd.DataFrame, img) -> list[str]:
             f"to {100 * r.vs_lookahead_high:+.2f})")
         rows.append(("every card shown (solver)" if r.player == "solver" else r.player,
                      f"{r.deals:,}", f"{r.won:,}", pct(r.win_rate), interval(r.ci_low, r.ci_high),
-                     vs, "" if r.player == "solver" else f"{r.seconds_per_game:.3f}"))
+                     vs, "" if r.player == "solver" else duration(r.seconds_per_game)))
     L += table_lines(("player", "deals", "won", "win rate", "95 % interval",
-                      "against lookahead (points)", "seconds a game"), rows)
+                      "against lookahead (points)", "time a game"), rows)
     L += ["", img("fair-ladder.png", "the fair-play ladder"), ""]
     players_ = t[~t["player"].isin(["solver", "lookahead"])]
     look, solver = t[t["player"] == "lookahead"], t[t["player"] == "solver"]
@@ -153,13 +157,13 @@ def _ladder_lines(t: pd.DataFrame, img) -> list[str]:
               f"{100 * best.vs_lookahead:+.2f} ({100 * best.vs_lookahead_low:+.2f} to "
               f"{100 * best.vs_lookahead_high:+.2f}): {100 * best.vs_lookahead / gap:.0f} % of "
               "what seeing the hidden cards is worth.", ""]
-    L += [BANDIT_NOTE, ""]
+    L += [bandit_note(doc), ""]
     return L
 
 
 def _curve_lines(c: pd.DataFrame, img) -> list[str]:
     """The fair player's win rate against its samples, with what a game costs at each."""
-    costs = ", ".join(f"{int(r.samples)}: {r.seconds_per_game:.2f} s" for r in c.itertuples())
+    costs = ", ".join(f"{int(r.samples)}: {duration(r.seconds_per_game)}" for r in c.itertuples())
     return ["The fair player's win rate against the layouts it samples a decision (the cost of a "
             "game grows with them: " + costs + " on one core):", "",
             img("fair-curve.png", "win rate against samples"), ""]
@@ -181,8 +185,11 @@ def _fatal_lines(fatal: pd.DataFrame, img) -> list[str]:
     L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
     top = f[f["player"] == "fair"] if (f["player"] == "fair").any() else f.iloc[-1:]
     r = top.iloc[0]
-    L += [f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable "
-          f"deals: {pct(r.early, 1)} of them all by a move made with {EARLY} or more cards left, "
-          f"only {pct(r.late, 1)} with {LATE} or fewer. The game is lost early, while most cards "
-          "are hidden, which is where a player who cannot see them has least to go on.", ""]
+    said = (f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable "
+            f"deals: {pct(r.early, 1)} of them all by a move made with {EARLY} or more cards "
+            f"left, {pct(r.late, 1)} with {LATE} or fewer.")
+    if r.early > r.late:  # what these figures say, only where they say it
+        said += (" Here the game is lost early, while most cards are hidden, which is where a "
+                 "player who cannot see them has least to go on.")
+    L += [said, ""]
     return L

@@ -1,7 +1,8 @@
 """The findings page: ``docs/findings.md`` and its charts, from the data in ``docs/findings/``.
 
     python -m halfmoon.report.findings --data docs/findings --page docs/findings.md
-    halfmoon findings census --out docs       # derives the data from a census first
+    halfmoon findings RUN              # derives the data from a run first, into RUN/_findings/
+    halfmoon findings census --out docs    # the shipped page (make findings)
 
 Every chart is drawn from the small data files that :func:`halfmoon.research.findings.save_data`
 writes, on a given matplotlib Axes, so that the page and ``notebooks/findings.ipynb`` draw
@@ -20,9 +21,11 @@ import pandas as pd
 
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.research.deadlocks import KINDS, class_table, kind_table
+from halfmoon.research.stats import duration
 
 from .fairplay import fair_section
 from .findings_charts import common_deals, draw_charts
+from .findings_head import head_lines, versions
 from .style import interval, pct, table_lines
 
 
@@ -97,67 +100,25 @@ def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
     def img(name: str, alt: str) -> str:
         return f"![{alt}]({rel.as_posix()}/{name})"
 
+    def doc(name: str) -> str:  # a page of the documentation: linked where it lies beside
+        if (Path(page).parent / name).exists():
+            return f"[{name}]({name})"
+        return f"the toolkit's `docs/{name}`"
+
     s = data["summary"]
-    L = _head_lines(s)
+    L = head_lines(s)
     L += _win_rate_lines(s, img)
     L += _deadlock_lines(data["losses"], img)
     L += _feature_lines(data["features"], s["deals"], img)
     L += _forgiveness_lines(data, s, img)
     L += _players_lines(data["players"], s, img)
-    L += fair_section(data, img)
+    L += fair_section(data, img, doc)
     L += _difficulty_lines(data["difficulty"], data["hardest"], s, img)
     L += _recheck_lines(s)
     L += _data_lines(d, rel, s)
     path = Path(page)
     path.write_text("\n".join(L), encoding="utf-8")
     return path
-
-
-def _versions(s: dict) -> str:
-    return ", ".join(s["solver_versions"])
-
-
-def _head_lines(s: dict) -> list[str]:
-    """The title, what the census is and how to make it again."""
-    census = s["command"].split("--out ")[1].split()[0]
-    return ["# Half Moon, measured", "",
-            f"Figures on Half Moon from a census of **{s['deals']:,} deals** (made "
-            f"{s.get('created', '?')[:10]}) drawn uniformly from all 8,031,810,176 deal codes, "
-            f"each settled exactly by the solver (version {_versions(s)}, budget "
-            f"{s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
-            "Every interval is a 95 % interval; every figure says how it was measured.", "",
-            f"**Solver versions.** Every figure on this page is of solver version "
-            f"{_versions(s)}: the census and every stage derived from it were made with it"
-            f"{_now_line(s)}", "",
-            "Reproduce (the census is resumable; the second command derives everything below "
-            "from it with the options it was made with, and `make findings` runs both):", "",
-            "```", s["command"], _findings_command(census, s), "```", ""]
-
-
-def _now_line(s: dict) -> str:
-    """What the solver is now, against the figures' version."""
-    from solver import SOLVER_VERSION
-
-    if [str(SOLVER_VERSION)] == [str(v) for v in s["solver_versions"]]:
-        return ", the solver's version now."
-    return (f". The solver is now version {SOLVER_VERSION}; this page was redrawn with it from"
-            " the same data, and no figure was measured again (the commands below, run now,"
-            f" would give version {SOLVER_VERSION}'s).")
-
-
-def _findings_command(census: str, s: dict) -> str:
-    """``halfmoon findings`` with every option the data were made with."""
-    words = [f"halfmoon findings {census} --out docs --seed {s['seed']}"]
-    for option, key in (("--players-deals", "players_deals"),
-                        ("--forgiveness-deals", "forgiveness_deals"),
-                        ("--fair-deals", "fair_deals")):
-        if key in s:
-            words.append(f"{option} {int(s[key])}")
-    if "recheck_deals" in s and s.get("deals"):
-        words.append(f"--recheck {s['recheck_deals'] / s['deals']:g}")
-    if "recheck_limit" in s:
-        words.append(f"--limit {s['recheck_limit']:g}")
-    return " ".join(words)
 
 
 def _win_rate_lines(s: dict, img) -> list[str]:
@@ -169,7 +130,7 @@ def _win_rate_lines(s: dict, img) -> list[str]:
             f"**Dead on arrival** (no legal move at the start): {s['dead_on_arrival']:,} deals, "
             f"{pct(s['doa_rate'], 4)} (interval {interval(s['doa_low'], s['doa_high'], 4)}).", "",
             img("win-rate.png", "win rate as the sample grows"), "",
-            "The win rate of the census's first n deals (in a seeded random order), with its "
+            "The win rate of the run's first n deals (in a seeded random order), with its "
             "interval, which narrows as one over the square root of n.", ""]
 
 
@@ -210,10 +171,12 @@ def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
 def _feature_lines(ft: pd.DataFrame, deals: int, img) -> list[str]:
     """Section 2, second part: the loss rate by simple features of the deal."""
     common = common_deals(deals)
-    L = [f"**Loss rate by simple features of the deal** (values seen in at least {common:,} "
-         "deals): legal moves at the start, face cards on the pile tops and in the reserve, "
-         "classes with a legal move, cards whose two copies lie in the same pile, the most face "
-         "cards in one pile.", "", img("loss-by-feature.png", "loss rate by feature"), ""]
+    L = ["**Loss rate by simple features of the deal**: legal moves at the start, face cards on "
+         "the pile tops and in the reserve, classes with a legal move, cards whose two copies lie "
+         "in the same pile, the most face cards in one pile. The chart pools neighbouring values "
+         f"until each rate rests on at least {common:,} deals (and names the values pooled); the "
+         "deals behind each rate are written along its top.", "",
+         img("loss-by-feature.png", "loss rate by feature"), ""]
     rows = []
     for f in dict.fromkeys(ft["feature"]):
         t = ft[(ft["feature"] == f) & (ft["deals"] >= common)]
@@ -222,7 +185,7 @@ def _feature_lines(ft: pd.DataFrame, deals: int, img) -> list[str]:
         for _, r in t.iloc[sorted({0, len(t) // 2, len(t) - 1})].iterrows():
             rows.append((f.replace("_", " "), int(r["value"]), f"{int(r['deals']):,}",
                          pct(r["loss_rate"]), interval(r["ci_low"], r["ci_high"])))
-    L += ["Lowest, middle and highest common value of each:", ""]
+    L += [f"Lowest, middle and highest value of each seen in at least {common:,} deals:", ""]
     L += table_lines(("feature", "value", "deals", "lost", "95 % interval"), rows)
     L += [""]
     return L
@@ -306,16 +269,20 @@ def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[
          "Positions the solver searched per deal (a conflict of its clause-learning search counts "
          "as one): " + ", ".join(f"{k} {v:,.0f}" for k, v in s.get("nodes", {}).items()) + ". "
          f"The census took {s['seconds']:,.0f} s of solving in all "
-         f"({s['deals'] / s['seconds']:,.0f} deals a second of one process, several runs sharing "
-         "the machine's two cores). By decade:", ""]
+         f"({s['deals'] / s['seconds']:,.0f} deals a second of one process). By decade:", ""]
     L += table_lines(("positions", "wins", "losses"),
                      [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in
                       zip(dt["nodes_from"], dt["nodes_below"], dt["wins"], dt["losses"])])
+    zero = int(s.get("zero_positions", 0))
+    if zero:
+        L += ["", f"The first row's {zero:,} deals with 0 positions were settled with no search "
+              "(the start alone decides them); the chart's log scale draws them in its first "
+              "column with the rest below 10."]
     L += ["", img("difficulty.png", "positions searched per deal"), "",
           f"The {len(hd)} hardest deals of the census, solved again (same verdict each time: "
           f"{'yes' if hd['same_again'].all() else 'NO'}):", ""]
-    L += table_lines(("deal", "code", "verdict", "positions", "seconds (census)", "settled by"),
-                     [(r.deal, r.code, r.verdict, f"{r.nodes:,}", f"{r.seconds:.2f}",
+    L += table_lines(("deal", "code", "verdict", "positions", "time in the run", "settled by"),
+                     [(r.deal, r.code, r.verdict, f"{r.nodes:,}", duration(r.seconds),
                        r.settled_by) for r in hd.itertuples()])
     return L
 
@@ -323,13 +290,20 @@ def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[
 def _recheck_lines(s: dict) -> list[str]:
     """Section 6: a sample of the census settled again by other means."""
     rc = s["recheck"]
+    share = (s.get("options") or {}).get("recheck")
+    share = s["recheck_deals"] / s["deals"] if share is None else share
     L = ["", "## 6. Checked by other means", "",
-         f"A seeded random {s['recheck_deals']:,} deals of the census (1 %): every win's recorded "
-         "line replayed move by move through the reference engine, every loss put to the CP-SAT "
-         "model of `solver/check/cpsat.py` (shares no code with the search; "
-         f"{s['recheck_limit']:.0f} s each).", ""]
+         f"A seeded random {s['recheck_deals']:,} deals of the run ({_share_words(share)}): every "
+         "win's recorded line replayed move by move through the reference engine, every loss put "
+         "to the CP-SAT model of `solver/check/cpsat.py` (shares no code with the search; "
+         f"a time limit of {s['recheck_limit']:g} s each).", ""]
     L += table_lines(list(rc), [list(f"{v:,}" for v in rc.values())])
     return L
+
+
+def _share_words(share: float) -> str:
+    """``--recheck``'s share as asked, in % (0.02 -> '2 % asked for')."""
+    return f"{100 * share:g} % asked for with `--recheck {share:g}`"
 
 
 def _data_lines(d: Path, rel: Path, s: dict) -> list[str]:
@@ -343,29 +317,102 @@ def _data_lines(d: Path, rel: Path, s: dict) -> list[str]:
     L += [f"- `{name}`: {what}" for name, what in FAIR_FILES.items() if (d / name).exists()]
     from solver import SOLVER_VERSION
 
-    L += ["", f"Census and every figure: solver version {_versions(s)} (the stages ran with "
-          f"version {s.get('solver_version_now', _versions(s))}); page drawn with solver "
-          f"version {SOLVER_VERSION}.", ""]
+    L += ["", f"The run's rows: solver version {versions(s)}; the stages ran with version "
+          f"{s.get('solver_version_now', versions(s))}; page drawn with solver version "
+          f"{SOLVER_VERSION}.", ""]
     return L
 
 
-def write_findings(census: Union[str, Path], out: Union[str, Path] = "docs", **options) -> Path:
-    """Derive the findings from a census, keep their data in ``out/findings/`` and write
-    ``out/findings.md``."""
+PAGE_NAME, DATA_NAME = "findings.md", "findings"
+
+
+def default_out(census: Union[str, Path], work: Union[str, Path, None] = None) -> Path:
+    """Where ``halfmoon findings`` writes without ``--out``: beside the run, in its
+    ``_findings/`` (as ``findings.md`` and ``findings/``, names no stage's pieces use), or in
+    ``work`` for a run at a URL."""
+    from halfmoon.research.findings import _work_dir
+
+    return _work_dir(census, work)
+
+
+def check_out(out: Union[str, Path], census: Union[str, Path], force: bool = False,
+              partial: bool = False) -> Optional[str]:
+    """Before any work: refuse to write the page of ``census`` into ``out`` where ``out``
+    holds the page of another run, unless ``force``; then the words for what is replaced.
+    None where ``out`` holds no page, or one of this run."""
+    from halfmoon.batch.state import run_state
+    from halfmoon.research.census import FindingsError
+    from halfmoon.research.findings import census_command, run_identity, same_run
+
+    st = run_state(census)
+    if st.manifest is None:
+        return None  # open_census names what is wrong
+    if not partial and not st.finished:
+        done = _done(census)
+        raise FindingsError(f"{census}: {'; '.join(st.lines(done))}; findings are of a finished "
+                            "run (--partial derives them from the deals it holds so far, and the "
+                            "page says so)")
+    out = Path(out)
+    page, summary = out / PAGE_NAME, out / DATA_NAME / "summary.json"
+    if not page.exists() and not summary.exists():
+        return None
+    try:
+        old = json.loads(summary.read_text(encoding="utf-8")) if summary.exists() else {}
+    except (OSError, ValueError):
+        old = {}
+    if "run" in old:
+        same = same_run(old["run"], run_identity(st.manifest, str(census)))
+    else:  # findings made before the run was kept: its batch command, wherever it wrote
+        here = census_command(st.manifest, str(census)).split(" --out ")[0]
+        same = "command" in old and old["command"].split(" --out ")[0] == here
+    if same:
+        return None
+    what = (f"the page of another run ({old['command']}, {int(old.get('deals', 0)):,} deals, "
+            f"made {str(old.get('created', '?'))[:10]})" if "command" in old
+            else "a page of unknown origin")
+    if not force:
+        raise FindingsError(f"{out} holds {what}: --force replaces it ({PAGE_NAME} and the data "
+                            f"in {DATA_NAME}/), or choose another --out")
+    return what
+
+
+def _done(census) -> int:
+    from halfmoon.research.census import dataset_rows
+    from halfmoon.research.scan import open_dataset
+
+    try:
+        return dataset_rows(open_dataset(census))
+    except HalfMoonError:
+        return 0
+
+
+def write_findings(census: Union[str, Path], out: Union[str, Path, None] = None, *,
+                   force: bool = False, partial: bool = False, **options) -> Path:
+    """Derive the findings from a run, keep their data in ``out/findings/`` and write
+    ``out/findings.md`` (``out``: default beside the run, :func:`default_out`).  Refuses to
+    replace another run's page unless ``force``, and an unfinished run unless ``partial``."""
     from halfmoon.research.findings import derive, save_data
 
-    data_dir = save_data(derive(census, **options), Path(out) / "findings")
-    return write_page(data_dir, Path(out) / "findings.md")
+    given = out
+    out = default_out(census, options.get("work")) if out is None else Path(out)
+    check_out(out, census, force=force, partial=partial)
+    derived = derive(census, partial=partial, **options)
+    derived["summary"]["out"] = None if given is None else str(given)
+    data_dir = save_data(derived, out / DATA_NAME)
+    return write_page(data_dir, out / PAGE_NAME)
 
 
-def write_fair(census: Union[str, Path], out: Union[str, Path] = "docs", **options) -> Path:
+def write_fair(census: Union[str, Path], out: Union[str, Path, None] = None, *,
+               force: bool = False, **options) -> Path:
     """Add the fair-play stage to the findings in ``out/findings/`` (derived from ``census``)
     and redraw ``out/findings.md``."""
     from halfmoon.research.findings import derive_fair, save_fair
 
-    data_dir = Path(out) / "findings"
+    out = default_out(census, options.get("work")) if out is None else Path(out)
+    check_out(out, census, force=force)
+    data_dir = out / DATA_NAME
     save_fair(derive_fair(census, data_dir, **options), data_dir)
-    return write_page(data_dir, Path(out) / "findings.md")
+    return write_page(data_dir, out / PAGE_NAME)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

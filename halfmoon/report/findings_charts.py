@@ -12,7 +12,7 @@ import pandas as pd
 
 from halfmoon.research.deadlocks import kind_table
 
-from .charts import figure
+from .charts import MIN_DEALS, figure, plot_rate_bins, pool
 from .fairplay import plot_fair_curve, plot_fair_fatal, plot_fair_ladder
 from .style import BLUE, BROWN, GREEN, GREY, ORANGE, PLAYER_COLOURS, RED
 
@@ -39,31 +39,23 @@ def plot_deadlocks(ax, losses: pd.DataFrame) -> None:
     ax.bar(x, share, color=[RED if k.startswith("faces") else BROWN for k in t.index])
     ax.errorbar(x, share, yerr=[share - 100 * t["ci_low"], 100 * t["ci_high"] - share],
                 fmt="none", capsize=3, color="black")
-    for xi, s, n in zip(x, share, t["losses"]):
-        ax.text(xi, s + 1, f"{n:,}", ha="center", fontsize=7)
-    ax.set_xticks(x, list(t.index), rotation=30, ha="right")
+    # each kind's losses under its name: nothing written over a bar or an interval
+    ax.set_xticks(x, [f"{k}\n{n:,}" for k, n in zip(t.index, t["losses"])], fontsize=7)
     ax.set_ylabel("losses (%)")
     ax.set_title("the smallest set of classes that cannot be cleared", fontsize=9)
     ax.grid(axis="y", alpha=0.3)
 
 
-def plot_loss_by_feature(fig, features: pd.DataFrame, min_deals: int = 1000) -> None:
-    """Loss rate with its interval by each feature value (values with ``min_deals`` deals or
-    more)."""
+def plot_loss_by_feature(fig, features: pd.DataFrame, min_deals: int = MIN_DEALS) -> None:
+    """Loss rate (%) with its interval by each feature's values, one chart a row: neighbouring
+    values pooled until each rate rests on ``min_deals`` deals (the chart names the pooled
+    values), the deals behind each rate along its top."""
     names = list(dict.fromkeys(features["feature"]))
-    cols = 3
-    rows = (len(names) + cols - 1) // cols
     for i, name in enumerate(names):
-        ax = fig.add_subplot(rows, cols, i + 1)
-        t = features[(features["feature"] == name) & (features["deals"] >= min_deals)]
-        rate = 100 * t["loss_rate"].to_numpy()
-        ax.errorbar(t["value"], rate, yerr=[rate - 100 * t["ci_low"], 100 * t["ci_high"] - rate],
-                    fmt="o", ms=3, capsize=2, color=RED)
-        ax.set_xlabel(name.replace("_", " "), fontsize=8)
-        ax.set_ylabel("lost (%)", fontsize=8)
-        ax.set_ylim(bottom=0)
-        ax.tick_params(labelsize=7)
-        ax.grid(alpha=0.3)
+        ax = fig.add_subplot(len(names), 1, i + 1)
+        t = features[features["feature"] == name]
+        plot_rate_bins(ax, pool(t["value"], t["deals"], t["losses"], min_deals=min_deals), name,
+                       "lost", RED, min_deals)
 
 
 def plot_players(ax, players: pd.DataFrame) -> None:
@@ -73,10 +65,10 @@ def plot_players(ax, players: pd.DataFrame) -> None:
     ax.bar(x, rate, color=[PLAYER_COLOURS.get(p, GREY) for p in players["player"]])
     ax.errorbar(x, rate, yerr=[rate - 100 * players["ci_low"], 100 * players["ci_high"] - rate],
                 fmt="none", capsize=4, color="black")
-    for xi, r in zip(x, rate):
-        ax.text(xi, r + 2, f"{r:.1f} %", ha="center", fontsize=8)
-    ax.set_xticks(x, list(players["player"]))
-    ax.set_ylim(0, 110)
+    # the rate and the deals under each name: nothing written over a bar or an interval
+    ax.set_xticks(x, [f"{p}\n{r:.1f} %\nof {int(n):,}" for p, r, n in
+                      zip(players["player"], rate, players["deals"])], fontsize=7)
+    ax.set_ylim(0, 100)
     ax.set_ylabel("deals won (%)")
     ax.grid(axis="y", alpha=0.3)
 
@@ -138,8 +130,9 @@ def plot_difficulty(ax, difficulty: pd.DataFrame) -> None:
 
 
 def common_deals(deals: int) -> int:
-    """Feature values are shown where at least this many deals have them (0.1 % of the census)."""
-    return max(1, deals // 1000)
+    """Feature values are shown where at least this many deals have them: 0.1 % of the run,
+    and never fewer than :data:`.charts.MIN_DEALS`."""
+    return max(MIN_DEALS, deals // 1000)
 
 
 def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
@@ -148,13 +141,13 @@ def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     jobs = {
         "win-rate.png": (6.0, 3.0, lambda f: plot_win_rate(f.add_subplot(), data["win-rate"])),
-        "deadlocks.png": (6.0, 3.2, lambda f: plot_deadlocks(f.add_subplot(), data["losses"])),
-        "loss-by-feature.png": (7.5, 4.6, lambda f: plot_loss_by_feature(
+        "deadlocks.png": (8.0, 3.4, lambda f: plot_deadlocks(f.add_subplot(), data["losses"])),
+        "loss-by-feature.png": (7.5, 11.0, lambda f: plot_loss_by_feature(
             f, data["features"], common_deals(data["summary"]["deals"]))),
         "forgiveness.png": (6.0, 3.2, lambda f: plot_keep_share(
             f.add_subplot(), data["forgiveness"])),
         "fatal-moves.png": (6.0, 3.0, lambda f: plot_fatal(f.add_subplot(), data["fatal-moves"])),
-        "players.png": (5.5, 3.0, lambda f: plot_players(f.add_subplot(), data["players"])),
+        "players.png": (5.5, 3.4, lambda f: plot_players(f.add_subplot(), data["players"])),
         "difficulty.png": (6.0, 3.0, lambda f: plot_difficulty(
             f.add_subplot(), data["difficulty"])),
     }

@@ -23,7 +23,7 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.research import stats
 
 from . import charts
-from .style import pct
+from .style import pct, table_lines
 
 REPORT_NAME = "report.md"
 
@@ -35,6 +35,51 @@ def _md_table(df: pd.DataFrame, formats: dict) -> str:
         cells = [str(idx)] + [formats.get(c, str)(df[c].iloc[i]) for c in df.columns]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+PLAYER_COLUMNS = ("player", "deals", "won", "win rate", "95 % interval",
+                  "won of the winnable deals")
+
+
+def players_table(comp: pd.DataFrame) -> list[str]:
+    """The players' table in words: counts with thousands separators, rates in %."""
+    rows = [(p, f"{int(r.deals):,}", f"{int(r.wins):,}", pct(r.win_rate),
+             f"{pct(r.ci_low)} – {pct(r.ci_high)}", pct(r.wins_of_winnable, 1))
+            for p, r in zip(comp.index, comp.itertuples())]
+    return table_lines(PLAYER_COLUMNS, rows)
+
+
+def run_lines(results_dir, done: int, df: Optional[pd.DataFrame] = None) -> list[str]:
+    """What the run is, from its manifest and rows: its deals, its solver versions, and
+    whether it is finished or being written now."""
+    from halfmoon.batch.sources import population
+    from halfmoon.batch.state import run_state
+
+    st = run_state(results_dir)
+    L = []
+    if st.manifest is not None:
+        made = f", made by `halfmoon batch {st.source()}`" if st.manifest.get("source") else ""
+        L.append(f"Results: `{results_dir}`: {population(st.manifest.get('source', {}), done)}"
+                 f"{made}.")
+    else:
+        L.append(f"Results: `{results_dir}`: {done:,} deals (no manifest: how they were chosen "
+                 "is not recorded).")
+    if df is not None and "solver_version" in df:
+        L[-1] += " " + versions_sentence(df["solver_version"].astype(str).value_counts())
+    L.append("")
+    notes = st.lines(done)
+    if notes:
+        L += [f"**{n[0].upper() + n[1:]}.**" for n in notes] + [""]
+    return L
+
+
+def versions_sentence(counts) -> str:
+    """The solver versions of a run's rows (a count per version): one, or mixed."""
+    counts = {str(k): int(v) for k, v in dict(counts).items()}
+    if len(counts) == 1:
+        return f"Every row was solved by solver version {next(iter(counts))}."
+    parts = ", ".join(f"{n:,} by version {v}" for v, n in sorted(counts.items()))
+    return f"The rows were solved by mixed solver versions: {parts}."
 
 
 def _save(fig: Figure, path: Path) -> None:
@@ -68,17 +113,14 @@ def write_report(
     charts.plot_nodes_histogram(fig.add_subplot(), df)
     _save(fig, out / "nodes.png")
 
-    fig = charts.figure(8.0, 5.6)
+    fig = charts.figure(7.5, 2.3 * len(stats.FEATURES))
     for i, feature in enumerate(stats.FEATURES):
-        charts.plot_win_rate_by(fig.add_subplot(2, 2, i + 1), df, feature)
+        charts.plot_win_rate_by(fig.add_subplot(len(stats.FEATURES), 1, i + 1), df, feature)
     _save(fig, out / "by-feature.png")
 
-    lines = [
-        "# Half Moon: results report",
-        "",
-        f"Results: `{results_dir}` — {s['deals']:,} deals, solver version "
-        f"{', '.join(s['solver_versions'])}, budget {budgets} positions per deal.",
-        "",
+    lines = ["# Half Moon: results report", ""]
+    lines += run_lines(results_dir, s["deals"], df)
+    lines += [
         "## Win rate",
         "",
         f"**{pct(s['win_rate'])}** of the deals are won "
@@ -95,27 +137,35 @@ def write_report(
         "",
         "## Difficulty",
         "",
-        "Positions searched by the solver per deal (log axis):",
+        f"Positions searched by the solver per deal (log axis; budget {budgets} a deal):",
         "",
         "![positions searched](nodes.png)",
         "",
-        "| | mean | median | 90 % | 99 % | max |",
-        "|---|---|---|---|---|---|",
     ]
-    for key, unit in (("nodes", "positions"), ("seconds", "seconds")):
-        q = s[key]
-        fmt = (lambda v: f"{v:,.0f}") if key == "nodes" else (lambda v: f"{v:.4f}")
-        cells = " | ".join(fmt(q[k]) for k in ("mean", "p50", "p90", "p99", "max"))
-        lines.append(f"| {unit} | {cells} |")
+    zero = int((df["nodes"] == 0).sum())
+    if zero:
+        lines += [f"{zero:,} of the deals were settled with no search at all (0 positions: the "
+                  "start alone decides them, e.g. no legal move); a log axis has no place for "
+                  "them, so the chart counts them in its legend and draws the others.", ""]
+    lines += ["| | mean | median | 90 % | 99 % | max |", "|---|---|---|---|---|---|"]
+    q = s["nodes"]
+    lines.append("| positions searched | " + " | ".join(
+        f"{q[k]:,.0f}" for k in ("mean", "p50", "p90", "p99", "max")) + " |")
+    q = s["seconds"]
+    lines.append("| time a deal | " + " | ".join(
+        stats.duration(q[k]) for k in ("mean", "p50", "p90", "p99", "max")) + " |")
+    lines += ["", f"All deals together: {stats.duration(q['total'])} of solving."]
     hard = stats.hardest(df, 5)
-    lines += ["", "The hardest deals:", "", "| code | verdict | positions | seconds |",
+    lines += ["", "The hardest deals:", "", "| code | verdict | positions | time |",
               "|---|---|---|---|"]
-    lines += [f"| {r.code} | {r.verdict} | {r.nodes:,} | {r.seconds:.3f} |"
+    lines += [f"| {r.code} | {r.verdict} | {r.nodes:,} | {stats.duration(r.seconds)} |"
               for r in hard.itertuples()]
     lines += [
         "",
         "Win rate by feature of the starting position (legal moves, face cards in the",
-        "reserve and on the pile tops, classes with a move); the small numbers are deals:",
+        "reserve and on the pile tops, classes with a move), in %, each with its 95 % interval;",
+        f"neighbouring values are pooled until a rate rests on {charts.MIN_DEALS} deals or more",
+        "(the chart names the pooled values), the deals behind each rate along its top:",
         "",
         "![win rate by feature](by-feature.png)",
         "",
@@ -130,15 +180,13 @@ def write_report(
         lines += [
             "## Playing without thinking ahead",
             "",
-            "The same deals played once by a random player (a uniformly random legal move",
+            f"The same {s['deals']:,} deals played once by a random player (a uniformly random "
+            "legal move",
             "each turn) and by a greedy player (the move that uncovers most pile cards, then",
-            "pairs before triplets, then the fullest piles):",
+            "pairs before triplets, then the fullest piles), seeded with "
+            f"{seed}; the solver's row is the run's verdicts:",
             "",
-            _md_table(
-                comp[["deals", "wins", "win_rate", "ci_low", "ci_high", "wins_of_winnable"]],
-                {"deals": str, "wins": str, "win_rate": pct, "ci_low": pct, "ci_high": pct,
-                 "wins_of_winnable": pct},
-            ),
+            *players_table(comp),
             "",
             "![players](players.png)",
             "",

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,17 +157,20 @@ def open_census(path: Union[str, Path], complete: bool = True):
 
 def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int = 100_000,
                  forgiveness_deals: int = 10_000, recheck_share: float = 0.01, hardest: int = 20,
-                 points: int = 60, dataset=None, manifest: Optional[dict] = None) -> Census:
-    """One pass over the census at ``path``: its counts and its samples."""
+                 points: int = 60, dataset=None, manifest: Optional[dict] = None,
+                 partial: bool = False) -> Census:
+    """One pass over the census at ``path``: its counts and its samples (``partial``: of the
+    deals a run not finished holds so far, else an error if it is not finished)."""
     from halfmoon.batch.results import stored_columns, to_rows
     from solver import DEAL_FEATURES, LAYOUT_FEATURES
 
     from .scan import _keys, _quantile, _Selector
 
     if dataset is None:
-        dataset, manifest = open_census(path)
+        dataset, manifest = open_census(path, complete=not partial)
     ds = dataset
-    expected = int((manifest or {}).get("deals", {}).get("count", 0))
+    planned = int((manifest or {}).get("deals", {}).get("count", 0))
+    expected = dataset_rows(ds) if partial else planned
     thresholds = running_thresholds(expected, points)
     recheck_k = int(round(recheck_share * expected))
     players = Smallest(players_deals, ("deal", "verdict"))
@@ -179,7 +183,7 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
     decades = np.zeros((len(NODE_BINS) - 1, len(VERDICTS)), np.int64)
     feat_all = {f: np.zeros(0, np.int64) for f in FEATURES}
     feat_lost = {f: np.zeros(0, np.int64) for f in FEATURES}
-    losses, versions, budget, seconds, micros, doa = [], set(), 0, 0.0, 0, 0
+    losses, versions, budget, seconds, micros, doa, zero = [], Counter(), 0, 0.0, 0, 0, 0
     sel = _Selector({"nodes": 0 if ds.format == 1 else 32})
     columns = stored_columns(ds.format, _READ)
     at = [[*DEAL_FEATURES, *LAYOUT_FEATURES].index(f) for f in FEATURES]  # deal_features' columns
@@ -194,11 +198,13 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         nodes = t["nodes"].to_numpy()
         verdicts += np.bincount(code, minlength=len(VERDICTS))
         doa += int((feats[:, DEAL_FEATURES.index("start_moves")] == 0).sum())
+        zero += int((nodes == 0).sum())
         if ds.format == 2:  # whole microseconds, summed exactly
             micros += int(np.sum(raw["microseconds"].to_numpy(), dtype=np.uint64))
         else:
             seconds += float(np.sum(t["seconds"].to_numpy(), dtype=np.float64))
-        versions.update(map(str, pc.unique(t["solver_version"]).to_pylist()))
+        for d in pc.value_counts(t["solver_version"]).to_pylist():
+            versions[str(d["values"])] += int(d["counts"])
         budget = max(budget, int(pc.max(t["budget"]).as_py()))
         sel.first("nodes", _keys(nodes), 0)
         lost = code == 1
@@ -222,7 +228,7 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
             losses.append((deals[lost], nodes[lost].astype(np.int64),
                            feats[lost][:, at].astype(np.int16)))
     n = int(verdicts.sum())
-    if manifest is not None and n != expected:
+    if manifest is not None and n != expected and not partial:
         raise FindingsError(f"{ds.label()}: the census is not finished ({n:,} of {expected:,} "
                             "deals); rerun its batch command, which goes on where it stopped")
     if verdicts[3:].any():
@@ -246,6 +252,8 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         "dead_on_arrival": doa, "doa_rate": doa / n if n else math.nan,
         "doa_low": dlow, "doa_high": dhigh,
         "solver_versions": sorted(versions), "budget": budget,
+        "version_rows": {v: int(k) for v, k in sorted(versions.items())},
+        "planned": planned, "partial": n < planned, "zero_positions": zero,
         "seconds": seconds if ds.format == 1 else micros / 1e6,
         "nodes": {k: _quantile(stat, n, q) if n else math.nan for k, q in NODE_QUANTILES},
     }
@@ -275,6 +283,18 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         win_rate=pd.DataFrame({"n": sizes, "wins": wins, "win_rate": wins / sizes,
                                "ci_low": rlow, "ci_high": rhigh}),
         losses=lf, players=pf, winnable=winnable.frame(), recheck=recheck.frame())
+
+
+def dataset_rows(ds) -> int:
+    """The rows of a dataset's finished chunk files, from their footers."""
+    from halfmoon.batch.results import open_chunk
+
+    total = 0
+    for name in ds.names:
+        f, _ = open_chunk(*ds.where.file(name))
+        with f:
+            total += f.metadata.num_rows
+    return total
 
 
 def deal_features(deals: np.ndarray) -> np.ndarray:

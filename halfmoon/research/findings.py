@@ -61,6 +61,20 @@ def census_command(manifest: dict, path: str) -> str:
     return f"halfmoon batch {what} --out {path} --chunk-size {manifest.get('chunk_size', 5000)}"
 
 
+def run_identity(manifest: dict, path: str) -> dict:
+    """What names the run a page was made from: its deals (the manifest's count and digest),
+    how they were chosen, its budget and when it began; and where it was read."""
+    return {"results": path, "source": manifest.get("source", {}),
+            "deals": manifest.get("deals", {}), "budget": manifest.get("budget"),
+            "created": str(manifest.get("created", ""))}
+
+
+def same_run(a: dict, b: dict) -> bool:
+    """Whether two run identities (:func:`run_identity`) name one run: the same deals, chosen
+    the same way, with the same budget (wherever the directory lies now)."""
+    return all(a.get(k) == b.get(k) for k in ("source", "deals", "budget"))
+
+
 def _hardest_piece(top: pd.DataFrame, budget: int) -> dict[str, pd.DataFrame]:
     from halfmoon.game.codes import number_to_code
     from solver import solve
@@ -221,23 +235,33 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
            budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True,
            work: Union[str, Path, None] = None, fair_deals: int = 2_000,
            fair_samples: Optional[int] = None,
-           fair_players: tuple = FAIR_LADDER + FAIR_CURVE) -> dict:
+           fair_players: tuple = FAIR_LADDER + FAIR_CURVE, partial: bool = False) -> dict:
     """Every stage on a census (a directory or an fsspec URL); returns the derived frames and
     the summary (a dict).  The stages' pieces are kept in ``work`` (default: the census's
     ``_findings``; a census at a URL needs a local one).  The fair-play stage plays
     ``fair_players`` on the first ``fair_deals`` deals of the players' sample (0: none), the
-    sampling ones at ``fair_samples`` samples if given, else each at its own."""
+    sampling ones at ``fair_samples`` samples if given, else each at its own.  ``partial``:
+    a run not finished is taken as it stands (its summary says so), else refused."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     work = _work_dir(census, work)
-    ds, manifest = open_census(census)
+    ds, manifest = open_census(census, complete=not partial)
     c = count_census(census, seed=seed, players_deals=players_deals,
                      forgiveness_deals=forgiveness_deals, recheck_share=recheck_share, dataset=ds,
-                     manifest=manifest)
+                     manifest=manifest, partial=partial)
     summary = c.summary
     budget = int(budget or summary["budget"])
     summary["command"] = census_command(manifest, str(census))
     summary["created"] = str(manifest.get("created", ""))
+    summary["run"] = run_identity(manifest, str(census))
+    # the options as asked: the Reproduce block repeats them (a stage may have found fewer)
+    summary["options"] = {"seed": seed, "players_deals": players_deals,
+                          "forgiveness_deals": forgiveness_deals, "fair_deals": fair_deals,
+                          "recheck": recheck_share, "limit": recheck_limit,
+                          "partial": bool(partial)}
+    from halfmoon.batch.state import run_state
+
+    summary["writer"] = run_state(census).writer if partial else None
 
     dl = _run_pieces(work, "deadlocks", c.losses[["deal"]], _deadlock_piece, {"budget": budget},
                      250, workers, progress)["deadlocks"]
@@ -339,6 +363,9 @@ def save_fair(fair: pd.DataFrame, data_dir: Union[str, Path]) -> None:
     if path.exists():
         s = json.loads(path.read_text(encoding="utf-8"))
         s["fair_deals"] = int(fair["deal"].nunique())
+        if "options" in s:
+            s["options"]["fair_deals"] = max(int(s["options"].get("fair_deals") or 0),
+                                             s["fair_deals"])
         path.write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
 
 
@@ -347,7 +374,7 @@ DATA_FILES = {
     "summary.json": "headline figures: counts, rates and intervals, commands, versions, "
                     "recheck counts",
     "win-rate.parquet": "n, wins, win_rate, ci_low, ci_high: the win rate of the census's first "
-                        "n deals (in its sample order), at 60 sizes",
+                        "n deals (in its sample order), at sizes spaced evenly on a log scale",
     "features.parquet": "feature, value, deals, losses, loss_rate, ci_low, ci_high",
     "losses.parquet": "one row per loss: deal, verdict, nodes, the six features, deadlock "
                       "(classes, spaces between), kind, size, minimal_sets, unresolved, solves, "
@@ -370,7 +397,8 @@ DATA_FILES = {
                                  "unresolved, solves, nodes: one row per walked game",
     "difficulty.parquet": "nodes_from, nodes_below, wins, losses, unresolved",
     "hardest.parquet": "deal, code, verdict, nodes, seconds, same_again, settled_by",
-    "recheck.parquet": "deal, verdict, check, seconds: the recheck of a random 1 % of the census",
+    "recheck.parquet": "deal, verdict, check, seconds: the recheck of a seeded random share of "
+                       "the census",
 }
 # written when the fair-play stage ran (findings made before it have none)
 FAIR_FILES = {

@@ -220,6 +220,11 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
     if source:
         fmt = f" (results format {s['format']})" if s.get("format") else ""
         lines.append(f"results     {source}{fmt}")
+    run = s.get("run") or {}
+    if run.get("source"):
+        lines.append(f"deals of    {run['source']}")
+    # an unfinished or live run says so before any figure
+    lines += [f"NOTE        {note}" for note in run.get("notes", [])]
     if s.get("solver_versions"):
         budgets = ", ".join(f"{b:,}" for b in s["budgets"])
         lines.append(f"solver      version {', '.join(s['solver_versions'])}, "
@@ -234,14 +239,23 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
         + ("  (unresolved as losses – as wins)" if s["unresolved"] else "  (Wilson)"),
     ]
     sec, nod = s["seconds"], s["nodes"]
-    lines.append(
-        "seconds     "
-        + "  ".join(f"{k} {sec[k]:.4g}" for k in ("p50", "p90", "p99", "max"))
-        + f"  total {sec['total']:.4g}"
-    )
+    lines.append("time a deal " + "  ".join(f"{k} {duration(sec[k])}" for k in ("p50", "p90", "p99",
+                                                                                 "max"))
+                 + f"  (all deals {duration(sec['total'])})")
     lines.append("positions   " + "  ".join(f"{k} {nod[k]:,.0f}" if nod[k] == nod[k] else f"{k} n/a"
                                           for k in ("p50", "p90", "p99", "max")))
     return "\n".join(lines) + "\n"
+
+
+def duration(seconds: Optional[float]) -> str:
+    """A time in a person's units: milliseconds below a second (three significant digits),
+    else seconds with thousands separators; ``'n/a'`` for None or NaN."""
+    if seconds is None or seconds != seconds:
+        return "n/a"
+    if seconds < 1:
+        ms = 1000 * seconds
+        return "0 ms" if ms == 0 else (f"{ms:.3g} ms" if ms >= 0.001 else "< 0.001 ms")
+    return f"{seconds:,.1f} s" if seconds < 1000 else f"{seconds:,.0f} s"
 
 
 def win_rate_by(df: pd.DataFrame, by: Union[str, pd.Series], z: float = Z95) -> pd.DataFrame:

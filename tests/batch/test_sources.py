@@ -128,3 +128,19 @@ def test_a_range_is_named_by_its_bounds_whatever_its_length():
     assert deals_from_numbers([5, 6, 7, 8]).digest() == old
     assert parse_range("5:9").numbers_digest() == parse_range("5:9").numbers_digest(block=3) == old
     assert parse_range("5:9").sample(10) == [5, 6, 7, 8]
+
+
+def test_the_population_of_a_run_in_words():
+    from halfmoon.batch.sources import population
+
+    assert population({"kind": "range", "start": 0, "stop": 3000}, 3000) == (
+        "the 3,000 deals numbered 0 to 2,999 (a range of deal numbers, not a random sample)")
+    assert population({"kind": "range", "start": 0, "stop": 600}, 200).startswith(
+        "200 of the 600 deals numbered 0 to 599")
+    assert population({"kind": "random", "count": 2000, "seed": 77}, 2000) == (
+        "2,000 deals drawn uniformly at random from all 8,031,810,176 deal codes (seed 77)")
+    assert population({"kind": "codes", "file": "/x/hard.txt"}, 5) == (
+        "the 5 deals listed in hard.txt (a list of deal codes)")
+    assert population({"kind": "numbers", "count": 300}, 300) == (
+        "300 deals given by number (a list, not a random sample)")
+    assert population({}, 40) == "40 deals (how they were chosen is not recorded)"

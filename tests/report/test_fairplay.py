@@ -23,10 +23,12 @@ def test_the_section_tables_every_player_and_links_its_charts():
                                   lambda f, alt: f"![{alt}]({f})"))
     assert "On 10 deals of the census" in text
     assert "| every card shown (solver) | 10 | 9 | 90.00 % |" in text
-    assert ("| fair | 10 | 4 | 40.00 % | 0.00 % – 100.00 % | +10.00 (-50.00 to +50.00) | 0.250 |"
+    assert ("| fair | 10 | 4 | 40.00 % | 0.00 % – 100.00 % | +10.00 (-50.00 to +50.00) | 250 ms |"
             in text)
     assert "(fair-ladder.png)" in text and "(fair-curve.png)" in text
-    assert "16: 0.05 s, 256: 0.50 s" in text
+    assert "16: 50 ms, 256: 500 ms" in text
+    # the bandit was not measured here: referred to, its figures not quoted
+    assert "not measured in this run" in text and "`docs/fair-play.md`" in text
     # solver 90 %, lookahead 30 %: of 60 points, the best (fair, 40 %) wins back 10
     assert "Of the 60.0 points between lookahead and every card shown" in text
     assert "(`fair`, 40.00 %) wins back +10.00 (-50.00 to +50.00): 17 %" in text
@@ -35,6 +37,8 @@ def test_the_section_tables_every_player_and_links_its_charts():
 def test_without_fair_data_the_section_says_so():
     text = "\n".join(fair_section({}, lambda f, alt: f))
     assert "Not in these findings yet" in text
+    text = "\n".join(fair_section({"summary": {"options": {"fair_deals": 0}}}, lambda f, alt: f))
+    assert "Not measured in this run" in text and "--fair-deals 0" in text
 
 
 def test_the_fatal_moves_summed_by_hand():
@@ -56,3 +60,4 @@ def test_the_fatal_moves_summed_by_hand():
     assert "(fair-fatal.png)" in text
     assert ("loses 60.0 % of its games on winnable deals: 20.0 % of them all by a move made with 80"
             in text)
+    assert "lost early" not in text  # 20 % early, 30 % late: the page does not say early

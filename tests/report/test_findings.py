@@ -62,17 +62,3 @@ def test_missing_data_names_what_is_missing(tmp_path, capsys):
     assert main(["--data", str(tmp_path), "--page", str(tmp_path / "p.md")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no findings data" in err[0]
-
-
-def test_the_reproduce_line_keeps_the_options_and_the_page_names_the_versions():
-    from halfmoon.report.findings import _findings_command, _now_line
-    from solver import SOLVER_VERSION
-
-    s = {"seed": 7, "players_deals": 500, "forgiveness_deals": 50, "fair_deals": 20,
-         "recheck_deals": 30, "deals": 3000, "recheck_limit": 5.0, "solver_versions": ["1"]}
-    assert _findings_command("c", s) == ("halfmoon findings c --out docs --seed 7"
-                                         " --players-deals 500 --forgiveness-deals 50"
-                                         " --fair-deals 20 --recheck 0.01 --limit 5")
-    assert f"now version {SOLVER_VERSION}" in _now_line(s)
-    assert "no figure was measured again" in _now_line(s)
-    assert _now_line(dict(s, solver_versions=[SOLVER_VERSION])) == ", the solver's version now."

@@ -32,6 +32,6 @@ def test_the_win_rate_chart_draws_its_interval_and_its_line(page):
     plt.close(fig)
 
 
-@pytest.mark.parametrize("deals, least", [(0, 1), (999, 1), (1000, 1), (1_000_000, 1000)])
-def test_feature_values_are_shown_from_a_thousandth_of_the_census(deals, least):
+@pytest.mark.parametrize("deals, least", [(0, 30), (999, 30), (30_000, 30), (1_000_000, 1000)])
+def test_feature_values_are_shown_from_a_thousandth_of_the_census_and_30_deals(deals, least):
     assert common_deals(deals) == least
