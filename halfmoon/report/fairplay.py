@@ -111,6 +111,19 @@ BANDIT_NOTE = ("Capped solves of sampled layouts chosen by a bandit (`bandit`, t
                "lookahead and 2.55 below tuned (see [fair-play.md](fair-play.md)).")
 
 
+# measured outside the census's stages (benchmarks/bench_undo.py)
+UNDO_NOTE = ("With the app's undo (a player who uncovers a card and undoes the move has "
+             "learnt it), the question is how many moves a winnable deal takes. A simulated "
+             "player that sees only what the app shows and remembers every card it has seen, "
+             "on 151 random winnable deals (seed 20261253, `benchmarks/bench_undo.py`): with "
+             "the board's advice (its recommendation, and at a dead end undoing to the move "
+             "its review marks) **a winnable deal takes a median of 69 moves** (undone ones "
+             "included; 90 % within 190), against 79 following the fair player's own move, "
+             "75 the move of largest share, and 715 with no advice (greedy, one move back at "
+             "each dead end; half the deals not won within 1,000 moves) (see "
+             "[fair-play.md](fair-play.md)).")
+
+
 def fair_section(data: dict, img) -> list[str]:
     """Section 4b: the fair-play ladder, if these findings have it."""
     L = ["## 4b. What a player who sees only the app's cards can win", ""]
@@ -153,7 +166,7 @@ def _ladder_lines(t: pd.DataFrame, img) -> list[str]:
               f"{100 * best.vs_lookahead:+.2f} ({100 * best.vs_lookahead_low:+.2f} to "
               f"{100 * best.vs_lookahead_high:+.2f}): {100 * best.vs_lookahead / gap:.0f} % of "
               "what seeing the hidden cards is worth.", ""]
-    L += [BANDIT_NOTE, ""]
+    L += [BANDIT_NOTE, "", UNDO_NOTE, ""]
     return L
 
 
