@@ -8,7 +8,11 @@ the app shows entered, each card that appears told), and at each ply of ``--plie
 jobs of :data:`halfmoon.board.along_view.ALONG_STAGES` are timed one after the other as the
 board runs them (the answer of a stage is on the page when it and the stages before it are
 done); the game's end is then reviewed (:data:`~halfmoon.board.along_view.REVIEW_STAGES`).
-Prints wall and CPU seconds (the process's own), cumulated over the stages.
+Prints wall and CPU seconds (the process's own), cumulated over the stages. ``--before``
+also times, alternating with today's job, the job as it was before the position's share
+came from its moves' layouts (the position solved on layouts of its own), built from the
+solver's insides (``solver.mirror``, ``solver.players``: the fair player's decision and the
+unpaired children's solves).
 """
 
 from __future__ import annotations
