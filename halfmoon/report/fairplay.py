@@ -111,6 +111,14 @@ def bandit_note(doc) -> str:
             f"deals outside these findings, are in {doc('fair-play.md')}.")
 
 
+def undo_note(doc) -> str:
+    """Winning with the app's undo, which the findings' stages do not measure: where it was."""
+    return ("How many moves a winnable deal takes for a player who uses the app's undo (and "
+            "remembers every card an undone move uncovered), with the board's advice or without, "
+            "was not measured in this run: it is measured by `benchmarks/bench_undo.py` on other "
+            f"deals, and {doc('fair-play.md')} gives its figures.")
+
+
 def fair_section(data: dict, img, doc=lambda name: f"`docs/{name}`") -> list[str]:
     """Section 4b: the fair-play ladder, if these findings have it; ``doc(name)`` links a page
     of the toolkit's documentation."""
@@ -157,7 +165,7 @@ def _ladder_lines(t: pd.DataFrame, img, doc) -> list[str]:
               f"{100 * best.vs_lookahead:+.2f} ({100 * best.vs_lookahead_low:+.2f} to "
               f"{100 * best.vs_lookahead_high:+.2f}): {100 * best.vs_lookahead / gap:.0f} % of "
               "what seeing the hidden cards is worth.", ""]
-    L += [bandit_note(doc), ""]
+    L += [bandit_note(doc), "", undo_note(doc), ""]
     return L
 
 

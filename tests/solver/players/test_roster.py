@@ -35,7 +35,7 @@ from solver.players.fair import (
     ROLLOUT,
 )
 from solver.players.features import GREEDY_WEIGHTS
-from solver.players.roster import FAIR, PLAYERS, SIMPLE, player_named
+from solver.players.roster import FAIR, KINDS, PLAYERS, SIMPLE, player_named
 from solver.players.simple import GREEDY, LOOKAHEAD, RANDOM, TUNED
 
 
@@ -49,8 +49,9 @@ def test_the_simple_players_codes_and_depths():
 def test_the_ladder_players_and_fair():
     assert solver.FAIR_PLAYERS == (*PLAYERS, "fair") and solver.FAIR == FAIR in PLAYERS
     for name, p in PLAYERS.items():
-        assert p.name == name and p.about and p.kind in ("simple", "kernel", "pimc", "bandit")
+        assert p.name == name and p.about and p.kind in KINDS
         assert (p.kind == "simple") == (p.samples == 0)
+    assert KINDS == ("simple", "kernel", "pimc", "bandit", "recommend")
     assert solver.player_named("fair") == replace(PLAYERS[FAIR], name="fair")
     assert player_named("greedy") == PLAYERS["greedy"]
 
