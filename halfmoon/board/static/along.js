@@ -22,25 +22,64 @@
   const symbol = (card) => card.slice(0, -1) + SUITS[card.slice(-1).toLowerCase()];
   const isRed = (card) => "dh".includes(card.slice(-1).toLowerCase());
 
+  // the cards by suit, a row of 13 each (7 and 6 on a phone: the CSS wraps them)
   function pickerButtons(el, possible, onPick) {
     const allowed = new Set(possible);
-    el.replaceChildren(...ALL.map((card) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = symbol(card);
-      b.dataset.card = card;
-      if (isRed(card)) b.className = "red";
-      b.disabled = !allowed.has(card);
-      b.addEventListener("click", () => onPick(card));
-      return b;
-    }));
+    const rows = [];
+    for (let k = 0; k < ALL.length; k += 13) {
+      const row = document.createElement("div");
+      row.className = "suit";
+      row.append(...ALL.slice(k, k + 13).map((card) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = symbol(card);
+        b.dataset.card = card;
+        if (isRed(card)) b.className = "red";
+        b.disabled = !allowed.has(card);
+        b.addEventListener("click", () => onPick(card));
+        return b;
+      }));
+      rows.push(row);
+    }
+    el.replaceChildren(...rows);
   }
 
   // --- the entry screen ----------------------------------------------------------------
+  // The app's arc as the table draws it, each place named and filled as typed.
+  let entry = null; // the last answer of the check
+  const slots = {};
+
+  function buildArc() {
+    const arc = $("along-arc");
+    const reserve = document.createElement("div");
+    reserve.className = "arc-reserve";
+    for (const place of PLACES) {
+      const slot = document.createElement("div");
+      slot.className = "slot";
+      slot.dataset.place = place;
+      const card = document.createElement("span");
+      card.className = "slot-card";
+      const name = document.createElement("span");
+      name.className = "slot-name";
+      name.textContent = place;
+      slot.append(card, name);
+      slots[place] = { slot, card };
+      if (place.startsWith("P")) {
+        const [row, col] = board.places[place];
+        slot.style.gridRow = row;
+        slot.style.gridColumn = col;
+        arc.appendChild(slot);
+      } else {
+        reserve.appendChild(slot);
+      }
+    }
+    arc.appendChild(reserve);
+  }
+
+  // Cancel keeps what was typed: the screen opens again with it
   function openEntry() {
     $("along-entry").hidden = false;
     $("table").hidden = true;
-    $("along-cards").value = "";
     checkEntry();
     $("along-cards").focus();
   }
@@ -58,28 +97,29 @@
     const error = $("along-error");
     error.hidden = answer.ok;
     error.textContent = answer.ok ? "" : answer.data.error;
-    if (!answer.ok) { $("along-start").disabled = true; return; }
+    if (!answer.ok) return; // the arc keeps the last cards that could be read
     const a = answer.data;
-    $("along-slots").replaceChildren(...PLACES.map((place, k) => {
-      const li = document.createElement("li");
-      li.dataset.place = place;
-      const card = a.cards[k];
-      li.append(document.createTextNode(place + " "));
-      if (card) {
-        const span = document.createElement("span");
-        span.textContent = symbol(card);
-        if (isRed(card)) span.className = "red";
-        li.append(span);
-      }
-      if (place === a.next) li.className = "next";
-      return li;
-    }));
+    entry = a;
+    PLACES.forEach((place, k) => {
+      const { slot, card } = slots[place];
+      const c = a.cards[k];
+      card.textContent = c ? symbol(c) : place === a.next && a.typing ? a.typing + "…" : "";
+      card.className = "slot-card" + (c && isRed(c) ? " red" : "");
+      slot.classList.toggle("filled", !!c);
+      slot.classList.toggle("next", place === a.next);
+      slot.classList.toggle("typing", place === a.next && !!a.typing);
+    });
+    $("along-count").textContent = a.count === 20
+      ? "All 20 places filled: check them against the app, then Play along."
+      : `${a.count} of 20 entered: ${a.empty} ${a.empty.includes(" ") ? "are" : "is"} empty. ` +
+        (a.typing ? `Typing ${a.next}: ${a.typing}…` : `Next: ${a.next}.`);
     pickerButtons($("along-picker"), a.next ? a.possible : [], (card) => {
       const input = $("along-cards");
-      input.value = (input.value.trim() + " " + card).trim();
+      let text = input.value;
+      if (entry && entry.typing) text = text.replace(/\S+$/, ""); // the card begun is replaced
+      input.value = (text.trim() + " " + card).trim() + " ";
       checkEntry();
     });
-    $("along-start").disabled = a.count !== 20;
   }
 
   function backspace() {
@@ -88,6 +128,7 @@
     checkEntry();
   }
 
+  // Fewer than 20 cards, or one that cannot be: the server's reason is shown
   function startAlong() {
     board.send(async () => {
       const g = board.game();
@@ -95,6 +136,7 @@
       const answer = await board.api("POST", "/api/along", { cards: $("along-cards").value, settings });
       if (answer.ok) {
         closeEntry();
+        $("along-cards").value = ""; // the next game from the app is another deal
         board.setState(answer.data);
       } else {
         $("along-error").hidden = false;
@@ -108,6 +150,10 @@
     const along = s.along;
     document.body.classList.toggle("along", !!along);
     document.querySelector(".tools").hidden = !!along; // the deal is not known: no solver tools
+    // the dead end's "New game" offers a new entry from the app, not a deal of the toolkit
+    const again = $("banner-new");
+    again.dataset.action = along ? "along-entry" : "new-random";
+    again.textContent = along ? "New game from the app…" : "New game";
     for (const place of s.piles) {
       const { card } = board.spots[place.source];
       card.classList.toggle("unknown", !!place.unknown);
@@ -161,6 +207,8 @@
     const review = o.review;
     panel.hidden = !review;
     if (!review) return;
+    $("review-title").textContent = o.light === "won" ? "Review: the game was won"
+      : "Review: where the game was lost";
     $("review-says").textContent = review.text + (review.more ? " More layouts coming…" : "");
     $("review-says").dataset.kind = review.kind;
     $("review").replaceChildren(...review.moves.map((m) => {
@@ -178,15 +226,32 @@
     }));
   }
 
+  // A tap refused while a pile waits for its card: the reason, on the dialog that asks for it
+  function refused(text) {
+    const reveal = $("reveal");
+    if (reveal.hidden) return false;
+    $("reveal-error").hidden = false;
+    $("reveal-error").textContent = text;
+    reveal.classList.remove("flash");
+    void reveal.offsetWidth; // the flash runs again on each refusal
+    reveal.classList.add("flash");
+    return true;
+  }
+
+  buildArc();
   board.hooks.state.push(drawAlong);
   board.hooks.opinion.push(drawReview);
+  board.hooks.error.push(refused);
   $("along-button").addEventListener("click", openEntry);
+  document.addEventListener("click", (e) => {
+    if (e.target.closest('[data-action="along-entry"]')) openEntry();
+  });
   $("along-cancel").addEventListener("click", closeEntry);
   $("along-back").addEventListener("click", backspace);
   $("along-start").addEventListener("click", startAlong);
   $("along-cards").addEventListener("input", checkEntry);
   $("along-cards").addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && !$("along-start").disabled) startAlong();
+    if (e.key === "Enter") startAlong();
   });
   $("reveal-ok").addEventListener("click", () => revealFor && tell(revealFor, $("reveal-card").value));
   $("reveal-card").addEventListener("keydown", (e) => {

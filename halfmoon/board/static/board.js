@@ -24,7 +24,8 @@
   let typed = "";
   let typedTimer = null;
   const spots = {};
-  const hooks = { state: [], opinion: [] }; // drawn after the board's own (along.js)
+  // drawn after the board's own (along.js); an error hook returns true when it showed it
+  const hooks = { state: [], opinion: [], error: [] };
 
   // --- the table ---------------------------------------------------------------
   function buildTable() {
@@ -324,7 +325,7 @@
     if (answer.status === 409 && answer.data.state) {
       return setState(answer.data.state, "The game was played in another tab: this is where it stands.");
     }
-    $("typed").textContent = answer.data.error;
+    if (!hooks.error.some((f) => f(answer.data.error))) $("typed").textContent = answer.data.error;
   }
 
   function tap(source) {
@@ -444,6 +445,9 @@
       typed = "";
       $("typed").textContent = "";
     } else if (key === "U" || key === "BACKSPACE") { e.preventDefault(); undo(); }
+    else if (game && game.along && ["H", "A", "F", "S"].includes(key)) {
+      // a game from the app: its deal is not known, so the solver's tools have no keys
+    }
     else if (key === "H") toggle("hint");
     else if (key === "A") analyse();
     else if (key === "F") fairHint();
@@ -452,7 +456,8 @@
   });
 
   // what another script of the page may use (along.js: the game from the app)
-  window.halfmoonBoard = { api, send, answered, setState, hooks, spots, game: () => game };
+  window.halfmoonBoard = { api, send, answered, setState, hooks, spots, places: PILE_PLACES,
+                          game: () => game };
 
   setInterval(drawTime, 1000);
   start();
