@@ -10,7 +10,8 @@ private to its subpackage and free to change; the applications (``halfmoon.batch
 - The positions of a game: :func:`walk_games` (every child's verdict along games' moves).
 - The players: :func:`player_named` (a :class:`Player`), :func:`deal_batch`,
   :func:`simple_games` and :func:`player_games` (:class:`Games`), :func:`weighted_wins`,
-  :func:`fair_hint` (the board's hint that does not peek).
+  :func:`fair_hint` (the board's hint that does not peek), :func:`undo_game` (a player of
+  the app with its undo, under some advice).
 - The build: :func:`warm_up`, :func:`compile_in_parallel`, :func:`compile_seconds`,
   :func:`is_ready` over the kernel groups of :data:`KERNEL_GROUPS`.
 """
@@ -35,11 +36,14 @@ from .mirror.generator import LAYOUT_FEATURES
 from .players import games as _games
 from .players import hint as _hint
 from .players import roster as _roster
+from .players import undo as _undo
 from .players.features import GREEDY_WEIGHTS as _GREEDY_WEIGHTS
 from .players.features import NMOVE_FEATURES
 from .players.games import DealBatch, Games
 from .players.hint import FairHint
 from .players.roster import FAIR, Player
+from .players.undo import POLICIES as UNDO_POLICIES
+from .players.undo import UndoGame
 from .portfolio import deal_numbers as _numbers
 from .portfolio import positions as _positions
 from .portfolio.deal_numbers import DEAL_FEATURES, Piece
@@ -416,6 +420,32 @@ def fair_hint(position: DealLike, samples: int, seed: int, budget: int = 20_000,
     return _hint.fair_hint(d, p, samples, int(seed), _check_budget(budget))
 
 
+def undo_game(deal: DealLike, policy: str, *, samples: int = 16, review: int = 16,
+              budget: int = 20_000, max_moves: int = 2_000, seed: int = 0,
+              rollouts: int = 0) -> UndoGame:
+    """A game of the app's player with undo on ``deal`` under ``policy`` (one of
+    :data:`UNDO_POLICIES`): it sees only what the app shows and remembers every card it has
+    seen; ``samples`` layouts drawn from what it knows a decision of the advice, ``review``
+    a review at a dead end, ``budget`` positions a solve; it stops when the deal is won or
+    ``max_moves`` moves are made (the undone ones too); ``rollouts``: the fair player's
+    layouts a decision (0: :data:`FAIR`'s own).  ``seed`` seeds its random numbers.
+    Returns an :class:`UndoGame`."""
+    from .mirror.convert import deal_arrays
+    from .mirror.position import initial_position
+
+    if policy not in UNDO_POLICIES:
+        raise HalfMoonError(f"unknown policy {policy!r} (expected one of "
+                            f"{', '.join(UNDO_POLICIES)})")
+    d = _check_deal(deal)
+    piles, reserve = deal_arrays(d)
+    return _undo.undo_game(piles, reserve, int(initial_position(piles, reserve)), policy,
+                           samples=_check_whole(samples, "samples", 1),
+                           review=_check_whole(review, "review", 1), budget=_check_budget(budget),
+                           max_moves=_check_whole(max_moves, "max_moves", 1),
+                           seed=int(seed) % (1 << 64),
+                           rollouts=_check_whole(rollouts, "rollouts", 0))
+
+
 __all__ = [
     # one deal, the check, many deals by number, the build
     "DEFAULT_BUDGET", "SOLVER_VERSION", "VERDICTS", "VERDICT_NAMES", "Result", "Piece",
@@ -427,5 +457,5 @@ __all__ = [
     # the players
     "Player", "DealBatch", "Games", "FairHint", "FAIR", "FAIR_PLAYERS", "SIMPLE_PLAYERS",
     "NMOVE_FEATURES", "GREEDY_WEIGHTS", "player_named", "deal_batch", "simple_games",
-    "player_games", "weighted_wins", "fair_hint",
+    "player_games", "weighted_wins", "fair_hint", "UNDO_POLICIES", "UndoGame", "undo_game",
 ]

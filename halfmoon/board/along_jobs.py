@@ -3,11 +3,12 @@ as :mod:`halfmoon.board.jobs`):
 
 - ``("along", layout, samples, seed, budget)``: the position given as layout text, the
   cards under the tops being the cards not seen yet (in any order: they are drawn again);
-  answer ``{"samples", "wins", "unresolved", "move", "moves"}``: in how many of ``samples``
-  layouts of those cards, drawn uniformly, the solver wins the position (``unresolved``:
-  not settled within ``budget`` positions), and the fair hint
+  answer ``{"samples", "wins", "unresolved", "move", "moves", ...}``: the fair hint
   (:func:`halfmoon.research.fairplay.fair_hint`: the fair player's move, each legal move's
-  ``keeps``) on as many layouts;
+  ``keeps`` and its paired difference with the best, the recommendation) on ``samples``
+  layouts of those cards drawn uniformly, and from the same layouts in how many the
+  position is won (``wins``: some move keeps the win; ``unresolved``: none does and some
+  child was not settled within ``budget`` positions);
 - ``("review", layout, unknown, moves, samples, seed, budget)``: a finished game; ``layout``
   is its deal as known by the end, ``unknown`` the places ``[pile, depth]`` whose card was
   never seen (their cards are drawn again), ``moves`` the game's moves; answer
@@ -47,19 +48,14 @@ def shuffled(deal: Deal, places: Sequence[tuple[int, int]], rng: random.Random) 
 
 def along_job(layout: str, samples: int, seed: int, budget: int) -> dict[str, Any]:
     from halfmoon.research.fairplay import fair_hint
-    from solver import solve, warm_up
+    from solver import warm_up
 
     position = parse_layout(layout, name="position")
-    rng = random.Random(seed)
-    places = hidden_places(position)
-    wins = unresolved = 0
-    for _ in range(samples):
-        verdict = solve(shuffled(position, places, rng), budget=budget).verdict
-        wins += verdict == "win"
-        unresolved += verdict == "unresolved"
     warm_up(FAIR_GROUPS, out=None)
     hint = fair_hint(position, samples, seed, budget)
-    return {"samples": samples, "wins": wins, "unresolved": unresolved, **hint}
+    # the position's share from the moves' layouts: won where some move keeps the win
+    return {"samples": samples, "wins": hint["position_wins"],
+            "unresolved": hint["position_open"], **hint}
 
 
 def last_winnable(deal: Deal, moves: Sequence[Move], budget: int, known_end: bool) -> tuple:

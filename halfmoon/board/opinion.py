@@ -316,57 +316,105 @@ def line_view(reading: Reading) -> Optional[list[dict]]:
 FAIR_NOTE = ("Uses only the cards the page shows (the pile tops and the reserve) and how many "
              "of each card are still hidden; it never looks under the tops. A share counts the "
              "layouts of the hidden cards, drawn at random, in which the game can still be won "
-             "after the move, with its 95 % interval (Wilson): shares whose intervals overlap "
-             "are not told apart by these layouts. The fair player chooses its move by its own "
-             "roll-outs, not by these shares, so its move need not have the largest share.")
+             "after the move, with its 95 % interval (Wilson). The position and every move are "
+             "measured on the same layouts: the position is won in a layout when some move keeps "
+             "the win, so no move's share is above the position's, and a move is compared with "
+             "the best on the layouts where only one of the two wins (95 % paired interval, "
+             "Newcombe's). The recommended move is the fair player's (chosen by its roll-outs) "
+             "unless its share is clearly below the best's; then it is the best.")
+RULE = ("the fair player's move unless its share is clearly below the best's (the 95 % paired "
+        "interval of the difference below 0), then the move of largest share")
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}".replace("-", "\u2212")
 
 
 def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     """The fair hint of the position on the board from the fair player's answer (None while
-    there is none): its move, and for each legal move the share of sampled layouts in which
-    the game stays winnable after it, with its 95 % Wilson interval (``low``, ``high``) and
-    whether that interval reaches the best share's (``tied``: not told apart from the
-    best); ``more`` while better answers are to come."""
+    there is none).  For each legal move the share of sampled layouts in which the game
+    stays winnable after it, with its 95 % Wilson interval (``low``, ``high``); when the
+    answer is paired (the position and every move on the same layouts, :func:`solver.fair_hint`)
+    also ``diff`` (its share minus the best's), ``diff_low``/``diff_high`` (Newcombe's
+    paired 95 % interval of it), ``only``/``only_best`` (the discordant layouts),
+    ``clearly_below`` (``diff_high`` below 0) and ``tied`` (not clearly below); else
+    ``tied`` says whether its Wilson interval reaches the best's.  ``move``/``sources``: the
+    recommended move (:data:`RULE`), the one the page highlights; ``fair_move`` the fair
+    player's own, ``best`` the move of largest share, ``why`` the rule's reason in words,
+    ``position`` the position's share from the same layouts (None when not paired);
+    ``more`` while better answers are to come."""
+    empty = {"sources": [], "moves": [], "samples": 0, "note": FAIR_NOTE, "position": None,
+             "fair_move": None, "best": None, "why": None, "rule": RULE}
     if game.is_won:
-        return {"kind": "won", "text": "The game is won.", "sources": [], "moves": [], "samples": 0,
-                "note": FAIR_NOTE, "more": False}
+        return {**empty, "kind": "won", "text": "The game is won.", "more": False}
     if not game.legal_moves:
-        return {"kind": "stuck", "text": "No legal move.", "sources": [], "moves": [], "samples": 0,
-                "note": FAIR_NOTE, "more": False}
+        return {**empty, "kind": "stuck", "text": "No legal move.", "more": False}
     if answer is None or (not answer.get("moves") and not answer.get("stop")):
-        return {"kind": "pending", "text": "Sampling layouts of the hidden cards…", "sources": [],
-                "moves": [], "samples": 0, "note": FAIR_NOTE, "more": True}
+        return {**empty, "kind": "pending", "text": "Sampling layouts of the hidden cards…",
+                "more": True}
     if not answer.get("moves"):
-        return {"kind": "unknown", "text": f"No fair hint ({answer['stop']}).", "sources": [],
-                "moves": [], "samples": 0, "note": FAIR_NOTE, "more": False}
+        return {**empty, "kind": "unknown", "text": f"No fair hint ({answer['stop']}).",
+                "more": False}
     from halfmoon.research.stats import wilson_interval
 
     n = int(answer["samples"])
+    paired = "best" in answer and all("diff_high" in m for m in answer["moves"])
     moves = []
     for m in answer["moves"]:
         move = Move.parse(m["move"])
         keeps = int(m["keeps"])
         low, high = wilson_interval(keeps, n)
-        moves.append({"move": m["move"], "sources": list(move.sources),
-                      "cards": move_cards(game, move), "keeps": keeps,
-                      "share": keeps / n if n else 0.0, "low": low, "high": high,
-                      "unresolved": int(m.get("unresolved", 0))})
-    moves.sort(key=lambda m: -m["share"])
-    top_low = moves[0]["low"]
-    for m in moves:
-        m["tied"] = m["high"] >= top_low
-    best = Move.parse(answer["move"])
-    chosen = next((m for m in moves if m["move"] == str(best)), None)
+        row = {"move": m["move"], "sources": list(move.sources),
+               "cards": move_cards(game, move), "keeps": keeps,
+               "share": keeps / n if n else 0.0, "low": low, "high": high,
+               "unresolved": int(m.get("unresolved", 0))}
+        if paired:
+            row.update(only=int(m["only"]), only_best=int(m["only_best"]),
+                       diff=(int(m["only"]) - int(m["only_best"])) / n if n else 0.0,
+                       diff_low=float(m["diff_low"]), diff_high=float(m["diff_high"]),
+                       clearly_below=float(m["diff_high"]) < 0)
+            row["tied"] = not row["clearly_below"]
+        moves.append(row)
+    moves.sort(key=lambda m: (-m["share"], m["move"] != answer.get("best")))
+    if not paired:
+        top_low = moves[0]["low"]
+        for m in moves:
+            m["tied"] = m["high"] >= top_low
+    fair_move = Move.parse(answer["move"])
+    shown = Move.parse(answer["recommended"]) if paired and answer.get("recommended") else fair_move
+    chosen = next((m for m in moves if m["move"] == str(shown)), None)
     rank = moves.index(chosen) + 1 if chosen is not None else None
     tied = sum(m["tied"] for m in moves)
-    text = f"A fair player plays {move_cards(game, best)}"
-    if rank is not None and rank > 1:
-        close = f", within the {tied} not told apart from the best" if chosen["tied"] else ""
-        text += (f" (its own choice by roll-outs; its share is {_ordinal(rank)} of "
-                 f"{len(moves)} here{close})")
     more = n < most and not answer.get("stop")
-    return {"kind": "move", "move": answer["move"], "sources": list(best.sources),
-            "text": text, "moves": moves, "samples": n, "note": FAIR_NOTE, "more": more}
+    out = {**empty, "kind": "move", "move": str(shown), "sources": list(shown.sources),
+           "moves": moves, "samples": n, "more": more, "fair_move": str(fair_move),
+           "best": moves[0]["move"]}
+    if not paired:
+        text = f"A fair player plays {move_cards(game, fair_move)}"
+        if rank is not None and rank > 1:
+            close = f", within the {tied} not told apart from the best" if chosen["tied"] else ""
+            text += (f" (its own choice by roll-outs; its share is {_ordinal(rank)} of "
+                     f"{len(moves)} here{close})")
+        return {**out, "text": text}
+    wins, open_ = int(answer.get("position_wins", 0)), int(answer.get("position_open", 0))
+    plow, phigh = wilson_interval(wins, n)[0], wilson_interval(min(n, wins + open_), n)[1]
+    out["position"] = {"share": wins / n if n else 0.0, "low": plow, "high": phigh,
+                       "wins": wins, "unresolved": open_, "samples": n}
+    best = moves[0]
+    fair_row = next(m for m in moves if m["move"] == str(fair_move))
+    pct = f"{round(100 * chosen['share'])} % of {n} layouts"
+    if chosen is best and str(shown) == str(fair_move):
+        why = f"the fair player's move and the largest share ({pct})"
+    elif str(shown) == str(fair_move):
+        why = (f"the fair player's move; its share ({pct}) is not told apart from the best's "
+               f"({best['cards']}, {round(100 * best['share'])} %): {_pts(chosen['diff'])} "
+               f"points, 95 % paired interval {_pts(chosen['diff_low'])} to "
+               f"{_pts(chosen['diff_high'])}")
+    else:
+        why = (f"the largest share ({pct}); the fair player's move, {fair_row['cards']}, is "
+               f"clearly below it ({_pts(fair_row['diff'])} points, 95 % paired interval "
+               f"{_pts(fair_row['diff_low'])} to {_pts(fair_row['diff_high'])})")
+    return {**out, "why": why, "text": f"Play {move_cards(game, shown)}: {why}"}
 
 
 def _ordinal(k: int) -> str:

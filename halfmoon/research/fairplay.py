@@ -186,8 +186,19 @@ def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
     """What a fair player can say about ``position`` (given as :func:`view_deal` makes it:
     nothing here looks under the tops): the move of ``player`` and, for each legal move,
     in how many of ``samples`` layouts drawn uniformly among those consistent with the view
-    the solver (``budget`` positions a solve) finds the position after it winnable."""
+    the solver (``budget`` positions a solve) finds the position after it winnable; from the
+    same layouts (paired), ``position_wins`` those in which some move keeps the win
+    (``position_open``: none does and some child was not settled), ``best`` the move of
+    most keeps, ``recommended`` the player's move unless clearly below the best (then the
+    best), and for each move ``only``/``only_best`` (layouts won after it and not after the
+    best, and the other way) and ``diff_low``/``diff_high`` (the 95 % interval of its share
+    minus the best's, Newcombe's paired interval)."""
     h = _fair_hint(position, samples, seed, budget, player)
     return {"move": None if h.move is None else str(h.move), "samples": h.samples,
-            "moves": [{"move": str(m), "keeps": k, "unresolved": u}
-                      for m, k, u in zip(h.moves, h.keeps, h.unresolved)]}
+            "position_wins": h.wins, "position_open": h.open,
+            "best": None if h.best is None else str(h.best),
+            "recommended": None if h.recommended is None else str(h.recommended),
+            "moves": [{"move": str(m), "keeps": k, "unresolved": u, "only": a, "only_best": b,
+                       "diff_low": lo, "diff_high": hi}
+                      for m, k, u, a, b, lo, hi in zip(h.moves, h.keeps, h.unresolved, h.only,
+                                                       h.only_best, h.low, h.high)]}

@@ -30,12 +30,14 @@ import time
 from dataclasses import dataclass, replace
 from typing import Iterator, Optional
 
+import numpy as np
+
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.moves import Move
 
-from .stats import win_interval
+from .stats import paired_difference, win_interval
 
 DEFAULT_BUDGET = 20_000  # positions a solve of a sampled layout (the board's fair hint's)
 SHARE_BATCH = 16  # layouts a batch of shares
@@ -72,11 +74,25 @@ class Share:
 @dataclass(frozen=True)
 class MoveShare:
     """A legal move, the cards it removes and the share of layouts in which the position
-    after it can still be won (by someone who then sees every card)."""
+    after it can still be won (by someone who then sees every card); against the best move
+    on the same layouts (paired): ``only`` layouts won after this move and not after the
+    best, ``only_best`` the other way, and ``diff`` (this move's share minus the best's)
+    with its 95 % interval ``diff_low``/``diff_high`` (Newcombe's for paired
+    proportions)."""
 
     move: Move
     cards: tuple[str, ...]
     share: Share
+    only: int = 0
+    only_best: int = 0
+    diff: float = 0.0
+    diff_low: float = 0.0
+    diff_high: float = 0.0
+
+    @property
+    def clearly_below(self) -> bool:
+        """Whether its share is clearly below the best's (the paired interval below 0)."""
+        return self.diff_high < 0
 
 
 @dataclass(frozen=True)
@@ -85,7 +101,12 @@ class PartialAnalysis:
     of layouts in which it can be won by someone who then sees every card), ``moves`` (each
     legal move's share after it, the engine's order), ``fair_move`` (the fair player's move)
     and ``fair`` (the share of the fair player's games from here that it wins), with
-    ``seconds`` spent and the settings (``seed``, ``budget``, ``player``)."""
+    ``seconds`` spent and the settings (``seed``, ``budget``, ``player``).  The position
+    and the moves are solved on the same layouts: the position is won in a layout exactly
+    when some move's child is (so no move's share is above ``winnable``); ``best`` is the
+    move of most wins (ties to the fair player's move), ``recommended`` the fair player's
+    move unless it is clearly below the best (:attr:`MoveShare.clearly_below`), then the
+    best."""
 
     cards_left: int
     unknown: int
@@ -97,6 +118,8 @@ class PartialAnalysis:
     seed: int
     budget: int
     player: str
+    best: Optional[Move] = None
+    recommended: Optional[Move] = None
 
     def to_dict(self) -> dict:
         return {
@@ -105,8 +128,14 @@ class PartialAnalysis:
             "winnable": {"question": "share of layouts consistent with what is known in which "
                          "the position can be won by someone who then sees every card",
                          **self.winnable.to_dict()},
-            "moves": [{"move": str(m.move), "cards": list(m.cards), **m.share.to_dict()}
+            "moves": [{"move": str(m.move), "cards": list(m.cards), **m.share.to_dict(),
+                       "vs_best": {"difference": m.diff, "low": m.diff_low, "high": m.diff_high,
+                                   "only_this": m.only, "only_best": m.only_best,
+                                   "clearly_below": m.clearly_below}}
                       for m in self.moves],
+            "best": None if self.best is None else str(self.best),
+            "recommended": {"rule": RULE,
+                            "move": None if self.recommended is None else str(self.recommended)},
             "fair": {"question": f"share of the fair player's ({self.player}) games from here "
                      "that it wins, seeing only what the app shows",
                      "move": None if self.fair_move is None else str(self.fair_move),
@@ -157,6 +186,8 @@ def _verdicts(layout: Deal, moves: list[Move], budget: int) -> tuple[str, list[s
     top = solve(layout, budget)
     if top.verdict == "loss":
         return "loss", ["loss"] * len(moves)
+    if not moves:
+        return top.verdict, []
     lines = [top.moves] if top.verdict == "win" else []
     game = Game(layout)
     out = []
@@ -174,9 +205,11 @@ def _verdicts(layout: Deal, moves: list[Move], budget: int) -> tuple[str, list[s
                 lines.append((move, *r.moves))
         game.pop()
         out.append(verdict)
-    if top.verdict == "win" or "win" in out:
+    # the position is won where some move keeps the win (a winning line's first move does,
+    # and it was found above), so its share and the moves' come from the same layouts
+    if "win" in out:
         return "win", out
-    return ("loss" if out and set(out) == {"loss"} else "unresolved"), out
+    return ("loss" if set(out) == {"loss"} else "unresolved"), out
 
 
 def _fair_move(position: Deal, seed: int, player: str) -> Optional[Move]:
@@ -227,17 +260,18 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
     n = w = u = 0
     mw = [0] * len(moves)
     mu = [0] * len(moves)
+    won_rows: list[list[bool]] = []  # a layout a row: whether each move's child is won
     fair_n = fair_w = 0
     fair_seconds = 0.0
     if not moves:  # won, or a dead end: so is the fair player's game
         fair_n, fair_w = 1, int(game.cards_left() == 0)
 
     def answer() -> PartialAnalysis:
+        shares, best, recommended = _paired(moves, cards, mw, mu, n, won_rows, fair_move)
         return PartialAnalysis(
             position.card_count(), sum(position.unknown().values()), Share(w, u, n),
-            tuple(MoveShare(m, c, Share(a, b, n)) for m, c, a, b in zip(moves, cards, mw, mu)),
-            fair_move, Share(fair_w, 0, fair_n), time.perf_counter() - t0, seed, budget,
-            player)
+            shares, fair_move, Share(fair_w, 0, fair_n), time.perf_counter() - t0, seed,
+            budget, player, best, recommended)
 
     while True:
         for _ in range(share_batch):
@@ -245,6 +279,7 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
             for j, v in enumerate(verdicts):
                 mw[j] += v == "win"
                 mu[j] += v == "unresolved"
+            won_rows.append([v == "win" for v in verdicts])
             w += whole == "win"
             u += whole == "unresolved"
             n += 1
@@ -257,6 +292,30 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
             fair_n += fair_batch
             fair_seconds += time.perf_counter() - t1
             yield answer()
+
+
+RULE = ("the fair player's move unless its share is clearly below the best's (the 95 % "
+        "paired interval of the difference below 0), then the move of largest share")
+
+
+def _paired(moves: list[Move], cards: list, wins: list[int], unresolved: list[int], n: int,
+            rows: list[list[bool]], fair_move: Optional[Move]):
+    """The moves' shares with each one against the best on the same layouts (``rows``), the
+    best move and the recommended one (:data:`RULE`)."""
+    if not moves:
+        return (), None, None
+    table = np.array(rows, dtype=float).reshape(len(rows), len(moves))
+    k = moves.index(fair_move) if fair_move in moves else 0
+    best = max(range(len(moves)), key=lambda j: (wins[j], j == k))
+    out = []
+    for j, (m, c) in enumerate(zip(moves, cards)):
+        diff, low, high = paired_difference(table[:, j], table[:, best]) if n else (0.0, -1.0, 1.0)
+        out.append(MoveShare(m, c, Share(wins[j], unresolved[j], n),
+                             int(np.sum((table[:, j] == 1) & (table[:, best] == 0))),
+                             int(np.sum((table[:, j] == 0) & (table[:, best] == 1))),
+                             float(diff), float(low), float(high)))
+    recommended = moves[best] if out[k].clearly_below else moves[k]
+    return tuple(out), moves[best], recommended
 
 
 def analyse_partial(position, *, samples: int = 256, games: int = 16,
@@ -315,15 +374,28 @@ def format_partial(a: PartialAnalysis) -> str:
         f"  from here        {_pct(a.winnable)}  of {n} layouts{unresolved}",
     ]
     if a.moves:
-        lines.append("  after each legal move:")
+        lines.append("  after each legal move (the same layouts; against the best: its share "
+                     "minus the best's, in points, 95 % paired interval):")
         width = max(len(str(m.move)) for m in a.moves)
         cwidth = max(len(" + ".join(m.cards)) for m in a.moves)
         for m in a.moves:
-            mark = "  <- the fair player's move" if m.move == a.fair_move else ""
+            marks = []
+            if m.move == a.recommended:
+                marks.append("recommended")
+            if m.move == a.fair_move:
+                marks.append("the fair player's move")
+            if m.move == a.best:
+                marks.append("the best")
+            elif m.clearly_below:
+                marks.append("clearly below the best")
+            mark = f"  <- {', '.join(marks)}" if marks else ""
             if m.share.unresolved:
                 mark = f"  ({m.share.unresolved} unresolved)" + mark
+            vs = (f"{100 * m.diff:+6.1f} [{100 * m.diff_low:+6.1f}, {100 * m.diff_high:+6.1f}]"
+                  if n else "")
             lines.append(f"    {str(m.move):<{width}}  {' + '.join(m.cards):<{cwidth}}  "
-                         f"{_pct(m.share)}{mark}")
+                         f"{_pct(m.share)}  {vs}{mark}")
+        lines.append(f"  recommended: {a.recommended} ({RULE})")
     else:
         lines.append("  no legal move" + (": won" if a.cards_left == 0 else ": a dead end"))
     lines += [

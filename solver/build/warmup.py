@@ -167,6 +167,11 @@ def _fair() -> None:
     m = all_moves(piles, reserve, root, moves)
     decide(piles, reserve, root, moves, m, ROLLOUT, GREEDY, params, np.ones(1, np.uint64),
            *new_tree(4), np.zeros(1, np.int64), np.zeros_like(piles))
+    # the paired shares of the fair hint (solver.players.paired)
+    from ..players.paired import Z95, child_table, recommend
+
+    table = child_table(piles, reserve, root, moves, m, 1, np.ones(1, np.uint64), 10)
+    recommend(table, 0, Z95, np.zeros((m, 5), np.float64))
 
 
 def _bandit() -> None:

@@ -37,8 +37,9 @@ from ..verdicts import LOSS, NAMES, WIN
 from .bandit import bandit_game
 from .fair import fair_game
 from .features import weighted_wins as weighted_wins_kernel
+from .paired import recommend_game
 from .pimc import pimc_game
-from .roster import TABLE_BITS, Player
+from .roster import FAIR, PLAYERS, TABLE_BITS, Player
 from .simple import play_batch, play_game
 
 
@@ -163,6 +164,10 @@ def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, i
         n, final = bandit_game(piles, reserve, root, player.base, player.params(), np.uint64(seed),
                                line, stats)
         return int(n), int(final), int(stats[0])
+    if player.kind == "recommend":
+        f = PLAYERS[FAIR]
+        return recommend_game(piles, reserve, root, f.code, f.base, f.params(), player.samples,
+                              player.budget, player.z, seed, line)
     return pimc_game(piles, reserve, root, player.base, player.samples, player.budget, seed, line)
 
 

@@ -1,6 +1,8 @@
 """The fair hint: what a fair player can say about a position it sees only as the app
 shows it — the move it would make, and for each legal move how often the solver wins its
-child in layouts drawn from the view (as the PIMC player weighs them, :mod:`.pimc`)."""
+child in layouts drawn from the view, the same layouts for every move and for the position
+(:mod:`.paired`): the position's share, each move against the best with its paired
+interval, and the recommendation."""
 
 from __future__ import annotations
 
@@ -14,10 +16,11 @@ from halfmoon.game.moves import Move
 
 from ..mirror.convert import deal_arrays, delta_to_move
 from ..mirror.position import MAX_MOVES, all_moves, initial_position
+from ..verdicts import UNRESOLVED
 from .bandit import bandit_decide, new_solver
 from .fair import base_choice, decide, new_tree, view_layout
-from .pimc import child_solves
-from .roster import TABLE_BITS, Player
+from .paired import Z95, child_table, position_counts, recommend
+from .roster import FAIR, PLAYERS, TABLE_BITS, Player
 
 
 @dataclass(frozen=True)
@@ -25,13 +28,27 @@ class FairHint:
     """The fair hint on a position: ``move``, the player's move (None when no move is
     left); ``samples``, the layouts drawn (0 when no move is left); and for each legal move
     ``moves[j]`` (the engine's order), ``keeps[j]`` layouts in which the solver wins the
-    position after it and ``unresolved[j]`` in which it could not settle it."""
+    position after it and ``unresolved[j]`` in which it could not settle it.  From the same
+    layouts (:mod:`.paired`): ``wins``, those in which some move's child is won (the
+    position's share), ``open`` those with none won and some not settled; ``best`` the move
+    of most ``keeps`` (ties to ``move``); for each move ``only[j]`` layouts won after it and
+    not after the best, ``only_best[j]`` the other way, ``low[j]``/``high[j]`` the 95 %
+    interval of its share minus the best's (Newcombe's, paired); ``recommended``: ``move``
+    unless clearly below the best (``high`` below 0), then ``best``."""
 
     move: Optional[Move]
     samples: int
     moves: tuple[Move, ...]
     keeps: tuple[int, ...]
     unresolved: tuple[int, ...]
+    wins: int = 0
+    open: int = 0
+    best: Optional[Move] = None
+    recommended: Optional[Move] = None
+    only: tuple[int, ...] = ()
+    only_best: tuple[int, ...] = ()
+    low: tuple[float, ...] = ()
+    high: tuple[float, ...] = ()
 
 
 def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: int) -> FairHint:
@@ -47,6 +64,8 @@ def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: i
     state = np.array([seed % (1 << 64)], np.uint64)
     view = np.zeros_like(piles)
     view_layout(piles, pos, view)
+    if player.kind == "recommend":  # its move is the recommendation made below
+        player = PLAYERS[FAIR]
     if player.kind == "kernel":
         k = int(decide(piles, reserve, pos, moves, m, player.code, player.base, player.params(),
                        state, *new_tree(TABLE_BITS), np.zeros(1, np.int64), np.zeros_like(piles)))
@@ -56,7 +75,13 @@ def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: i
                               np.zeros_like(piles)))
     else:
         k = int(base_choice(view, reserve, pos, moves, m, player.code))
-    keeps, unknown, _ = child_solves(view, reserve, pos, moves, m, samples, state, budget)
+    table = child_table(view, reserve, pos, moves, m, samples, state, budget)
+    cmp = np.zeros((m, 5), np.float64)
+    rec, best = recommend(table, k, Z95, cmp)
+    wins, open_ = position_counts(table)
     legal = tuple(delta_to_move(int(moves[j])) for j in range(m))
-    return FairHint(legal[k], int(samples), legal, tuple(int(x) for x in keeps[:m]),
-                    tuple(int(x) for x in unknown[:m]))
+    return FairHint(legal[k], int(samples), legal, tuple(int(x) for x in cmp[:, 0]),
+                    tuple(int(x) for x in (table == UNRESOLVED).sum(axis=0)), wins, open_,
+                    legal[int(best)], legal[int(rec)], tuple(int(x) for x in cmp[:, 1]),
+                    tuple(int(x) for x in cmp[:, 2]), tuple(float(x) for x in cmp[:, 3]),
+                    tuple(float(x) for x in cmp[:, 4]))

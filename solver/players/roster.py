@@ -56,13 +56,15 @@ SIMPLE: dict[str, tuple[int, int]] = {
     "lookahead3": (LOOKAHEAD, 3),
     "tuned": (TUNED, 0),
 }
-KINDS = ("simple", "kernel", "pimc", "bandit")
+KINDS = ("simple", "kernel", "pimc", "bandit", "recommend")
 
 
 @dataclass(frozen=True)
 class Player:
     """A player's settings: ``kind`` is ``simple`` (a simple player, :mod:`.simple`),
-    ``kernel`` (a fair player, :func:`.fair.fair_game`) or ``pimc`` (:mod:`.pimc`)."""
+    ``kernel`` (a fair player, :func:`.fair.fair_game`), ``pimc`` (:mod:`.pimc`),
+    ``bandit`` (:mod:`.bandit`) or ``recommend`` (the board's recommendation,
+    :func:`.paired.recommend_game`)."""
 
     name: str
     kind: str
@@ -108,6 +110,9 @@ class Player:
             return ""
         if self.kind == "pimc":
             return f"{self.samples} layouts, {self.budget:,} positions a solve"
+        if self.kind == "recommend":
+            return (f"{self.samples} layouts a decision, {self.budget:,} positions a solve, "
+                    f"the fair player's move unless clearly below the best (z = {self.z:g})")
         if self.kind == "bandit":
             return (f"leader {self.samples:,} plays, cap {self.budget:,} positions ({self.search}"
                     f" search), batches of {self.batch}, C = {self.c:g}"
@@ -137,6 +142,9 @@ PLAYERS: dict[str, Player] = {
                             about="tuned, unless paired tuned roll-outs say otherwise"),
     "uct": Player("uct", "kernel", MCTS, GREEDY, samples=2000, c=0.3,
                   about="UCT over the fair game's states, greedy roll-outs"),
+    "recommend": Player("recommend", "recommend", samples=32, budget=20_000, z=1.959963984540054,
+                        about="the board's recommendation: the fair player's move unless its "
+                              "share of sampled layouts is clearly below the best's (paired)"),
     "bandit": Player("bandit", "bandit", base=TUNED, samples=100, budget=1000, c=2.0, batch=10,
                      total=1000, hopeless=200, z=0.0,
                      about="UCB1 over the moves, capped solves of sampled layouts"),

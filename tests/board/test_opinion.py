@@ -240,3 +240,52 @@ def test_the_fair_hint_gives_each_share_its_interval_and_owns_its_choice():
     assert "roll-outs" in view["note"] and "Wilson" in view["note"]
     best = fair_view(game, fair_answer(keeps, 256, moves[2]), 1024)
     assert best["text"] == "A fair player plays 5♥ P2 + 6♦ P8"
+
+
+def paired_answer(rows: dict, samples: int, chosen: str) -> dict:
+    """A paired answer: ``rows[move]`` is the list of layouts (0..samples-1) won after it."""
+    import numpy as np
+
+    from halfmoon.research.stats import paired_difference
+
+    won = {m: np.isin(np.arange(samples), list(r)).astype(float) for m, r in rows.items()}
+    best = max(won, key=lambda m: (won[m].sum(), m == chosen))
+    moves = []
+    for m, w in won.items():
+        _, low, high = paired_difference(w, won[best])
+        moves.append({"move": m, "keeps": int(w.sum()), "unresolved": 0,
+                      "only": int(((w == 1) & (won[best] == 0)).sum()),
+                      "only_best": int(((w == 0) & (won[best] == 1)).sum()),
+                      "diff_low": low, "diff_high": high})
+    rec = best if next(m for m in moves if m["move"] == chosen)["diff_high"] < 0 else chosen
+    any_won = set().union(*rows.values())
+    return {"move": chosen, "samples": samples, "best": best, "recommended": rec,
+            "position_wins": len(any_won), "position_open": 0, "moves": moves}
+
+
+def test_the_fair_hint_recommends_one_move_and_says_why():
+    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
+    moves = [str(m) for m in game.legal_moves]
+    rows = {moves[0]: range(0, 60), moves[1]: range(0, 62), moves[2]: range(0, 64),
+            moves[3]: range(0, 20)}
+    # the fair player's move (62 of 64) is not told apart from the best (64): it stays
+    view = fair_view(game, paired_answer(rows, 64, moves[1]), 384)
+    assert view["move"] == view["fair_move"] == moves[1] and view["best"] == moves[2]
+    assert view["position"]["share"] == 1.0
+    assert all(m["share"] <= view["position"]["share"] for m in view["moves"])
+    chosen = next(m for m in view["moves"] if m["move"] == moves[1])
+    assert chosen["tied"] and not chosen["clearly_below"] and chosen["diff"] == -2 / 64
+    assert chosen["diff_low"] < chosen["diff"] < chosen["diff_high"]
+    assert view["text"].startswith("Play 5♠ P1 + 6♣ P9: the fair player's move; its share")
+    assert "not told apart from the best's" in view["text"]
+    # the fair player's move (20 of 64) is clearly below the best: the best is recommended
+    view = fair_view(game, paired_answer(rows, 64, moves[3]), 384)
+    assert view["move"] == moves[2] and view["fair_move"] == moves[3]
+    assert view["sources"] == ["P2", "P8"]
+    low = next(m for m in view["moves"] if m["move"] == moves[3])
+    assert low["clearly_below"] and not low["tied"] and low["diff_high"] < 0
+    assert "clearly below it" in view["text"] and view["why"] in view["text"]
+    # never a highlighted move clearly below the best
+    for chosen in moves:
+        v = fair_view(game, paired_answer(rows, 64, chosen), 384)
+        assert not next(m for m in v["moves"] if m["move"] == v["move"])["clearly_below"]

@@ -181,3 +181,26 @@ def test_a_dead_end_is_lost_for_everyone():
     won = game.cards_left() == 0
     assert a.moves == () and a.fair_move is None
     assert (a.winnable.wins, a.fair.wins, a.fair.samples) == (16 * won, int(won), 1)
+
+
+@pytest.mark.parametrize("number, cards", [(3, 16), (5, 18), (11, 40)])
+def test_the_moves_are_paired_with_the_position_and_the_best(number, cards):
+    """One set of layouts: the position is won where some move keeps the win, no move is
+    above it, each move's difference with the best is the discordant layouts', and the
+    recommended move is never clearly below the best."""
+    position = _small_partial(number, cards)
+    a = analyse_partial(position, samples=32, seed=3, games=0, player=PLAYER)
+    assert a.moves and a.best in [m.move for m in a.moves]
+    best = next(m for m in a.moves if m.move == a.best)
+    assert best.share.wins == max(m.share.wins for m in a.moves) <= a.winnable.wins
+    for m in a.moves:
+        assert m.share.wins - best.share.wins == m.only - m.only_best
+        assert m.diff_low <= m.diff <= m.diff_high
+    rec = next(m for m in a.moves if m.move == a.recommended)
+    assert not rec.clearly_below
+    assert a.recommended == (a.fair_move if not next(
+        m for m in a.moves if m.move == a.fair_move).clearly_below else a.best)
+    d = a.to_dict()
+    assert d["recommended"]["move"] == str(a.recommended) and d["best"] == str(a.best)
+    assert all("clearly_below" in m["vs_best"] for m in d["moves"])
+    assert "recommended:" in format_partial(a)
