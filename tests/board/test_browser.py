@@ -220,15 +220,52 @@ def test_browser_fair_hint(page):
     expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
     expect(page.locator("#fair-note")).to_contain_text("never looks under the tops")
     legal = list(Game(EXAMPLE).legal_moves)
-    expect(page.locator("#fair li")).to_have_count(len(legal))
-    expect(page.locator("#fair li.chosen")).to_have_count(1)
-    expect(page.locator("#fair li").first).to_contain_text("stays winnable in")
-    # each share with its interval, and one recommendation on the table: the peeking hint's
-    # outlines are gone while the fair hint is shown
-    expect(page.locator("#fair li").first).to_contain_text(re.compile(r"\(\d+–\d+ %; \d+ of"))
-    expect(page.locator(".card.hinted")).to_have_count(0)
+    expect(page.locator("#fair tr")).to_have_count(len(legal))
+    expect(page.locator("#fair tr.chosen")).to_have_count(1)
+    expect(page.locator("#fair tr").first).to_contain_text(re.compile(r"\d+ % \(\d+\)"))
+    # the position's share from the same layouts, and one recommendation on the table: the
+    # peeking hint's outlines give way to the recommended move's
+    expect(page.locator("#fair-position")).to_contain_text("This position:")
+    advice_is_coherent(page, light=False)
     # the last stage
-    expect(page.locator("#fair-note")).to_contain_text("Shares of 256 sampled layouts.")
+    expect(page.locator("#fair-stage")).to_contain_text("Shares of 256 sampled layouts.")
+    advice_is_coherent(page, light=False)
+    _shot(page, "board-fair-hint", phone=False)
+
+
+def advice_is_coherent(page, light=True):
+    """On the position on the board, once its fair hint is shown: the position's share and
+    every move's come from the same layouts, so no move's share is above the position's;
+    the highlighted move (the row marked and the cards outlined on the table) is one, and
+    its share is not clearly below the best's (the paired interval of the difference
+    reaches 0); with ``light``, the light gives the position's share too.  Returns the
+    number of layouts."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#fair-panel")).to_be_visible()  # drawn for this position
+    expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
+    # one snapshot: the panel and the light are drawn from one answer
+    seen = page.evaluate("""() => {
+      const panel = document.getElementById("fair-panel");
+      return {wins: panel.dataset.positionWins, samples: panel.dataset.samples,
+              says: document.getElementById("says").textContent,
+              rows: [...document.querySelectorAll("#fair tr")].map((tr) => ({
+                keeps: Number(tr.dataset.keeps), high: Number(tr.dataset.diffHigh),
+                chosen: tr.classList.contains("chosen"), sources: tr.dataset.sources})),
+              hinted: [...document.querySelectorAll(".card.hinted")].map((c) => c.dataset.source)};
+    }""")
+    wins, n = int(seen["wins"]), int(seen["samples"])
+    rows = seen["rows"]
+    assert rows and all(r["keeps"] <= wins <= n for r in rows), seen
+    assert max(r["keeps"] for r in rows) <= wins
+    chosen = [r for r in rows if r["chosen"]]
+    assert len(chosen) == 1, seen
+    assert chosen[0]["high"] >= 0, seen  # not clearly below the best
+    assert sorted(seen["hinted"]) == sorted(chosen[0]["sources"].split("+")), seen
+    if light:
+        assert seen["says"].startswith(f"Winnable in {round(100 * wins / n)} % ") and \
+            f"{n} layouts" in seen["says"], seen
+    return n
 
 
 # --- a game from the app, played along -----------------------------------------------------
@@ -409,11 +446,14 @@ def test_browser_plays_a_whole_game_along(page):
     expect(page.locator("#code")).to_have_text("from the app")
     expect(page.locator("#light")).to_have_attribute("data-light", "share")
     expect(page.locator("#says")).to_contain_text("Winnable in")
-    expect(page.locator("#fair li")).to_have_count(len(list(Game(deal).legal_moves)))
+    expect(page.locator("#fair tr")).to_have_count(len(list(Game(deal).legal_moves)))
     expect(page.locator("#fair-note")).to_contain_text("Uses only the cards entered")
-    if os.environ.get("HALFMOON_SHOTS"):
-        expect(page.locator("#fair-note")).to_contain_text("384 sampled layouts.")
+    checked = [advice_is_coherent(page)]
+    if os.environ.get("HALFMOON_SHOTS"):  # the last stage (or the last the solver could do)
+        expect(page.locator("#fair-stage")).not_to_contain_text("more coming")
+        checked.append(advice_is_coherent(page))
         _shot(page, "board-along-shares")
+    check = lambda page: checked.append(advice_is_coherent(page))  # noqa: E731
     # the deal is not known: no solver's tools, no keys for them, none on the keys line
     expect(page.locator(".tools")).to_be_hidden()
     keys = page.locator("#keys")
@@ -439,13 +479,15 @@ def test_browser_plays_a_whole_game_along(page):
     expect(page.locator("#reveal")).to_have_class(re.compile(r"\bflash\b"))
     expect(card(page, "P9")).not_to_have_class(re.compile(r"\bselected\b"))
     _tell(page, deal, 1)  # P3's card
+    check(page)
     _play_along(page, deal, dead_end[1], typed=True)
     expect(page.locator("#moves")).to_have_text("2")
     page.locator("#undo").click()  # the move and its reveals taken back
     expect(page.locator("#moves")).to_have_text("1")
     expect(card(page, "P4")).to_have_attribute("data-card", deal.piles[3][-1].symbol())
-    for move in dead_end[1:]:
-        _play_along(page, deal, move)
+    for move in dead_end[1:-1]:
+        _play_along(page, deal, move, check=check)
+    _play_along(page, deal, dead_end[-1])
 
     # the dead end: the review, and the banner's new game is a new entry from the app
     banner = page.locator("#banner")
@@ -457,6 +499,9 @@ def test_browser_plays_a_whole_game_along(page):
     expect(page.locator("#review-says")).to_contain_text("Dead end.")
     expect(page.locator("#review-says")).not_to_contain_text("More layouts coming")
     expect(page.locator("#review li").last).to_contain_text("→ 0 %")
+    # the move that lost it is marked: the one a player with the app's undo goes back to
+    expect(page.locator("#review li").last).to_have_class("lost")
+    expect(page.locator("#movelist li").last).to_contain_text("probably lost here")
     _shot(page, "board-along-review", phone=False)
     banner.get_by_role("button", name="New game from the app…").click()
     expect(page.locator("#along-entry")).to_be_visible()
@@ -464,13 +509,17 @@ def test_browser_plays_a_whole_game_along(page):
     page.locator("#along-cancel").click()
     expect(banner).to_be_visible()  # the game is as it was
 
-    # undo at the dead end, and on to a win
+    # undo the marked move at the dead end, and on to a win
     banner.get_by_role("button", name="Undo").click()
     expect(banner).to_be_hidden()
     expect(page.locator("#moves")).to_have_text("3")
     expect(page.locator("#review-panel")).to_be_hidden()
-    for move in line:
-        _play_along(page, deal, move)
+    check(page)
+    for move in line[:-1]:
+        _play_along(page, deal, move, check=check)
+    _play_along(page, deal, line[-1])
+    # every position of the game had coherent advice (the one before the dead end twice)
+    assert len(checked) >= 3 + len(line), len(checked)
     expect(page.locator("#moves")).to_have_text("48")
     expect(page.locator("#score")).to_have_text("520")
     expect(banner).to_be_visible()
@@ -493,7 +542,7 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
 
     deal, dead_end, _ = _along_deal()
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2)
+                                  has_touch=True)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -518,7 +567,7 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
     page.locator("#along-cards").fill(" ".join(_shown(deal)))
     page.locator("#along-start").click()
     expect(page.locator("#code")).to_have_text("from the app")
-    expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
+    advice_is_coherent(page)
     page.evaluate("window.scrollTo(0, 0)")
     # the table, the position's share and the advice on one screen
     for selector in ("#table", "#light", "#fair-says"):
