@@ -573,8 +573,10 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
     for selector in ("#table", "#light", "#fair-says"):
         b = _box(page, selector)
         assert b["y"] >= 0 and b["y"] + b["height"] <= height, (selector, b)
-    fits(".table .card")
-    fits(".controls button, .controls label")
+    # every target of the page, and nothing wider than the screen
+    fits("button:visible, summary:visible, .controls label, input[type=text]:visible, "
+         "input:not([type]):visible")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     for source in dead_end[0].split("+"):
         card(page, source).click()
     reveal = page.locator("#reveal")
