@@ -142,11 +142,13 @@ class AlongGame:
         problem = entry_problem(cards)
         if problem:
             raise AlongError(problem)
-        if len(cards) != SHOWN:
+        if len(cards) < SHOWN:
             empty = empty_places(len(cards))
             raise AlongError(f"{len(cards)} cards entered: {empty} "
                              f"{'is' if ' ' not in empty else 'are'} empty (the app shows "
                              f"{SHOWN}, {ORDER})")
+        if len(cards) > SHOWN:
+            raise AlongError(f"{len(cards)} cards entered: the app shows {SHOWN}, {ORDER}")
         # known[i][d]: the card at depth d (0 = bottom) of pile i, None while not seen
         self.known: list[list[Optional[Card]]] = [
             [None] * (PILE_DEPTH - 1) + [cards[i]] for i in range(PILES)]

@@ -101,6 +101,8 @@ def test_a_new_game_needs_the_20_cards():
         AlongGame(shown(Deal.from_number(5))[:19])
     with pytest.raises(AlongError, match="12 cards entered: R1 to R8 are empty"):
         AlongGame(shown(Deal.from_number(5))[:12])
+    with pytest.raises(AlongError, match="21 cards entered: the app shows 20"):
+        AlongGame(shown(Deal.from_number(5)) + [Card(1, 0)])
 
 
 def test_a_move_that_uncovers_a_card_waits_for_it():
