@@ -201,6 +201,12 @@ def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
         moves.append({"n": k, "move": str(move), "cards": cards, "before": shares[k - 1],
                       "after": shares[k], "lost_here": k in lost})
     won = live.game.is_won
+    # the dead end's advice: undo to the marked move of largest fall (with no mark, the move
+    # of largest fall; with no fall, the last move) and try another move there
+    undo_to = None
+    if not won and n_moves:
+        undo_to = (max(lost, key=lambda k: (falls[k - 1], -k)) if lost
+                   else 1 + order[0] if top > 0 else n_moves)
     if won:
         text = "Won: every card was seen, and every position of the game could be won."
     elif lost:
@@ -210,6 +216,13 @@ def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
     else:
         text = (f"Dead end. No move lowered the share of winnable layouts by "
                 f"{round(100 * LOST_FALL)} points or more ({n} layouts).")
+    advice = None
+    if undo_to is not None:
+        undo = n_moves - undo_to + 1
+        advice = (f"Undo {undo} move{'s' if undo != 1 else ''} (back to before move {undo_to}, "
+                  f"{moves[undo_to - 1]['cards']}) and try another move there.")
+        text += " " + advice
     return {"kind": "won" if won else "lost", "samples": n, "start": shares[0],
             "moves": moves, "text": text, "unresolved": int(answer.get("unresolved", 0)),
-            "more": n < REVIEW_STAGES[-1]}
+            "more": n < REVIEW_STAGES[-1], "undo_to": undo_to,
+            "undo": None if undo_to is None else n_moves - undo_to + 1, "advice": advice}

@@ -1,4 +1,5 @@
-"""The fair players' command: players against greedy and lookahead, paired by deal."""
+"""The fair players' command: players against greedy and lookahead (or the players of
+``--against``), paired by deal."""
 
 from __future__ import annotations
 
@@ -29,7 +30,11 @@ def cmd_players(args: argparse.Namespace) -> int:
         raise _UsageError("--players names no player")
     chosen = fairplay.players(names, args.samples)  # unknown names fail before any game
     # the references of the differences
-    played = list(dict.fromkeys([*names, "greedy", "lookahead"]))
+    against = fairplay.player_list(args.against)
+    if not against:
+        raise _UsageError("--against names no player")
+    fairplay.players(against, args.samples)
+    played = list(dict.fromkeys([*names, *against]))
     total = len(deals) * len(played)
     if args.workers is not None and args.workers < 1:
         raise _UsageError(f"--workers must be at least 1, got {args.workers}")
@@ -44,7 +49,7 @@ def cmd_players(args: argparse.Namespace) -> int:
                                       workers=args.workers, progress=bar.update)
     finally:
         bar.close()
-    table = fairplay.ladder(games).set_index("player")
+    table = fairplay.ladder(games, against).set_index("player")
     settings = {p.name: p.settings() for p in chosen}
     if args.json:
         out = []
@@ -53,7 +58,7 @@ def cmd_players(args: argparse.Namespace) -> int:
             row = {"player": name, "deals": int(r["deals"]), "won": int(r["won"]),
                    "win_rate": float(r["win_rate"]),
                    "ci_low": float(r["ci_low"]), "ci_high": float(r["ci_high"])}
-            for other in ("greedy", "lookahead"):
+            for other in against:
                 row[f"vs_{other}"] = {k: float(r[f"vs_{other}{s}"]) for k, s in
                                       (("mean", ""), ("low", "_low"), ("high", "_high"))}
             row.update(seconds_per_game=float(r["seconds_per_game"]),
@@ -71,7 +76,7 @@ def cmd_players(args: argparse.Namespace) -> int:
     for name in names:
         r = table.loc[name]
         diffs = "  ".join(f"vs {o} {100 * r[f'vs_{o}']:+.2f} [{100 * r[f'vs_{o}_low']:+.2f}, "
-                          f"{100 * r[f'vs_{o}_high']:+.2f}]" for o in ("greedy", "lookahead"))
+                          f"{100 * r[f'vs_{o}_high']:+.2f}]" for o in against)
         extra = f" ({settings[name]})" if settings[name] else ""
         print(f"{name:<{width}}  {int(r['deals'])} deals  won {int(r['won'])}  "
               f"{100 * r['win_rate']:.2f} % [{100 * r['ci_low']:.2f}, {100 * r['ci_high']:.2f}]  "
@@ -144,6 +149,9 @@ def add_players(p: argparse.ArgumentParser):
                    " each of the sampling ones also as NAME@K (K samples a decision), the bandit"
                    " also as bandit@cap=C,lead=N,... (its settings)"
                    " (default: random,greedy,lookahead,fair)")
+    p.add_argument("--against", default="greedy,lookahead", metavar="LIST",
+                   help="the players every other is compared with, paired by deal (played too;"
+                   " default: greedy,lookahead)")
     p.add_argument("--samples", type=int, metavar="K",
                    help="sampled layouts (or UCT's iterations) a decision, for the players that"
                    " sample (default: each one's own)")

@@ -54,7 +54,9 @@ MARKED = 3  # and by half the largest fall; at most this many marks
 class UndoGame:
     """One deal played with the app's undo: ``won`` within ``max_moves`` moves;
     ``moves_made`` (every move played, the undone ones too), ``undos`` (moves taken back),
-    ``dead_ends`` met, ``solves`` the advice and the reviews took, ``seconds``."""
+    ``dead_ends`` met, ``solves`` the advice and the reviews took, ``seconds``; ``line``
+    the moves on the table at the end (the solver's move numbers), ``unseen`` the places
+    (pile, depth from the bottom) whose card the player never saw."""
 
     won: bool
     moves_made: int
@@ -62,6 +64,8 @@ class UndoGame:
     dead_ends: int
     solves: int
     seconds: float
+    line: tuple[int, ...] = ()
+    unseen: tuple[tuple[int, int], ...] = ()
 
 
 class _Advice:
@@ -185,5 +189,8 @@ def undo_game(piles, reserve, root: int, policy: str, *, samples: int = 16, revi
             pos = pos + np.uint64(d)
         undos += len(line) - back
         del line[back:]
+    start = np.uint64(root)
+    unseen = tuple((i, k) for i in range(NPILES) for k in range(pile_count(start, i))
+                   if not known[i, k])
     return UndoGame(bool(pos == np.uint64(0)), made, undos, dead, advice.solves,
-                    time.perf_counter() - t0)
+                    time.perf_counter() - t0, tuple(line), unseen)

@@ -79,6 +79,12 @@ def test_the_review_is_asked_at_the_end_and_marks_the_largest_fall():
     assert marks == {1: False, 2: True, 3: False, 4: True}  # falls of 5 and 4 tenths
     assert out["moves"][1]["before"] == 0.9 and out["moves"][1]["after"] == 0.4
     assert out["kind"] == "lost" and out["more"]
+    # the dead end's advice: undo to the marked move of largest fall (move 2), 3 moves back
+    assert out["undo_to"] == 2 and out["undo"] == 3
+    assert out["advice"].startswith("Undo 3 moves (back to before move 2, ")
+    assert out["text"].endswith("and try another move there.")
+    flat = review_view(live, {"samples": 10, "wins": [10, 10, 10, 10, 10], "unresolved": 0})
+    assert flat["undo_to"] == 4 and flat["undo"] == 1  # no fall: one move back
     opinion = along_opinion(live, {review_key(live): {"samples": 10, "wins": [10, 9, 4, 4, 0]}})
     assert [m["mark"] for m in opinion["moves"]] == [None, LOST_HERE, None, LOST_HERE]
     assert opinion["light"] == "loss" and opinion["says"] == "Dead end"
