@@ -270,19 +270,22 @@ def advice_is_coherent(page, light=True):
 
 # --- a game from the app, played along -----------------------------------------------------
 def _along_deal():
-    """Deal 27 and a game of it: three moves, a fourth that meets a dead end, then from the
-    third the solver's winning line (the deal is won after undoing the fourth)."""
+    """Deal 27 (winnable) and four moves of it that meet a dead end."""
     from test_along import DEAD_END_DEAL, DEAD_END_MOVES
 
+    return Deal.from_number(DEAD_END_DEAL), list(DEAD_END_MOVES)
+
+
+def _winning_line(deal, moves):
+    """The solver's winning line from the position after ``moves`` (winnable)."""
     from halfmoon.game.moves import Move
 
-    deal = Deal.from_number(DEAD_END_DEAL)
     game = Game(deal)
-    for move in DEAD_END_MOVES[:3]:
+    for move in moves:
         game.play(Move.parse(move))
     line = solve(game.remaining_deal(), budget=200_000)
     assert line.verdict == "win"
-    return deal, list(DEAD_END_MOVES), [str(m) for m in line.moves]
+    return [str(m) for m in line.moves]
 
 
 def _shown(deal):
@@ -350,7 +353,7 @@ def test_browser_entry_draws_the_arc(page):
     (and the server's reason when started); Cancel keeps what was typed."""
     from playwright.sync_api import expect
 
-    deal, _, _ = _along_deal()
+    deal, _ = _along_deal()
     cards = _shown(deal)
     page.locator("#along-button").click()
     expect(page.locator("#along-entry")).to_be_visible()
@@ -432,11 +435,11 @@ def test_browser_plays_a_whole_game_along(page):
     """A whole game from the app, as a player with the app's undo plays it: the 20 cards
     entered, the cards that appear told beside their piles (picked, and typed), a tap while
     a card waits refused on the table, the solver's keys absent, an undo; a dead end, its
-    review, the banner's new entry; undo at the dead end, then on to a win, and the won
+    review, the banner's new entry; undo as the review advises, then on to a win, and the won
     game's review.  With HALFMOON_SHOTS=DIR, the screenshots of docs/board.md are taken."""
     from playwright.sync_api import expect
 
-    deal, dead_end, line = _along_deal()
+    deal, dead_end = _along_deal()
     cards = _shown(deal)
     asked = []
     page.on("request", lambda r: asked.append(r.url))
@@ -499,7 +502,7 @@ def test_browser_plays_a_whole_game_along(page):
     expect(page.locator("#review-says")).to_contain_text("Dead end.")
     expect(page.locator("#review-says")).not_to_contain_text("More layouts coming")
     expect(page.locator("#review li").last).to_contain_text("→ 0 %")
-    # the move that lost it is marked: the one a player with the app's undo goes back to
+    # the move that lost it is marked
     expect(page.locator("#review li").last).to_have_class("lost")
     expect(page.locator("#movelist li").last).to_contain_text("probably lost here")
     _shot(page, "board-along-review", phone=False)
@@ -509,17 +512,27 @@ def test_browser_plays_a_whole_game_along(page):
     page.locator("#along-cancel").click()
     expect(banner).to_be_visible()  # the game is as it was
 
-    # undo the marked move at the dead end, and on to a win
-    banner.get_by_role("button", name="Undo").click()
+    # the review's advice on the banner: back to the marked move of largest fall, then on
+    # to a win from there (the deal is winnable until the last move)
+    advice = banner.locator("#banner-advice")
+    expect(advice).to_be_visible()
+    back_to = int(advice.get_attribute("data-undo-to"))
+    assert 1 <= back_to <= len(dead_end)
+    expect(advice).to_have_text(f"Undo {len(dead_end) - back_to + 1} move"
+                                f"{'s' if back_to < len(dead_end) else ''}: back to before "
+                                f"move {back_to}")
+    expect(page.locator("#review li").nth(back_to - 1)).to_have_class("lost")
+    advice.click()
     expect(banner).to_be_hidden()
-    expect(page.locator("#moves")).to_have_text("3")
+    expect(page.locator("#moves")).to_have_text(str(back_to - 1))
     expect(page.locator("#review-panel")).to_be_hidden()
+    line = _winning_line(deal, dead_end[:back_to - 1])
     check(page)
     for move in line[:-1]:
         _play_along(page, deal, move, check=check)
     _play_along(page, deal, line[-1])
     # every position of the game had coherent advice (the one before the dead end twice)
-    assert len(checked) >= 3 + len(line), len(checked)
+    assert len(checked) >= len(dead_end) + len(line), len(checked)
     expect(page.locator("#moves")).to_have_text("48")
     expect(page.locator("#score")).to_have_text("520")
     expect(banner).to_be_visible()
@@ -540,7 +553,7 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
     fit, every target 40 px or more."""
     from playwright.sync_api import expect
 
-    deal, dead_end, _ = _along_deal()
+    deal, dead_end = _along_deal()
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()

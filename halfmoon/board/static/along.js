@@ -206,6 +206,16 @@
     const panel = $("review-panel");
     const review = o.review;
     panel.hidden = !review;
+    // at a dead end, the review's advice on the banner: undo back to the move it marks
+    const advice = $("banner-advice");
+    advice.hidden = !(review && review.undo);
+    if (review && review.undo) {
+      advice.textContent = `Undo ${review.undo} move${review.undo === 1 ? "" : "s"}: ` +
+        `back to before move ${review.undo_to}`;
+      advice.title = review.advice;
+      advice.dataset.undo = review.undo;
+      advice.dataset.undoTo = review.undo_to;
+    }
     if (!review) return;
     $("review-title").textContent = o.light === "won" ? "Review: the game was won"
       : "Review: where the game was lost";
@@ -243,6 +253,12 @@
   board.hooks.opinion.push(drawReview);
   board.hooks.error.push(refused);
   $("along-button").addEventListener("click", openEntry);
+  $("banner-advice").addEventListener("click", (e) => {
+    const g = board.game();
+    const to = Number(e.currentTarget.dataset.undoTo);
+    // one undo after another, each on the state the last one left, down to the move
+    for (let k = g ? g.status.moves : 0; k >= to; k--) board.undo();
+  });
   document.addEventListener("click", (e) => {
     if (e.target.closest('[data-action="along-entry"]')) openEntry();
   });

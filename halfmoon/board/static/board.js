@@ -515,7 +515,7 @@
 
   // what another script of the page may use (along.js: the game from the app)
   window.halfmoonBoard = { api, send, answered, setState, hooks, spots, places: PILE_PLACES,
-                          game: () => game };
+                          undo, game: () => game };
 
   setInterval(drawTime, 1000);
   start();
