@@ -409,13 +409,15 @@ def test_browser_entry_draws_the_arc(page):
     page.locator("#along-button").click()
     expect(entry).to_have_value(" ".join(cards[:19]))
     expect(slot("R7").locator(".slot-card")).to_have_text(symbol_of(cards[18]))
+    expect(page.locator("#along-count")).to_contain_text("19 of 20 entered: R8 is empty.")
+    _shot(page, "board-along-entry")
     # the picker replaces a card begun
     entry.press_sequentially(" " + cards[19][:-1])
     expect(slot("R8")).to_have_class(re.compile(r"\btyping\b"))
     page.locator(f'#along-picker button[data-card="{cards[19]}"]').click()
     expect(slot("R8").locator(".slot-card")).to_have_text(symbol_of(cards[19]))
     expect(page.locator("#along-count")).to_contain_text("All 20 places filled")
-    _shot(page, "board-along-entry")
+    expect(page.locator("#along-picker")).to_be_hidden()  # nothing more to pick
     page.locator("#along-start").click()
     expect(page.locator("#code")).to_have_text("from the app")
     expect(card(page, "R8")).to_have_attribute("data-card", symbol_of(cards[19]))

@@ -113,6 +113,7 @@
       ? "All 20 places filled: check them against the app, then Play along."
       : `${a.count} of 20 entered: ${a.empty} ${a.empty.includes(" ") ? "are" : "is"} empty. ` +
         (a.typing ? `Typing ${a.next}: ${a.typing}…` : `Next: ${a.next}.`);
+    $("along-picker").hidden = !a.next; // all 20 in: Play along comes next
     pickerButtons($("along-picker"), a.next ? a.possible : [], (card) => {
       const input = $("along-cards");
       let text = input.value;
