@@ -601,6 +601,8 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
         b["y"] + b["height"] <= height, b
     fits("#reveal-picker button")
     fits("#reveal button, #reveal input")
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")  # a touch screen:
+    expect(page.locator("#reveal-card")).not_to_be_focused()  # no keyboard over the picker
     expect(page.locator('#reveal-picker button[data-card="5s"]')).to_be_enabled()
     card(page, "P4").click()  # above the dialog: refused, the reason in the dialog
     expect(page.locator("#reveal-error")).to_contain_text("P3 waits for the card that appeared")

@@ -19,6 +19,8 @@
   let checkGen = 0;
   let revealFor = null; // the pile the picker was drawn for
 
+  // a phone's keyboard would cover the picker: the field is not focused by itself there
+  const touch = () => window.matchMedia("(pointer: coarse)").matches;
   const symbol = (card) => card.slice(0, -1) + SUITS[card.slice(-1).toLowerCase()];
   const isRed = (card) => "dh".includes(card.slice(-1).toLowerCase());
 
@@ -81,7 +83,7 @@
     $("along-entry").hidden = false;
     $("table").hidden = true;
     checkEntry();
-    $("along-cards").focus();
+    if (!touch()) $("along-cards").focus();
   }
 
   function closeEntry() {
@@ -173,7 +175,7 @@
       revealFor = pile;
       $("reveal-error").hidden = true;
       $("reveal-card").value = "";
-      $("reveal-card").focus();
+      if (!touch()) $("reveal-card").focus();
     }
   }
 
