@@ -1,7 +1,7 @@
 """How soon the board answers a game played along with the app: the solver process's time
 for each stage of the winnable share and the fair hint, and for the end-of-game review.
 
-    python benchmarks/bench_along.py [--deals 6] [--seed 1] [--plies 0,10,20]
+    python benchmarks/bench_along.py [--deals 6] [--seed 1] [--plies 0,10,20] [--before]
 
 For each of ``--deals`` random deals the greedy player's game is played along (the 20 cards
 the app shows entered, each card that appears told), and at each ply of ``--plies`` the
@@ -30,6 +30,40 @@ def _timed(fn, *args):
     return out, time.perf_counter() - t, time.process_time() - c
 
 
+def _before_job(layout: str, samples: int, seed: int, budget: int) -> dict:
+    """The job as it was before the position's share came from its moves' layouts: the
+    position solved on layouts of its own, then the fair player's move and each move's child
+    on other layouts (unpaired), for ``--before``."""
+    import numpy as np
+
+    from halfmoon.board.along_jobs import hidden_places, shuffled
+    from halfmoon.game.layouts import parse_layout
+    from solver import solve
+    from solver.mirror.convert import deal_arrays
+    from solver.mirror.position import MAX_MOVES, all_moves, initial_position
+    from solver.players.fair import decide, new_tree, view_layout
+    from solver.players.pimc import child_solves
+    from solver.players.roster import FAIR, PLAYERS, TABLE_BITS
+
+    position = parse_layout(layout, name="position")
+    rng = random.Random(seed)
+    places = hidden_places(position)
+    wins = sum(solve(shuffled(position, places, rng), budget=budget).verdict == "win"
+               for _ in range(samples))
+    piles, reserve = deal_arrays(position)
+    pos = np.uint64(initial_position(piles, reserve))
+    moves = np.empty(MAX_MOVES, np.uint64)
+    m = int(all_moves(piles, reserve, pos, moves))
+    state = np.array([seed], np.uint64)
+    view = np.zeros_like(piles)
+    view_layout(piles, pos, view)
+    p = PLAYERS[FAIR]
+    decide(piles, reserve, pos, moves, m, p.code, p.base, p.params(), state,
+           *new_tree(TABLE_BITS), np.zeros(1, np.int64), np.zeros_like(piles))
+    child_solves(view, reserve, pos, moves, m, samples, state, budget)
+    return {"samples": samples, "wins": wins}
+
+
 def main(argv=None) -> None:
     from halfmoon.board.along import AlongGame, AlongLive
     from halfmoon.board.along_jobs import along_job, review_job
@@ -50,6 +84,9 @@ def main(argv=None) -> None:
     ap.add_argument("--deals", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plies", default="0,10,20")
+    ap.add_argument("--before", action="store_true",
+                    help="also time the job as it was before the paired shares (the position on "
+                    "layouts of its own), alternating with today's, 384 layouts, CPU seconds")
     args = ap.parse_args(argv)
     plies = [int(p) for p in args.plies.split(",")]
     warm_up(["players", "fair"], out=None)
@@ -57,6 +94,7 @@ def main(argv=None) -> None:
     stage_wall = {k: [] for k in ALONG_STAGES}
     stage_cpu = {k: [] for k in ALONG_STAGES}
     reviews = []
+    before, after = [], []
     for _ in range(args.deals):
         number = rng.randrange(DEAL_COUNT)
         deal = Deal.from_number(number)
@@ -74,6 +112,14 @@ def main(argv=None) -> None:
                     stage_cpu[k].append(cpu)
                 print(f"deal {number} ply {ply}: share {out['wins']}/{out['samples']}, "
                       f"{wall:.2f} s wall, {cpu:.2f} s CPU to the last stage", flush=True)
+                if args.before:
+                    k = ALONG_STAGES[-1]
+                    _, _, old = _timed(_before_job, key[1], k, 1, ALONG_BUDGET)
+                    _, _, new = _timed(along_job, key[1], k, 1, ALONG_BUDGET)
+                    before.append(old)
+                    after.append(new)
+                    print(f"  {k} layouts side by side: before {old:.2f} s CPU, now {new:.2f} s "
+                          f"CPU ({new / old:.2f}x)", flush=True)
             if ply == len(moves):
                 break
             for source in moves[ply].sources:
@@ -97,6 +143,12 @@ def main(argv=None) -> None:
     print(f"review: median {statistics.median(w for w, _ in reviews):.2f} s wall "
           f"(max {max(w for w, _ in reviews):.2f}), median "
           f"{statistics.median(c for _, c in reviews):.2f} s CPU over {len(reviews)} games")
+    if before:
+        print(f"side by side, {ALONG_STAGES[-1]} layouts: before median "
+              f"{statistics.median(before):.2f} s CPU (max {max(before):.2f}), now median "
+              f"{statistics.median(after):.2f} s CPU (max {max(after):.2f}); now/before median "
+              f"{statistics.median(a / b for a, b in zip(after, before)):.2f}x over "
+              f"{len(before)} positions")
 
 
 if __name__ == "__main__":

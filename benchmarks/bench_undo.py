@@ -14,7 +14,9 @@ as the policy's review says.  One row a deal and policy is appended to ``--out``
 game ends, so a run stopped halfway goes on where it stopped when started again with the
 same arguments.  ``table`` prints, for each policy: deals, won (within ``--max-moves``),
 moves made including the undone ones (median, 90th percentile, largest; a game not won
-counts its moves up to the cap), dead ends met, moves undone, solves and seconds a deal.
+counts its moves up to the cap), dead ends met, moves undone, solves and seconds a deal; then
+each policy against the first, paired by deal (the deals where it needs fewer moves, as
+many, more; the mean; the median of the difference).
 """
 
 from __future__ import annotations
@@ -128,7 +130,9 @@ def table(args: argparse.Namespace) -> int:
     rows = rows[rows["verdict"] == "win"]
     # only the deals every policy has finished, so the policies are compared on the same deals
     counts = rows.groupby("deal")["policy"].nunique()
-    policies = list(dict.fromkeys(rows["policy"]))
+    seen = list(dict.fromkeys(rows["policy"]))
+    order = ("board", "board-tuned", "share", "fair", "greedy")  # the board's advice first
+    policies = [p for p in order if p in seen] + [p for p in seen if p not in order]
     deals = set(counts[counts == len(policies)].index)
     rows = rows[rows["deal"].isin(deals)]
     print(f"{len(deals)} winnable deals, every policy on each; settings: "
@@ -147,6 +151,17 @@ def table(args: argparse.Namespace) -> int:
               f"{_pct(mv, 50):.0f} | {_pct(mv, 90):.0f} | {max(mv):.0f} | {_pct(de, 50):.0f} | "
               f"{_pct(de, 90):.0f} | {max(de):.0f} | {_pct(list(g['undos']), 50):.0f} | "
               f"{g['solves'].mean():,.0f} | {g['seconds'].mean():.1f} |")
+    # paired by deal: the moves each policy needs against the first policy's
+    first = policies[0]
+    wide = rows.pivot(index="deal", columns="policy", values="moves_made")
+    print()
+    print(f"| policy | fewer moves than {first} (deals) | as many | more | mean moves | "
+          f"median of the difference with {first} |")
+    print("|---|---|---|---|---|---|")
+    for p in policies:
+        d = wide[p] - wide[first]
+        print(f"| {p} | {int((d < 0).sum())} | {int((d == 0).sum())} | {int((d > 0).sum())} | "
+              f"{wide[p].mean():.1f} | {d.median():+.0f} |")
     return 0
 
 

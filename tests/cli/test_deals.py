@@ -254,7 +254,8 @@ def test_analyse_a_partial_layout(capsys, tmp_path):
                           "layouts")
     assert "Winnable: the share of those layouts in which the game can be won by someone who " \
            "then sees every card" in out
-    assert "P1+P8      7♦ + 4♠" in out and "<- the fair player's move" in out
+    assert "P1+P8      7♦ + 4♠" in out and "the fair player's move" in out
+    assert "against the best" in out and "recommended: " in out
     assert "The fair player (fair@4): its own chance of winning from here" in out
     assert "of 2 games" in out
     status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
@@ -263,6 +264,8 @@ def test_analyse_a_partial_layout(capsys, tmp_path):
     assert data["winnable"]["samples"] == 16 and len(data["moves"]) == 15
     assert data["unknown"] == 84 and data["player"] == "fair@4"
     assert data["fair"]["samples"] == 2 and "sees every card" in data["winnable"]["question"]
+    assert data["recommended"]["move"] in [m["move"] for m in data["moves"]]
+    assert all(m["wins"] <= data["winnable"]["wins"] for m in data["moves"])
 
 
 def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):
