@@ -43,18 +43,51 @@ class AlongError(HalfMoonError):
 
 def read_cards(text: str) -> list[Card]:
     """Cards typed for speed: ``5S 6D 10h …`` (spaces or commas between), at most 20."""
+    cards, typing = read_entry(text)
+    if typing is not None:
+        k = len(cards)
+        raise AlongError(f"card {k + 1} ({_place_name(k)}): {typing!r} is not finished: a "
+                         "rank and a suit, such as 10H")
+    return cards
+
+
+def read_entry(text: str) -> tuple[list[Card], Optional[str]]:
+    """The cards typed so far, and the card being typed at the end of ``text`` (no
+    separator after it yet: ``1`` of ``10``, a rank before its suit) or None: a card begun
+    is not an error while it is being typed."""
     if not isinstance(text, str):
         raise AlongError("the cards must be text such as '5S 6D 10H'")
     words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+    typing = None
+    if words and not re.search(r"[\s,;]$", text) and _begins_a_card(words[-1]):
+        typing = words.pop()
     if len(words) > SHOWN:
         raise AlongError(f"{len(words)} cards typed: the app shows {SHOWN}, {ORDER}")
     cards = []
     for k, word in enumerate(words):
+        if _begins_a_card(word):
+            raise AlongError(f"card {k + 1} ({_place_name(k)}): {word!r} has no suit "
+                             "(a rank and a suit, such as 10H)")
         try:
             cards.append(parse_card(word))
         except HalfMoonError as exc:
             raise AlongError(f"card {k + 1} ({_place_name(k)}): {exc}") from None
-    return cards
+    if typing is not None and len(cards) == SHOWN:
+        raise AlongError(f"{len(cards) + 1} cards typed: the app shows {SHOWN}, {ORDER}")
+    return cards, typing
+
+
+def _begins_a_card(word: str) -> bool:
+    """Whether ``word`` is the start of a card but not yet one: a rank (``10``, ``Q``)
+    or the ``1`` of ``10``."""
+    def reads(text: str) -> bool:
+        try:
+            parse_card(text)
+        except HalfMoonError:
+            return False
+        return True
+
+    return not reads(word) and any(reads(word + tail) for tail in ("s", "0s"))
 
 
 def _place_name(k: int) -> str:
@@ -79,16 +112,26 @@ def possible_cards(seen: Counter) -> list[str]:
     return [str(c) for c in ALL_CARDS if seen[c] < 2]
 
 
+def empty_places(count: int) -> str:
+    """The places still empty when ``count`` cards are entered, in words: ``R8``,
+    ``R4 to R8``."""
+    first, last = _place_name(count), _place_name(SHOWN - 1)
+    return first if count == SHOWN - 1 else f"{first} to {last}"
+
+
 def entry_check(text: str) -> dict:
     """The cards typed so far on the entry screen, checked: the count, the place of the next
-    one (None when all 20 are in), and the cards still possible; :class:`AlongError` naming
-    a card that is not one or a third copy."""
-    cards = read_cards(text)
+    one (None when all 20 are in), the card being typed there (``typing``, or None), the
+    places still empty in words (``empty``) and the cards still possible;
+    :class:`AlongError` naming a card that is not one or a third copy."""
+    cards, typing = read_entry(text)
     problem = entry_problem(cards)
     if problem:
         raise AlongError(problem)
     return {"count": len(cards), "cards": [str(c) for c in cards],
             "next": _place_name(len(cards)) if len(cards) < SHOWN else None,
+            "typing": typing,
+            "empty": empty_places(len(cards)) if len(cards) < SHOWN else None,
             "possible": possible_cards(Counter(cards))}
 
 
@@ -99,7 +142,12 @@ class AlongGame:
         problem = entry_problem(cards)
         if problem:
             raise AlongError(problem)
-        if len(cards) != SHOWN:
+        if len(cards) < SHOWN:
+            empty = empty_places(len(cards))
+            raise AlongError(f"{len(cards)} cards entered: {empty} "
+                             f"{'is' if ' ' not in empty else 'are'} empty (the app shows "
+                             f"{SHOWN}, {ORDER})")
+        if len(cards) > SHOWN:
             raise AlongError(f"{len(cards)} cards entered: the app shows {SHOWN}, {ORDER}")
         # known[i][d]: the card at depth d (0 = bottom) of pile i, None while not seen
         self.known: list[list[Optional[Card]]] = [

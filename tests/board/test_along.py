@@ -74,9 +74,35 @@ def test_entry_check_says_the_next_place_and_the_cards_still_possible():
     assert entry_check(" ".join(str(c) for c in shown(deal)[:12]))["next"] == "R1"
 
 
+def test_a_card_being_typed_is_not_an_error():
+    # the "1" of "10", a rank before its suit: not a card yet, and no error while typed
+    for text, typing in (("5S 1", "1"), ("5S 10", "10"), ("5S q", "q"), ("5s 2", "2")):
+        out = entry_check(text)
+        assert (out["count"], out["typing"], out["next"]) == (1, typing, "P2"), text
+    assert entry_check("5S 10h")["typing"] is None
+    # once it is followed by a space, or sent as it is, it is named
+    with pytest.raises(AlongError, match=r"card 2 \(P2\): '10' has no suit"):
+        entry_check("5S 10 ")
+    with pytest.raises(AlongError, match=r"card 2 \(P2\): '10' is not finished"):
+        read_cards("5S 10")
+    with pytest.raises(AlongError, match=r"card 2 \(P2\): not a card: 'X'"):
+        entry_check("5S X")  # not the start of any card
+
+
+def test_entry_check_names_the_places_still_empty():
+    deal = Deal.from_number(5)
+    assert entry_check(" ".join(str(c) for c in shown(deal)[:19]))["empty"] == "R8"
+    assert entry_check("5S 6D")["empty"] == "P3 to R8"
+    assert entry_check(shown_text(deal))["empty"] is None
+
+
 def test_a_new_game_needs_the_20_cards():
-    with pytest.raises(AlongError, match="19 cards entered"):
+    with pytest.raises(AlongError, match="19 cards entered: R8 is empty"):
         AlongGame(shown(Deal.from_number(5))[:19])
+    with pytest.raises(AlongError, match="12 cards entered: R1 to R8 are empty"):
+        AlongGame(shown(Deal.from_number(5))[:12])
+    with pytest.raises(AlongError, match="21 cards entered: the app shows 20"):
+        AlongGame(shown(Deal.from_number(5)) + [Card(1, 0)])
 
 
 def test_a_move_that_uncovers_a_card_waits_for_it():

@@ -220,89 +220,396 @@ def test_browser_fair_hint(page):
     expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
     expect(page.locator("#fair-note")).to_contain_text("never looks under the tops")
     legal = list(Game(EXAMPLE).legal_moves)
-    expect(page.locator("#fair li")).to_have_count(len(legal))
-    expect(page.locator("#fair li.chosen")).to_have_count(1)
-    expect(page.locator("#fair li").first).to_contain_text("stays winnable in")
-    # each share with its interval, and one recommendation on the table: the peeking hint's
-    # outlines are gone while the fair hint is shown
-    expect(page.locator("#fair li").first).to_contain_text(re.compile(r"\(\d+–\d+ %; \d+ of"))
-    expect(page.locator(".card.hinted")).to_have_count(0)
+    expect(page.locator("#fair tr")).to_have_count(len(legal))
+    expect(page.locator("#fair tr.chosen")).to_have_count(1)
+    expect(page.locator("#fair tr").first).to_contain_text(re.compile(r"\d+ % \(\d+\)"))
+    # the position's share from the same layouts, and one recommendation on the table: the
+    # peeking hint's outlines give way to the recommended move's
+    expect(page.locator("#fair-position")).to_contain_text("This position:")
+    advice_is_coherent(page, light=False)
     # the last stage
-    expect(page.locator("#fair-note")).to_contain_text("Shares of 256 sampled layouts.")
+    expect(page.locator("#fair-stage")).to_contain_text("Shares of 256 sampled layouts.")
+    advice_is_coherent(page, light=False)
+    _shot(page, "board-fair-hint", phone=False)
 
 
-def test_browser_plays_along_with_the_app(page):
-    """A whole game from the app: the 20 cards entered (typed, and one picked), moves, the
-    cards that appear told beside their piles (picked, and one typed), an undo, the dead end
-    and its review.  With HALFMOON_SHOTS=DIR, the screenshots of docs/board.md are taken."""
+def advice_is_coherent(page, light=True):
+    """On the position on the board, once its fair hint is shown: the position's share and
+    every move's come from the same layouts, so no move's share is above the position's;
+    the highlighted move (the row marked and the cards outlined on the table) is one, and
+    its share is not clearly below the best's (the paired interval of the difference
+    reaches 0); with ``light``, the light gives the position's share too.  Returns the
+    number of layouts."""
     from playwright.sync_api import expect
-    from test_along import DEAD_END_DEAL, DEAD_END_MOVES, shown
 
+    expect(page.locator("#fair-panel")).to_be_visible()  # drawn for this position
+    expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
+    # one snapshot: the panel and the light are drawn from one answer
+    seen = page.evaluate("""() => {
+      const panel = document.getElementById("fair-panel");
+      return {wins: panel.dataset.positionWins, samples: panel.dataset.samples,
+              says: document.getElementById("says").textContent,
+              rows: [...document.querySelectorAll("#fair tr")].map((tr) => ({
+                keeps: Number(tr.dataset.keeps), high: Number(tr.dataset.diffHigh),
+                chosen: tr.classList.contains("chosen"), sources: tr.dataset.sources})),
+              hinted: [...document.querySelectorAll(".card.hinted")].map((c) => c.dataset.source)};
+    }""")
+    wins, n = int(seen["wins"]), int(seen["samples"])
+    rows = seen["rows"]
+    assert rows and all(r["keeps"] <= wins <= n for r in rows), seen
+    assert max(r["keeps"] for r in rows) <= wins
+    chosen = [r for r in rows if r["chosen"]]
+    assert len(chosen) == 1, seen
+    assert chosen[0]["high"] >= 0, seen  # not clearly below the best
+    assert sorted(seen["hinted"]) == sorted(chosen[0]["sources"].split("+")), seen
+    if light:
+        assert seen["says"].startswith(f"Winnable in {round(100 * wins / n)} % ") and \
+            f"{n} layouts" in seen["says"], seen
+    return n
+
+
+# --- a game from the app, played along -----------------------------------------------------
+def _along_deal():
+    """Deal 27 (winnable) and four moves of it that meet a dead end."""
+    from test_along import DEAD_END_DEAL, DEAD_END_MOVES
+
+    return Deal.from_number(DEAD_END_DEAL), list(DEAD_END_MOVES)
+
+
+def _winning_line(deal, moves):
+    """The solver's winning line from the position after ``moves`` (winnable)."""
+    from halfmoon.game.moves import Move
+
+    game = Game(deal)
+    for move in moves:
+        game.play(Move.parse(move))
+    line = solve(game.remaining_deal(), budget=200_000)
+    assert line.verdict == "win"
+    return [str(m) for m in line.moves]
+
+
+def _shown(deal):
+    return [str(c) for c in [p[-1] for p in deal.piles] + list(deal.reserve)]
+
+
+def _play_along(page, deal, move, typed=False, check=None):
+    """Tap ``move``'s cards, then tell each card that appears as the app shows it (picked,
+    or typed); ``check(page)`` on the position reached, once nothing waits."""
+    sources = move.split("+")
+    # a card appears on each pile played that had more than one
+    appear = sum(s.startswith("P") and _count(page, s) > 1 for s in sources)
+    for source in sources:
+        card(page, source).click()
+    _tell(page, deal, appear, typed)
+    if check is not None:
+        check(page)
+
+
+def _tell(page, deal, piles, typed=False):
+    """Tell the cards that appeared on ``piles`` piles, one after another, as the dialog
+    beside each asks."""
+    from playwright.sync_api import expect
+
+    for _ in range(piles):
+        expect(page.locator("#reveal")).to_be_visible()
+        pile = page.locator("#reveal-says").inner_text().split(" on ")[1].split("?")[0]
+        expect(card(page, pile)).to_have_class(re.compile(r"\bunknown\b"))
+        told = deal.piles[int(pile[1:]) - 1][_count(page, pile) - 1]
+        if typed:
+            page.locator("#reveal-card").fill(str(told).upper())
+            page.locator("#reveal-card").press("Enter")
+        else:
+            page.locator(f'#reveal-picker button[data-card="{told}"]').click()
+        expect(card(page, pile)).to_have_attribute("data-card", told.symbol())
+    expect(page.locator("#reveal")).to_be_hidden()
+
+
+def _count(page, pile):
+    """The number of cards of a pile, as its label shows."""
+    return int(page.locator(f"#label-{pile}").inner_text().split(":")[1])
+
+
+def _shot(page, name, phone=True):
+    """With HALFMOON_SHOTS=DIR, the page at the desktop's size as DIR/NAME.png and at a
+    phone's width (390 px) as DIR/NAME-phone.png."""
     shots = os.environ.get("HALFMOON_SHOTS")
-    deal = Deal.from_number(DEAD_END_DEAL)
-    cards = [str(c) for c in shown(deal)]
+    if not shots:
+        return
+    page.screenshot(path=os.path.join(shots, f"{name}.png"))
+    if phone:
+        size = page.viewport_size
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=os.path.join(shots, f"{name}-phone.png"))
+        page.set_viewport_size(size)
+
+
+def _box(page, selector):
+    return page.locator(selector).bounding_box()
+
+
+def test_browser_entry_draws_the_arc(page):
+    """The entry screen: the app's arc with each place named and filled as typed, the next
+    one marked; a card being typed is no error; fewer than 20 cards names the empty place
+    (and the server's reason when started); Cancel keeps what was typed."""
+    from playwright.sync_api import expect
+
+    deal, _ = _along_deal()
+    cards = _shown(deal)
     page.locator("#along-button").click()
     expect(page.locator("#along-entry")).to_be_visible()
     expect(page.locator("#table")).to_be_hidden()
+    slot = lambda place: page.locator(f'#along-arc .slot[data-place="{place}"]')  # noqa: E731
+    expect(page.locator("#along-arc .slot")).to_have_count(20)
+    # where the app draws them: 3 piles up the left, 7 across the top, 2 down the right
+    # below the corner, the reserve in two rows of four in the centre
+    at = {place: slot(place).bounding_box() for place in
+          [f"P{i}" for i in range(1, 13)] + [f"R{i}" for i in range(1, 9)]}
+    x = {k: round(b["x"] + b["width"] / 2) for k, b in at.items()}
+    y = {k: round(b["y"] + b["height"] / 2) for k, b in at.items()}
+    assert x["P1"] == x["P2"] == x["P3"] == x["P4"] and y["P1"] > y["P2"] > y["P3"] > y["P4"]
+    assert len({y[f"P{i}"] for i in range(4, 11)}) == 1
+    assert all(x[f"P{i}"] < x[f"P{i + 1}"] for i in range(4, 10))
+    assert x["P10"] == x["P11"] == x["P12"] and y["P10"] < y["P11"] < y["P12"]
+    assert y["R1"] == y["R4"] < y["R5"] == y["R8"] and x["R1"] == x["R5"]
+    assert all(x[f"R{i}"] < x[f"R{i + 1}"] for i in (1, 2, 3, 5, 6, 7))
+    assert x["P3"] < x["R1"] and x["R4"] < x["P11"] and y["P4"] < y["R1"] and y["R5"] < y["P1"]
+    expect(slot("P1")).to_have_class(re.compile(r"\bnext\b"))
+    expect(slot("P1").locator(".slot-name")).to_have_text("P1")
     entry = page.locator("#along-cards")
-    entry.fill("5S 5s")  # both fives of spades: the picker no longer offers one
-    expect(page.locator('#along-picker button[data-card="5s"]')).to_be_disabled()
-    expect(page.locator('#along-picker button[data-card="6d"]')).to_be_enabled()
-    entry.fill("5S 5s 5s")
-    expect(page.locator("#along-error")).to_contain_text("a third 5♠ at P3")
+    # filled as typed, the card begun shown in its place, never an error
+    entry.press_sequentially("5S 6D 1")
+    expect(slot("P3")).to_have_class(re.compile(r"\bnext\b.*\btyping\b"))
+    expect(slot("P3").locator(".slot-card")).to_have_text("1…")
+    expect(slot("P1").locator(".slot-card")).to_have_text("5♠")
+    expect(slot("P2").locator(".slot-card")).to_have_text("6♦")
+    expect(page.locator("#along-count")).to_contain_text("Typing P3: 1…")
+    entry.press_sequentially("0")
+    expect(slot("P3").locator(".slot-card")).to_have_text("10…")
+    entry.press_sequentially("h q")
+    expect(slot("P3").locator(".slot-card")).to_have_text("10♥")
+    expect(slot("P4").locator(".slot-card")).to_have_text("q…")
+    expect(page.locator("#along-error")).to_be_hidden()
+    entry.press_sequentially(" ")  # a rank and nothing more: named, with its place
+    expect(page.locator("#along-error")).to_have_text(
+        "card 4 (P4): 'q' has no suit (a rank and a suit, such as 10H)")
+    # 19 cards: the empty place named, and the server's reason when started
     entry.fill(" ".join(cards[:19]))
-    expect(page.locator("#along-slots li.next")).to_have_attribute("data-place", "R8")
-    expect(page.locator("#along-start")).to_be_disabled()
-    if shots:
-        page.screenshot(path=os.path.join(shots, "board-along-entry.png"))
-    page.locator(f'#along-picker button[data-card="{cards[19]}"]').click()
-    expect(page.locator("#along-start")).to_be_enabled()
+    expect(page.locator("#along-error")).to_be_hidden()
+    expect(slot("R8")).to_have_class(re.compile(r"\bnext\b"))
+    expect(slot("R7").locator(".slot-card")).to_have_text(symbol_of(cards[18]))
+    expect(page.locator("#along-count")).to_contain_text("19 of 20 entered: R8 is empty.")
     page.locator("#along-start").click()
+    expect(page.locator("#along-error")).to_contain_text(
+        "19 cards entered: R8 is empty (the app shows 20")
+    expect(page.locator("#along-entry")).to_be_visible()
+    # Cancel keeps what was typed
+    page.locator("#along-cancel").click()
     expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#along-entry")).to_be_hidden()
+    page.locator("#along-button").click()
+    expect(entry).to_have_value(" ".join(cards[:19]))
+    expect(slot("R7").locator(".slot-card")).to_have_text(symbol_of(cards[18]))
+    expect(page.locator("#along-count")).to_contain_text("19 of 20 entered: R8 is empty.")
+    _shot(page, "board-along-entry")
+    # the picker replaces a card begun
+    entry.press_sequentially(" " + cards[19][:-1])
+    expect(slot("R8")).to_have_class(re.compile(r"\btyping\b"))
+    page.locator(f'#along-picker button[data-card="{cards[19]}"]').click()
+    expect(slot("R8").locator(".slot-card")).to_have_text(symbol_of(cards[19]))
+    expect(page.locator("#along-count")).to_contain_text("All 20 places filled")
+    expect(page.locator("#along-picker")).to_be_hidden()  # nothing more to pick
+    page.locator("#along-start").click()
     expect(page.locator("#code")).to_have_text("from the app")
-    expect(card(page, "P1")).to_have_attribute("data-card", shown(deal)[0].symbol())
+    expect(card(page, "R8")).to_have_attribute("data-card", symbol_of(cards[19]))
+    # the next game from the app is another deal: the screen opens empty
+    page.locator("#along-button").click()
+    expect(entry).to_have_value("")
+    expect(slot("P1")).to_have_class(re.compile(r"\bnext\b"))
+
+
+def symbol_of(card_text):
+    from halfmoon.game.cards import parse_card
+
+    return parse_card(card_text).symbol()
+
+
+def test_browser_plays_a_whole_game_along(page):
+    """A whole game from the app, as a player with the app's undo plays it: the 20 cards
+    entered, the cards that appear told beside their piles (picked, and typed), a tap while
+    a card waits refused on the table, the solver's keys absent, an undo; a dead end, its
+    review, the banner's new entry; undo as the review advises, then on to a win, and the won
+    game's review.  With HALFMOON_SHOTS=DIR, the screenshots of docs/board.md are taken."""
+    from playwright.sync_api import expect
+
+    deal, dead_end = _along_deal()
+    cards = _shown(deal)
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.locator("#along-button").click()
+    page.locator("#along-cards").fill(" ".join(cards))
+    page.locator("#along-start").click()
+    expect(page.locator("#code")).to_have_text("from the app")
     expect(page.locator("#light")).to_have_attribute("data-light", "share")
     expect(page.locator("#says")).to_contain_text("Winnable in")
-    expect(page.locator("#fair li")).to_have_count(len(list(Game(deal).legal_moves)))
+    expect(page.locator("#fair tr")).to_have_count(len(list(Game(deal).legal_moves)))
     expect(page.locator("#fair-note")).to_contain_text("Uses only the cards entered")
-    if shots:
-        expect(page.locator("#fair-note")).to_contain_text("384 sampled layouts.")
-        page.screenshot(path=os.path.join(shots, "board-along-shares.png"))
+    checked = [advice_is_coherent(page)]
+    if os.environ.get("HALFMOON_SHOTS"):  # the last stage (or the last the solver could do)
+        expect(page.locator("#fair-stage")).not_to_contain_text("more coming")
+        checked.append(advice_is_coherent(page))
+        _shot(page, "board-along-shares")
+    check = lambda page: checked.append(advice_is_coherent(page))  # noqa: E731
+    # the deal is not known: no solver's tools, no keys for them, none on the keys line
+    expect(page.locator(".tools")).to_be_hidden()
+    keys = page.locator("#keys")
+    expect(keys).to_contain_text("the card that appeared: type it (9H) and Enter",
+                                 use_inner_text=True)
+    for gone in ("hint", "analyse", "solution", "fair hint"):
+        expect(keys).not_to_contain_text(gone, use_inner_text=True)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for key in "hasf":
+        page.keyboard.press(key)
+    expect(page.locator("#moves")).to_have_text("0")
+    for panel in ("#line-panel", "#analysis-panel", "#hint"):
+        expect(page.locator(panel)).to_be_hidden()
+    assert not [u for u in asked if u.endswith(("/analyse", "/fair"))], asked
 
-    def play(move, typed=False):
-        for source in move.split("+"):
-            card(page, source).click()
-        waiting = [s for s in move.split("+") if s.startswith("P")]
-        for _ in waiting:
-            expect(page.locator("#reveal")).to_be_visible()
-            pile = page.locator("#reveal-says").inner_text().split(" on ")[1].split("?")[0]
-            expect(card(page, pile)).to_have_class(re.compile(r"\bunknown\b"))
-            i = int(pile[1:]) - 1
-            count = int(page.locator(f"#label-{pile}").inner_text().split(":")[1])
-            told = deal.piles[i][count - 1]
-            if typed:
-                page.locator("#reveal-card").fill(str(told).upper())
-                page.locator("#reveal-card").press("Enter")
-            else:
-                page.locator(f'#reveal-picker button[data-card="{told}"]').click()
-            expect(card(page, pile)).to_have_attribute("data-card", told.symbol())
-        expect(page.locator("#reveal")).to_be_hidden()
-
-    play(DEAD_END_MOVES[0])
-    play(DEAD_END_MOVES[1], typed=True)
+    # a tap while a card waits: refused, and the reason on the table's dialog
+    for source in dead_end[0].split("+"):
+        card(page, source).click()
+    expect(page.locator("#reveal")).to_be_visible()
+    card(page, "P9").click()
+    expect(page.locator("#reveal-error")).to_have_text(
+        "P3 waits for the card that appeared: enter it first (or undo)")
+    expect(page.locator("#reveal")).to_have_class(re.compile(r"\bflash\b"))
+    expect(card(page, "P9")).not_to_have_class(re.compile(r"\bselected\b"))
+    _tell(page, deal, 1)  # P3's card
+    check(page)
+    _play_along(page, deal, dead_end[1], typed=True)
     expect(page.locator("#moves")).to_have_text("2")
     page.locator("#undo").click()  # the move and its reveals taken back
     expect(page.locator("#moves")).to_have_text("1")
-    expect(card(page, "P4")).to_have_attribute("data-card", shown(deal)[3].symbol())
-    play(DEAD_END_MOVES[1])
-    for move in DEAD_END_MOVES[2:]:
-        play(move)
-    expect(page.locator("#banner")).to_be_visible()
+    expect(card(page, "P4")).to_have_attribute("data-card", deal.piles[3][-1].symbol())
+    for move in dead_end[1:-1]:
+        _play_along(page, deal, move, check=check)
+    _play_along(page, deal, dead_end[-1])
+
+    # the dead end: the review, and the banner's new game is a new entry from the app
+    banner = page.locator("#banner")
+    expect(banner).to_be_visible()
     expect(page.locator("#announcement")).to_contain_text("Dead end")
     expect(page.locator("#review-panel")).to_be_visible()
-    expect(page.locator("#review li")).to_have_count(len(DEAD_END_MOVES))
+    expect(page.locator("#review-title")).to_have_text("Review: where the game was lost")
+    expect(page.locator("#review li")).to_have_count(len(dead_end))
     expect(page.locator("#review-says")).to_contain_text("Dead end.")
     expect(page.locator("#review-says")).not_to_contain_text("More layouts coming")
     expect(page.locator("#review li").last).to_contain_text("→ 0 %")
-    if shots:
-        page.screenshot(path=os.path.join(shots, "board-along-review.png"))
+    # the move that lost it is marked
+    expect(page.locator("#review li").last).to_have_class("lost")
+    expect(page.locator("#movelist li").last).to_contain_text("probably lost here")
+    _shot(page, "board-along-review", phone=False)
+    banner.get_by_role("button", name="New game from the app…").click()
+    expect(page.locator("#along-entry")).to_be_visible()
+    expect(page.locator("#along-cards")).to_have_value("")
+    page.locator("#along-cancel").click()
+    expect(banner).to_be_visible()  # the game is as it was
+
+    # the review's advice on the banner: back to the marked move of largest fall, then on
+    # to a win from there (the deal is winnable until the last move)
+    advice = banner.locator("#banner-advice")
+    expect(advice).to_be_visible()
+    back_to = int(advice.get_attribute("data-undo-to"))
+    assert 1 <= back_to <= len(dead_end)
+    expect(advice).to_have_text(f"Undo {len(dead_end) - back_to + 1} move"
+                                f"{'s' if back_to < len(dead_end) else ''}: back to before "
+                                f"move {back_to}")
+    expect(page.locator("#review li").nth(back_to - 1)).to_have_class("lost")
+    advice.click()
+    expect(banner).to_be_hidden()
+    expect(page.locator("#moves")).to_have_text(str(back_to - 1))
+    expect(page.locator("#review-panel")).to_be_hidden()
+    line = _winning_line(deal, dead_end[:back_to - 1])
+    check(page)
+    for move in line[:-1]:
+        _play_along(page, deal, move, check=check)
+    _play_along(page, deal, line[-1])
+    # every position of the game had coherent advice (the one before the dead end twice)
+    assert len(checked) >= len(dead_end) + len(line), len(checked)
+    expect(page.locator("#moves")).to_have_text("48")
+    expect(page.locator("#score")).to_have_text("520")
+    expect(banner).to_be_visible()
+    expect(page.locator("#announcement")).to_have_text("Victory: every card is removed.")
+    expect(banner.get_by_role("button", name="New game from the app…")).to_be_visible()
+    expect(page.locator("#light")).to_have_attribute("data-light", "won")
+    expect(page.locator("#review-title")).to_have_text("Review: the game was won")
+    expect(page.locator("#review-says")).to_contain_text("Won")
+    expect(page.locator("#review li")).to_have_count(48)
+    expect(page.locator("#review li.lost")).to_have_count(0)
+    _shot(page, "board-along-won")
+
+
+@pytest.mark.parametrize("width, height", [(360, 740), (390, 844)])
+def test_browser_along_on_a_phone(browser, board_url, width, height):
+    """At a phone's width: the entry's arc and picker fit; the position's share and the
+    advice are in view with the table; the dialog for the card that appeared and its picker
+    fit, every target 40 px or more."""
+    from playwright.sync_api import expect
+
+    deal, dead_end = _along_deal()
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(board_url)
+    expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+
+    def fits(selector, targets=True):
+        """Every visible element of ``selector`` inside the screen's width, and 40 px or
+        more each way when it is a target."""
+        boxes = [b for b in (el.bounding_box() for el in page.locator(selector).all()) if b]
+        assert boxes, selector
+        for b in boxes:
+            assert b["x"] >= 0 and b["x"] + b["width"] <= width + 0.5, (selector, b)
+            if targets:
+                assert b["width"] >= 40 and b["height"] >= 40, (selector, b)
+
+    page.locator("#along-button").click()
+    expect(page.locator("#along-entry")).to_be_visible()
+    fits("#along-arc .slot", targets=False)
+    fits("#along-picker button")
+    fits("#along-entry button")
+    page.locator("#along-cards").fill(" ".join(_shown(deal)))
+    page.locator("#along-start").click()
+    expect(page.locator("#code")).to_have_text("from the app")
+    advice_is_coherent(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    # the table, the position's share and the advice on one screen
+    for selector in ("#table", "#light", "#fair-says"):
+        b = _box(page, selector)
+        assert b["y"] >= 0 and b["y"] + b["height"] <= height, (selector, b)
+    # every target of the page, and nothing wider than the screen
+    fits("button:visible, summary:visible, .controls label, input[type=text]:visible, "
+         "input:not([type]):visible")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for source in dead_end[0].split("+"):
+        card(page, source).click()
+    reveal = page.locator("#reveal")
+    expect(reveal).to_be_visible()
+    b = reveal.bounding_box()
+    assert b["x"] >= 0 and b["x"] + b["width"] <= width and b["y"] >= 0 and \
+        b["y"] + b["height"] <= height, b
+    fits("#reveal-picker button")
+    fits("#reveal button, #reveal input")
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")  # a touch screen:
+    expect(page.locator("#reveal-card")).not_to_be_focused()  # no keyboard over the picker
+    expect(page.locator('#reveal-picker button[data-card="5s"]')).to_be_enabled()
+    card(page, "P4").click()  # above the dialog: refused, the reason in the dialog
+    expect(page.locator("#reveal-error")).to_contain_text("P3 waits for the card that appeared")
+    fits("#reveal-error", targets=False)
+    if width == 390:
+        _shot(page, "board-along-reveal", phone=False)
+    page.locator(f'#reveal-picker button[data-card="{deal.piles[2][-2]}"]').click()
+    expect(reveal).to_be_hidden()
+    context.close()
+    assert errors == [], errors

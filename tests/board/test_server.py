@@ -333,7 +333,9 @@ def test_a_game_played_along_through_http(example):
 @pytest.mark.parametrize("path, body, reason", [
     ("/api/along", {}, "field 'cards' is missing"),
     ("/api/along", {"cards": 5}, "field 'cards' must be text"),
-    ("/api/along", {"cards": "5S 6D"}, "2 cards entered: the app shows 20"),
+    ("/api/along", {"cards": "5S 6D"}, "2 cards entered: P3 to R8 are empty (the app shows 20"),
+    ("/api/along", {"cards": "5S 10"}, "card 2 (P2): '10' is not finished"),
+    ("/api/along/check", {"cards": "5S 10 6D"}, "card 2 (P2): '10' has no suit"),
     ("/api/along", {"cards": "5S 5S 5S"}, "a third 5♠ at P3"),
     ("/api/along", {"cards": "5S 6D", "deal": "1"}, "unknown field 'deal'"),
     ("/api/along/check", {"cards": "5S QQ"}, "card 2 (P2): not a card"),

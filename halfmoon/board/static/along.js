@@ -19,30 +19,71 @@
   let checkGen = 0;
   let revealFor = null; // the pile the picker was drawn for
 
+  // a phone's keyboard would cover the picker: the field is not focused by itself there
+  const touch = () => window.matchMedia("(pointer: coarse)").matches;
   const symbol = (card) => card.slice(0, -1) + SUITS[card.slice(-1).toLowerCase()];
   const isRed = (card) => "dh".includes(card.slice(-1).toLowerCase());
 
+  // the cards by suit, a row of 13 each (7 and 6 on a phone: the CSS wraps them)
   function pickerButtons(el, possible, onPick) {
     const allowed = new Set(possible);
-    el.replaceChildren(...ALL.map((card) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = symbol(card);
-      b.dataset.card = card;
-      if (isRed(card)) b.className = "red";
-      b.disabled = !allowed.has(card);
-      b.addEventListener("click", () => onPick(card));
-      return b;
-    }));
+    const rows = [];
+    for (let k = 0; k < ALL.length; k += 13) {
+      const row = document.createElement("div");
+      row.className = "suit";
+      row.append(...ALL.slice(k, k + 13).map((card) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = symbol(card);
+        b.dataset.card = card;
+        if (isRed(card)) b.className = "red";
+        b.disabled = !allowed.has(card);
+        b.addEventListener("click", () => onPick(card));
+        return b;
+      }));
+      rows.push(row);
+    }
+    el.replaceChildren(...rows);
   }
 
   // --- the entry screen ----------------------------------------------------------------
+  // The app's arc as the table draws it, each place named and filled as typed.
+  let entry = null; // the last answer of the check
+  const slots = {};
+
+  function buildArc() {
+    const arc = $("along-arc");
+    const reserve = document.createElement("div");
+    reserve.className = "arc-reserve";
+    for (const place of PLACES) {
+      const slot = document.createElement("div");
+      slot.className = "slot";
+      slot.dataset.place = place;
+      const card = document.createElement("span");
+      card.className = "slot-card";
+      const name = document.createElement("span");
+      name.className = "slot-name";
+      name.textContent = place;
+      slot.append(card, name);
+      slots[place] = { slot, card };
+      if (place.startsWith("P")) {
+        const [row, col] = board.places[place];
+        slot.style.gridRow = row;
+        slot.style.gridColumn = col;
+        arc.appendChild(slot);
+      } else {
+        reserve.appendChild(slot);
+      }
+    }
+    arc.appendChild(reserve);
+  }
+
+  // Cancel keeps what was typed: the screen opens again with it
   function openEntry() {
     $("along-entry").hidden = false;
     $("table").hidden = true;
-    $("along-cards").value = "";
     checkEntry();
-    $("along-cards").focus();
+    if (!touch()) $("along-cards").focus();
   }
 
   function closeEntry() {
@@ -58,28 +99,30 @@
     const error = $("along-error");
     error.hidden = answer.ok;
     error.textContent = answer.ok ? "" : answer.data.error;
-    if (!answer.ok) { $("along-start").disabled = true; return; }
+    if (!answer.ok) return; // the arc keeps the last cards that could be read
     const a = answer.data;
-    $("along-slots").replaceChildren(...PLACES.map((place, k) => {
-      const li = document.createElement("li");
-      li.dataset.place = place;
-      const card = a.cards[k];
-      li.append(document.createTextNode(place + " "));
-      if (card) {
-        const span = document.createElement("span");
-        span.textContent = symbol(card);
-        if (isRed(card)) span.className = "red";
-        li.append(span);
-      }
-      if (place === a.next) li.className = "next";
-      return li;
-    }));
+    entry = a;
+    PLACES.forEach((place, k) => {
+      const { slot, card } = slots[place];
+      const c = a.cards[k];
+      card.textContent = c ? symbol(c) : place === a.next && a.typing ? a.typing + "…" : "";
+      card.className = "slot-card" + (c && isRed(c) ? " red" : "");
+      slot.classList.toggle("filled", !!c);
+      slot.classList.toggle("next", place === a.next);
+      slot.classList.toggle("typing", place === a.next && !!a.typing);
+    });
+    $("along-count").textContent = a.count === 20
+      ? "All 20 places filled: check them against the app, then Play along."
+      : `${a.count} of 20 entered: ${a.empty} ${a.empty.includes(" ") ? "are" : "is"} empty. ` +
+        (a.typing ? `Typing ${a.next}: ${a.typing}…` : `Next: ${a.next}.`);
+    $("along-picker").hidden = !a.next; // all 20 in: Play along comes next
     pickerButtons($("along-picker"), a.next ? a.possible : [], (card) => {
       const input = $("along-cards");
-      input.value = (input.value.trim() + " " + card).trim();
+      let text = input.value;
+      if (entry && entry.typing) text = text.replace(/\S+$/, ""); // the card begun is replaced
+      input.value = (text.trim() + " " + card).trim() + " ";
       checkEntry();
     });
-    $("along-start").disabled = a.count !== 20;
   }
 
   function backspace() {
@@ -88,6 +131,7 @@
     checkEntry();
   }
 
+  // Fewer than 20 cards, or one that cannot be: the server's reason is shown
   function startAlong() {
     board.send(async () => {
       const g = board.game();
@@ -95,6 +139,7 @@
       const answer = await board.api("POST", "/api/along", { cards: $("along-cards").value, settings });
       if (answer.ok) {
         closeEntry();
+        $("along-cards").value = ""; // the next game from the app is another deal
         board.setState(answer.data);
       } else {
         $("along-error").hidden = false;
@@ -108,6 +153,10 @@
     const along = s.along;
     document.body.classList.toggle("along", !!along);
     document.querySelector(".tools").hidden = !!along; // the deal is not known: no solver tools
+    // the dead end's "New game" offers a new entry from the app, not a deal of the toolkit
+    const again = $("banner-new");
+    again.dataset.action = along ? "along-entry" : "new-random";
+    again.textContent = along ? "New game from the app…" : "New game";
     for (const place of s.piles) {
       const { card } = board.spots[place.source];
       card.classList.toggle("unknown", !!place.unknown);
@@ -126,7 +175,7 @@
       revealFor = pile;
       $("reveal-error").hidden = true;
       $("reveal-card").value = "";
-      $("reveal-card").focus();
+      if (!touch()) $("reveal-card").focus();
     }
   }
 
@@ -160,7 +209,19 @@
     const panel = $("review-panel");
     const review = o.review;
     panel.hidden = !review;
+    // at a dead end, the review's advice on the banner: undo back to the move it marks
+    const advice = $("banner-advice");
+    advice.hidden = !(review && review.undo);
+    if (review && review.undo) {
+      advice.textContent = `Undo ${review.undo} move${review.undo === 1 ? "" : "s"}: ` +
+        `back to before move ${review.undo_to}`;
+      advice.title = review.advice;
+      advice.dataset.undo = review.undo;
+      advice.dataset.undoTo = review.undo_to;
+    }
     if (!review) return;
+    $("review-title").textContent = o.light === "won" ? "Review: the game was won"
+      : "Review: where the game was lost";
     $("review-says").textContent = review.text + (review.more ? " More layouts coming…" : "");
     $("review-says").dataset.kind = review.kind;
     $("review").replaceChildren(...review.moves.map((m) => {
@@ -178,15 +239,38 @@
     }));
   }
 
+  // A tap refused while a pile waits for its card: the reason, on the dialog that asks for it
+  function refused(text) {
+    const reveal = $("reveal");
+    if (reveal.hidden) return false;
+    $("reveal-error").hidden = false;
+    $("reveal-error").textContent = text;
+    reveal.classList.remove("flash");
+    void reveal.offsetWidth; // the flash runs again on each refusal
+    reveal.classList.add("flash");
+    return true;
+  }
+
+  buildArc();
   board.hooks.state.push(drawAlong);
   board.hooks.opinion.push(drawReview);
+  board.hooks.error.push(refused);
   $("along-button").addEventListener("click", openEntry);
+  $("banner-advice").addEventListener("click", (e) => {
+    const g = board.game();
+    const to = Number(e.currentTarget.dataset.undoTo);
+    // one undo after another, each on the state the last one left, down to the move
+    for (let k = g ? g.status.moves : 0; k >= to; k--) board.undo();
+  });
+  document.addEventListener("click", (e) => {
+    if (e.target.closest('[data-action="along-entry"]')) openEntry();
+  });
   $("along-cancel").addEventListener("click", closeEntry);
   $("along-back").addEventListener("click", backspace);
   $("along-start").addEventListener("click", startAlong);
   $("along-cards").addEventListener("input", checkEntry);
   $("along-cards").addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && !$("along-start").disabled) startAlong();
+    if (e.key === "Enter") startAlong();
   });
   $("reveal-ok").addEventListener("click", () => revealFor && tell(revealFor, $("reveal-card").value));
   $("reveal-card").addEventListener("keydown", (e) => {

@@ -24,7 +24,8 @@
   let typed = "";
   let typedTimer = null;
   const spots = {};
-  const hooks = { state: [], opinion: [] }; // drawn after the board's own (along.js)
+  // drawn after the board's own (along.js); an error hook returns true when it showed it
+  const hooks = { state: [], opinion: [], error: [] };
 
   // --- the table ---------------------------------------------------------------
   function buildTable() {
@@ -142,6 +143,7 @@
     // while the fair hint is shown, the peeking hint's and the line's outlines are not:
     // one recommendation on the table at a time
     const fairShown = !!(o.fair && o.fair.kind === "move");
+    if (fairShown) o.fair.sources.forEach((s) => hinted.add(s)); // the recommended move
     if (ui.hint && o.hint) {
       hint.textContent = o.hint.text;
       hint.dataset.kind = o.hint.kind;
@@ -189,24 +191,81 @@
     hooks.opinion.forEach((f) => f(o));
   }
 
-  // The fair hint: what a player who sees only these cards can say (no peeking).
+  // The fair hint: what a player who sees only these cards can say (no peeking).  The
+  // position and every move are measured on the same layouts (paired): the position's
+  // share, each move's with its difference from the best's, and one recommended move
+  // with the reason for it.
   function drawFair(f) {
     const panel = $("fair-panel");
-    panel.hidden = !f;
-    if (!f) return;
-    $("fair-says").textContent = f.text;
-    $("fair-says").dataset.kind = f.kind;
-    $("fair-note").textContent = f.note + (f.samples ? ` Shares of ${f.samples} sampled layouts` +
-      (f.more ? ", more coming…" : ".") : "");
+    // a game over has nothing to advise: the light, the banner and the review say it
+    panel.hidden = !f || f.kind === "won" || f.kind === "stuck";
+    if (panel.hidden) return;
+    const pct = (x) => Math.round(100 * x);
+    const pts = (x) => (x < 0 ? "\u2212" : "+") + Math.abs(100 * x).toFixed(1);
+    const says = $("fair-says");
+    says.dataset.kind = f.kind;
+    const shown = f.moves.find((m) => m.move === f.move);
+    if (f.kind === "move" && f.why && shown) {
+      const play = document.createElement("strong");
+      play.textContent = `Play ${shown.cards}`;
+      const why = document.createElement("span");
+      why.className = "why";
+      why.textContent = f.why.charAt(0).toUpperCase() + f.why.slice(1) + ".";
+      says.replaceChildren(play, why);
+    } else {
+      says.textContent = f.text;
+    }
+    const position = $("fair-position");
+    position.hidden = !f.position;
+    if (f.position) {
+      const p = f.position;
+      position.textContent = `This position: ${pct(p.share)} % of the same ${f.samples} layouts ` +
+        `(95 %: ${pct(p.low)}–${pct(p.high)} %), those where some move keeps the win.`;
+      panel.dataset.positionWins = p.wins;
+      panel.dataset.samples = f.samples;
+    } else {
+      delete panel.dataset.positionWins;
+      delete panel.dataset.samples;
+    }
+    $("fair-note").textContent = f.note;
+    $("fair-stage").textContent = (f.samples ? `Shares of ${f.samples} sampled layouts` +
+      (f.more ? ", more coming…" : ".") : "Sampling…") + " How they are measured";
+    const paired = f.moves.length && f.moves.every((m) => "diff_high" in m);
+    $("fair-against").hidden = !paired;
+    $("fair-share-head").textContent = `Winnable after (of ${f.samples})`;
     $("fair").replaceChildren(...f.moves.map((m) => {
-      const li = document.createElement("li");
-      li.dataset.move = m.move;
-      if (m.move === f.move) li.className = "chosen";
-      const pct = (x) => Math.round(100 * x);
-      li.textContent = `${m.cards}: stays winnable in ${pct(m.share)} % ` +
-        `(${pct(m.low)}–${pct(m.high)} %; ${m.keeps} of ${f.samples})`;
-      if (m.tied) li.dataset.tied = "true";
-      return li;
+      const tr = document.createElement("tr");
+      tr.dataset.move = m.move;
+      tr.dataset.keeps = m.keeps;
+      tr.dataset.sources = m.sources.join("+");
+      if (m.move === f.move) tr.className = "chosen";
+      const cells = [m.cards, `${pct(m.share)} % (${m.keeps})`];
+      if (paired) {
+        tr.dataset.diffHigh = m.diff_high;
+        cells.push(m.move === f.best ? "the best"
+          : `${pts(m.diff)} (${pts(m.diff_low)} to ${pts(m.diff_high)})` +
+            (m.clearly_below ? ": clearly below" : ""));
+        if (m.clearly_below) tr.classList.add("below");
+      } else {
+        cells[1] += ` ${pct(m.low)}–${pct(m.high)} %`;
+      }
+      tr.append(...cells.map((text) => {
+        const td = document.createElement("td");
+        td.textContent = text;
+        return td;
+      }));
+      tr.title = `winnable after it in ${m.keeps} of ${f.samples} layouts ` +
+        `(${pct(m.share)} %, 95 %: ${pct(m.low)}–${pct(m.high)} %)` +
+        (paired ? `; against the best, in points: ${pts(m.diff)}, 95 % paired interval ` +
+          `${pts(m.diff_low)} to ${pts(m.diff_high)}` : "");
+      if (f.fair_move && m.move === f.fair_move && f.fair_move !== f.move) {
+        const own = document.createElement("span");
+        own.className = "own";
+        own.textContent = " (the fair player's own choice)";
+        tr.firstChild.append(own);
+      }
+      if (m.tied) tr.dataset.tied = "true";
+      return tr;
     }));
   }
 
@@ -324,7 +383,7 @@
     if (answer.status === 409 && answer.data.state) {
       return setState(answer.data.state, "The game was played in another tab: this is where it stands.");
     }
-    $("typed").textContent = answer.data.error;
+    if (!hooks.error.some((f) => f(answer.data.error))) $("typed").textContent = answer.data.error;
   }
 
   function tap(source) {
@@ -444,6 +503,9 @@
       typed = "";
       $("typed").textContent = "";
     } else if (key === "U" || key === "BACKSPACE") { e.preventDefault(); undo(); }
+    else if (game && game.along && ["H", "A", "F", "S"].includes(key)) {
+      // a game from the app: its deal is not known, so the solver's tools have no keys
+    }
     else if (key === "H") toggle("hint");
     else if (key === "A") analyse();
     else if (key === "F") fairHint();
@@ -452,7 +514,8 @@
   });
 
   // what another script of the page may use (along.js: the game from the app)
-  window.halfmoonBoard = { api, send, answered, setState, hooks, spots, game: () => game };
+  window.halfmoonBoard = { api, send, answered, setState, hooks, spots, places: PILE_PLACES,
+                          undo, game: () => game };
 
   setInterval(drawTime, 1000);
   start();
