@@ -192,3 +192,23 @@ def test_kill_9_of_the_run_alone_then_a_rerun_at_once_gives_every_deal_once(tmp_
     assert df["deal"].tolist() == list(range(160))
     assert temp_files(out) == [] and len(chunk_names(out)) == 20
     assert _wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"
+
+
+@pytest.mark.parametrize("after", [0.5, 1.5, 5.0])
+def test_ctrl_c_at_any_moment_is_one_line_and_exit_130(tmp_path, after):
+    """Ctrl-C while the command starts, while the workers' fork server loads the solver
+    (the first seconds), and while the workers solve: one line, exit 130, nothing left."""
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "halfmoon", *batch_args(out, "--random", "40000", "--seed", "1",
+                                                         "--workers", "2", "--chunk-size", "500")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True,
+                            preexec_fn=_ctrl_c_as_on_a_terminal)
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+    stdout, stderr = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 130, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("halfmoon: interrupted"), stderr
+    assert stdout == ""
+    assert _wait_for_no_live_members(proc.pid, 30) == [], "processes outlived the run"
