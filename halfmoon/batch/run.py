@@ -117,7 +117,8 @@ def run_batch(
     together (None: chosen for the backend); ``chunks``: only these chunk indices (None:
     all); ``lines``: ``"all"`` keeps each win's line, ``"none"`` the verdicts only (a line
     can be found again by solving the deal: the solver is deterministic); ``progress``: draw
-    a progress bar (None: only on a terminal); ``log``: where warnings go (``warnings.warn``
+    a progress bar (True), nothing (False), or (None) a bar on a terminal and a line now and
+    then in a log (:class:`~.progress.LogLines`); ``log``: where warnings go (``warnings.warn``
     by default).
 
     Raises :class:`BatchError` for bad parameters or a directory holding another run,

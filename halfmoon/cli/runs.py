@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .checks import EXIT_INTERRUPTED, check_output_dir
+from .checks import EXIT_INTERRUPTED, check_output_dir, seed
 from .checks import UsageError as _UsageError
 
 
@@ -37,7 +37,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise _UsageError("--cores, --sample and --sample-seed go with --dry-run")
     try:
         summary = batch.run_batch(
-            deals, args.out, **options,
+            deals, args.out, **options, progress=False if args.quiet else None,
             log=lambda msg: print(f"halfmoon: warning: {msg}", file=sys.stderr),
         )
     except batch.BatchInterrupted as exc:
@@ -70,7 +70,7 @@ def add_batch(p: argparse.ArgumentParser):
     from halfmoon.batch.plan import SAMPLE
 
     add_deals(p, "N distinct random deals (see --seed)")
-    p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
+    p.add_argument("--seed", type=seed, metavar="S", help="seed of --random (default: 0)")
     p.add_argument("--out", metavar="DIR|URL", default="results",
                    help="results directory, or an fsspec URL such as s3://bucket/run"
                    " (default: results)")
@@ -102,9 +102,12 @@ def add_batch(p: argparse.ArgumentParser):
                    " the cluster's); without --scheduler and --workers, a cluster of N cores")
     p.add_argument("--sample", type=int, metavar="N",
                    help=f"with --dry-run: deals to time (default: {SAMPLE:,})")
-    p.add_argument("--sample-seed", type=int, metavar="S",
+    p.add_argument("--sample-seed", type=seed, metavar="S",
                    help="with --dry-run: draw the sample at random with this seed (default:"
                    " spread evenly over the run)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (a bar on a terminal; else a line every 10 s or 5 %%,"
+                   " whichever is later)")
     return cmd_batch
 
 
@@ -198,7 +201,7 @@ def add_findings(p: argparse.ArgumentParser):
     p.add_argument("--out", metavar="DIR", default="docs",
                    help="where to write findings.md and its data and charts in findings/"
                    " (default: docs)")
-    p.add_argument("--seed", type=int, default=2026,
+    p.add_argument("--seed", type=seed, default=2026,
                    help="seed of the samples the players, the forgiveness "
                    "study and the recheck take from the census (default: 2026)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
@@ -217,5 +220,7 @@ def add_findings(p: argparse.ArgumentParser):
     p.add_argument("--fair-only", action="store_true",
                    help="only add the fair-play stage to the findings already in --out (made from"
                    " this census, with their seed, samples and budget), and redraw the page")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (bars on a terminal; else a line every 10 s or 5 %%,"
+                   " whichever is later)")
     return cmd_findings
