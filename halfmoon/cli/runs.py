@@ -25,7 +25,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
         deals = batch.parse_range(args.range)
     else:
         deals = batch.deals_from_random(args.random, 0 if args.seed is None else args.seed)
+    if args.connect_timeout is not None and args.scheduler is None:
+        raise _UsageError("--connect-timeout goes with --scheduler")
     options = dict(budget=args.budget, workers=args.workers, scheduler=args.scheduler,
+                   connect_timeout=args.connect_timeout,
                    chunk_size=args.chunk_size, piece_size=args.piece_size, lines=args.lines,
                    chunks=None if args.chunks is None else batch.parse_chunks(args.chunks))
     if args.dry_run:
@@ -81,6 +84,8 @@ def add_batch(p: argparse.ArgumentParser):
                    "search counting as one (default: the solver's)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on this Dask distributed scheduler instead")
+    p.add_argument("--connect-timeout", type=float, metavar="S",
+                   help="with --scheduler: seconds to reach it before giving up (default: 10)")
     p.add_argument("--chunk-size", type=int, metavar="N",
                    help="deals per Parquet file, on a cluster one task each (default: a rerun's"
                    " own; else chosen for the range and where it runs, from 250 up; see"
