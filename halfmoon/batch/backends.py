@@ -185,18 +185,21 @@ class Pool:
         """Start the fork server now, so that its loading of the solver overlaps this
         process's work: the workers forked from it start solving at once."""
         if cls.context().get_start_method() == "forkserver":
-            from multiprocessing import forkserver
+            from multiprocessing import forkserver, resource_tracker
 
             # The server ignores Ctrl-C only once it has loaded its modules: started with
-            # SIGINT ignored (kept across exec), it never prints a traceback of its loading;
-            # the run stops it, and its workers, itself.
-            main = threading.current_thread() is threading.main_thread()
-            before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            # SIGINT blocked (a mask is kept across exec), it never prints a traceback of its
+            # loading; the run stops it, and its workers, itself.  Blocked here meanwhile, a
+            # Ctrl-C waits and is raised when this ends (ignored, it would be lost).  The
+            # resource tracker first: starting, it unblocks SIGINT behind it.
+            resource_tracker.ensure_running()
+            block = hasattr(signal, "pthread_sigmask")
+            before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
             try:
                 forkserver.ensure_running()
             finally:
-                if main:
-                    signal.signal(signal.SIGINT, before)
+                if block:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
     def submit(self, fn, *args):
         # a submit may start a worker: Ctrl-C amid it would leave one starting that the run
