@@ -56,7 +56,7 @@ from .verdicts import VERDICTS
 DealLike = Union[Deal, str, int]
 
 # the kernel groups (name -> what it compiles) and the ones solving any deal may call
-KERNEL_GROUPS: dict[str, str] = {name: what for name, (_, _, what) in _warmup.GROUPS.items()}
+KERNEL_GROUPS: dict[str, str] = {name: what for name, (_, what) in _warmup.GROUPS.items()}
 SOLVING: tuple[str, ...] = tuple(_warmup.SOLVER)
 
 

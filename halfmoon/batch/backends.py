@@ -4,6 +4,7 @@ into the columns of a results file."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -115,6 +116,23 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+@contextlib.contextmanager
+def _ctrl_c_after():
+    """Ctrl-C within the block raises KeyboardInterrupt when the block ends (in the main
+    thread; elsewhere no signal comes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if caught:
+        raise KeyboardInterrupt
+
+
 class _Call:
     """A call of ``fn(*args)`` put off until its result is asked for."""
 
@@ -147,6 +165,7 @@ class Pool:
 
     def __init__(self, workers: int) -> None:
         self.window = 4 * workers
+        self.start_early()  # if not started yet, with Ctrl-C kept from it (below)
         self.executor = cf.ProcessPoolExecutor(
             workers, mp_context=self.context(), initializer=_init_pool_worker,
             initargs=(os.getpid(),)
@@ -166,12 +185,27 @@ class Pool:
         """Start the fork server now, so that its loading of the solver overlaps this
         process's work: the workers forked from it start solving at once."""
         if cls.context().get_start_method() == "forkserver":
-            from multiprocessing import forkserver
+            from multiprocessing import forkserver, resource_tracker
 
-            forkserver.ensure_running()
+            # The server ignores Ctrl-C only once it has loaded its modules: started with
+            # SIGINT blocked (a mask is kept across exec), it never prints a traceback of its
+            # loading; the run stops it, and its workers, itself.  Blocked here meanwhile, a
+            # Ctrl-C waits and is raised when this ends (ignored, it would be lost).  The
+            # resource tracker first: starting, it unblocks SIGINT behind it.
+            resource_tracker.ensure_running()
+            block = hasattr(signal, "pthread_sigmask")
+            before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
+            try:
+                forkserver.ensure_running()
+            finally:
+                if block:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
     def submit(self, fn, *args):
-        return self.executor.submit(fn, *args)
+        # a submit may start a worker: Ctrl-C amid it would leave one starting that the run
+        # does not know of, to fail with a traceback once the run is gone
+        with _ctrl_c_after():
+            return self.executor.submit(fn, *args)
 
     def wait(self, handles):
         return cf.wait(handles, return_when=cf.FIRST_COMPLETED).done

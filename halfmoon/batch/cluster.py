@@ -17,7 +17,7 @@ import secrets
 import socket
 import time
 from collections import Counter
-from typing import Sequence
+from typing import Callable, Optional, Sequence
 
 from .backends import warm_up, worker_failed
 from .columns import chunk_tables, verdict_counts
@@ -29,6 +29,7 @@ from .results import VERDICTS, error_text
 
 TASKS_IN_FLIGHT = 2  # chunks sent per core: one running, one waiting, whatever the run's length
 RECOUNT = 30.0  # seconds between counts of the cluster's workers during a run
+CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler (Dask's own default is 30)
 
 
 def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_size: int,
@@ -96,17 +97,24 @@ def warm_up_workers(client, groups=None) -> dict:
 
 
 class Cluster:
-    """An existing Dask distributed cluster, reached through its scheduler."""
+    """An existing Dask distributed cluster, reached through its scheduler within
+    ``timeout`` seconds; ``say(text)``, if given, hears that it is being reached."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT,
+                 say: Optional[Callable[[str], None]] = None) -> None:
+        if not timeout > 0:
+            raise BatchError(f"bad connect timeout {timeout}: expected a positive number of"
+                             " seconds")
         try:
             from distributed import Client, as_completed
         except ImportError:
             raise BatchError(
                 "--scheduler needs dask.distributed: pip install 'halfmoon[cluster]'"
             ) from None
+        if say is not None:
+            say(f"connecting to the Dask scheduler at {address} (at most {timeout:g} s)...")
         try:
-            self.client = Client(address, set_as_default=False)
+            self.client = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, ValueError) as exc:
             raise BatchError(f"cannot reach the Dask scheduler at {address}: "
                              f"{error_text(exc)}") from None

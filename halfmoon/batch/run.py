@@ -105,6 +105,7 @@ def run_batch(
     lines: str = "all",
     progress: Optional[bool] = None,
     log: Optional[Callable[[str], None]] = None,
+    connect_timeout: Optional[float] = None,
 ) -> BatchSummary:
     """Solve ``deals`` into the results directory ``out`` (a path or an fsspec URL), resuming
     what is there.
@@ -117,8 +118,10 @@ def run_batch(
     together (None: chosen for the backend); ``chunks``: only these chunk indices (None:
     all); ``lines``: ``"all"`` keeps each win's line, ``"none"`` the verdicts only (a line
     can be found again by solving the deal: the solver is deterministic); ``progress``: draw
-    a progress bar (None: only on a terminal); ``log``: where warnings go (``warnings.warn``
-    by default).
+    a progress bar (True), nothing (False), or (None) a bar on a terminal and a line now and
+    then in a log (:class:`~.progress.LogLines`); ``log``: where warnings go (``warnings.warn``
+    by default); ``connect_timeout``: seconds to reach the ``scheduler`` (None: 10), a word
+    on stderr while it waits unless ``progress`` is False.
 
     Raises :class:`BatchError` for bad parameters or a directory holding another run,
     :class:`BatchInterrupted` on Ctrl-C (finished chunks kept).
@@ -131,7 +134,8 @@ def run_batch(
     workers, budget = _check_args(deals, workers, budget, chunk_size, scheduler, lines)
     directory = Directory(out, log, lines=lines == "all")
     directory.check()
-    cluster = _connect(scheduler, log)  # before anything is written: a bad address writes nothing
+    # before anything is written: a bad address writes nothing
+    cluster = _connect(scheduler, log, connect_timeout, progress is not False)
     try:
         directory.open()
         try:
@@ -184,6 +188,7 @@ def plan_batch(
     cores: Optional[int] = None,
     sample: Optional[int] = None,
     sample_seed: Optional[int] = None,
+    connect_timeout: Optional[float] = None,
 ) -> DryRun:
     """What :func:`run_batch` with these arguments would do, and how long it would take on
     ``cores`` cores (default: the workers or the cluster's), from ``sample`` deals solved
@@ -203,7 +208,7 @@ def plan_batch(
         raise BatchError(f"bad sample {sample}: expected at least 1 deal")
     directory = Directory(out, _warn)
     directory.check()
-    cluster = _connect(scheduler, lambda message: None)
+    cluster = _connect(scheduler, lambda message: None, connect_timeout, True)
     try:
         if cluster is not None:
             cores = cluster.cores if cores is None else cores
@@ -248,12 +253,18 @@ def _check_args(deals, workers, budget, chunk_size, scheduler, lines="all"):
     return workers, budget
 
 
-def _connect(scheduler, log):
+def _connect(scheduler, log, timeout=None, say=True):
     if scheduler is None:
         return None
-    from .cluster import Cluster
+    import sys
 
-    cluster = Cluster(scheduler)
+    from .cluster import CONNECT_TIMEOUT, Cluster
+
+    def to_stderr(text: str) -> None:
+        print(f"halfmoon: {text}", file=sys.stderr, flush=True)
+
+    cluster = Cluster(scheduler, CONNECT_TIMEOUT if timeout is None else timeout,
+                      to_stderr if say else None)
     if cluster.warning:
         log(cluster.warning)
     return cluster

@@ -120,6 +120,8 @@ def deals_from_random(count: int, seed: int) -> DealList:
 
     if not 1 <= count <= DEAL_COUNT:
         raise BatchError(f"bad --random {count}: expected 1 to {DEAL_COUNT} deals")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise BatchError(f"bad seed {seed!r}: expected a whole number, 0 or more")
     return DealList(random_numbers(count, seed), {"kind": "random", "count": count, "seed": seed})
 
 

@@ -188,17 +188,18 @@ class UrlDir:
 
 
 def open_url(url: str):
-    """(fsspec filesystem, root path) of a URL; :class:`BatchError` if it cannot be used."""
+    """(fsspec filesystem, root path) of a URL; :class:`BatchError` if it cannot be used,
+    naming the URL (not an option: commands read and write URLs under several)."""
     try:
         from fsspec.core import url_to_fs
     except ImportError:
-        raise BatchError(f"--out {url} needs fsspec: pip install 'halfmoon[cluster]'") from None
+        raise BatchError(f"{url} needs fsspec: pip install 'halfmoon[cluster]'") from None
     try:
         fs, root = url_to_fs(url)
     except ImportError as exc:  # the protocol's package is missing, e.g. s3fs
-        raise BatchError(f"cannot use --out {url}: {error_text(exc)}") from None
+        raise BatchError(f"cannot use {url}: {error_text(exc)}") from None
     except ValueError as exc:
-        raise BatchError(f"cannot use --out {url}: {error_text(exc)}") from None
+        raise BatchError(f"cannot use {url}: {error_text(exc)}") from None
     return fs, root.rstrip("/")
 
 

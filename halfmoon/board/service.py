@@ -43,7 +43,7 @@ PICK_TRIES = 200  # random deals looked at for one pick (about 3 in 4 are hard, 
 T = TypeVar("T")
 
 # what the light says while a solver process compiles the kernels (a cold cache)
-PREPARING = "Preparing the solver (compiling it, first run only: under a minute)…"
+PREPARING = "Preparing the solver (compiling it, first run only)…"
 
 
 class Board:

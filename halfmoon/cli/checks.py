@@ -43,3 +43,17 @@ def check_output_dir(path: str, option: str) -> None:
         raise UsageError(f"{option} {path}: {str(existing)!r} is a file, not a directory")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {path}: cannot write in {str(existing)!r} (permission denied)")
+
+
+def seed(text: str) -> int:
+    """A seed option's value: a whole number, 0 or more (numpy's generators refuse a negative
+    seed); argparse makes a bad one a usage error naming the option."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is 0 or more, got {value}")
+    return value

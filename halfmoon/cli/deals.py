@@ -11,7 +11,7 @@ from halfmoon.game.inputs import load_deal
 from halfmoon.game.layouts import format_layout
 
 from .checks import UsageError as _UsageError
-from .checks import check_output_file
+from .checks import check_output_file, seed
 
 
 def deal_to_json(deal) -> dict:
@@ -72,6 +72,20 @@ def why_lost(deal) -> dict:
     return out
 
 
+def moves_json(moves, deal) -> list[dict]:
+    """Moves as programs read them: ``{"move": "P5+P9", "text": "5♦ P5 + 6♥ P9"}``, the
+    notation ``analyse --moves`` and ``play --moves`` read beside the text with the cards."""
+    from halfmoon.game.notation import format_moves
+
+    return [{"move": str(m), "text": text} for m, text in zip(moves, format_moves(moves, deal))]
+
+
+def deal_number(deal):
+    """The deal number of a whole deal (a code, a number, a layout file of a deal), else
+    None (a position, a partial layout)."""
+    return deal.number if deal.is_full and not deal.is_partial else None
+
+
 def _solve_one(args: argparse.Namespace, deal):
     from solver import DEFAULT_BUDGET, solve, solve_cpsat
 
@@ -83,7 +97,6 @@ def _solve_one(args: argparse.Namespace, deal):
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from halfmoon.game.inputs import deal_label
-    from halfmoon.game.notation import format_moves
     from solver import SOLVER_VERSION
 
     if args.budget is not None and args.budget < 1:
@@ -101,8 +114,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({
                 "code": label,
+                "number": deal_number(deal),
                 "verdict": result.verdict,
-                "moves": None if result.moves is None else format_moves(result.moves, deal),
+                "moves": None if result.moves is None else moves_json(result.moves, deal),
                 "nodes": result.nodes,
                 "seconds": round(result.seconds, 6),
                 "setup_seconds": round(result.setup_seconds, 6),
@@ -182,8 +196,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if result.verdict == "loss" and result.cards_left:
         why = why_lost(deal if game is None else position.remaining_deal())
     if args.json:
-        out = result.to_dict()
-        out["why"] = why
+        out = {"number": deal_number(deal), **result.to_dict(), "why": why}
         if game is not None:
             out["game"] = game.to_dict()
         print(json.dumps(out, ensure_ascii=False))
@@ -232,7 +245,7 @@ def add_analyse(p: argparse.ArgumentParser):
                          "(default: 16)")
     partial.add_argument("--seconds", type=float, default=None, metavar="S",
                          help="stop after S seconds (after at least one batch of layouts)")
-    partial.add_argument("--seed", type=int, default=0, help="seed of the draws (default: 0)")
+    partial.add_argument("--seed", type=seed, default=0, help="seed of the draws (default: 0)")
     partial.add_argument("--player", default="fair", metavar="NAME",
                          help="the fair player whose chance is given (default: fair)")
     return cmd_analyse

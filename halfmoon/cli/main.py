@@ -42,7 +42,7 @@ SUBCOMMANDS = [
      add_analyse),
     ("report", "write a Markdown report with charts for a results directory", add_report),
     ("findings", "derive the findings page, its charts and data from a census", add_findings),
-    ("players", "fair players (who see only the app's cards) against greedy and lookahead,"
+    ("players", "fair players (who see only the app's cards) against others (greedy, lookahead),"
      " paired", add_players),
     ("play", "play a deal in the browser, with the solver's opinion beside the game", add_play),
 ]

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .checks import EXIT_INTERRUPTED, check_output_dir
+from .checks import EXIT_INTERRUPTED, check_output_dir, seed
 from .checks import UsageError as _UsageError
 
 
@@ -25,7 +25,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
         deals = batch.parse_range(args.range)
     else:
         deals = batch.deals_from_random(args.random, 0 if args.seed is None else args.seed)
+    if args.connect_timeout is not None and args.scheduler is None:
+        raise _UsageError("--connect-timeout goes with --scheduler")
     options = dict(budget=args.budget, workers=args.workers, scheduler=args.scheduler,
+                   connect_timeout=args.connect_timeout,
                    chunk_size=args.chunk_size, piece_size=args.piece_size, lines=args.lines,
                    chunks=None if args.chunks is None else batch.parse_chunks(args.chunks))
     if args.dry_run:
@@ -37,7 +40,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise _UsageError("--cores, --sample and --sample-seed go with --dry-run")
     try:
         summary = batch.run_batch(
-            deals, args.out, **options,
+            deals, args.out, **options, progress=False if args.quiet else None,
             log=lambda msg: print(f"halfmoon: warning: {msg}", file=sys.stderr),
         )
     except batch.BatchInterrupted as exc:
@@ -70,7 +73,7 @@ def add_batch(p: argparse.ArgumentParser):
     from halfmoon.batch.plan import SAMPLE
 
     add_deals(p, "N distinct random deals (see --seed)")
-    p.add_argument("--seed", type=int, metavar="S", help="seed of --random (default: 0)")
+    p.add_argument("--seed", type=seed, metavar="S", help="seed of --random (default: 0)")
     p.add_argument("--out", metavar="DIR|URL", default="results",
                    help="results directory, or an fsspec URL such as s3://bucket/run"
                    " (default: results)")
@@ -81,6 +84,8 @@ def add_batch(p: argparse.ArgumentParser):
                    "search counting as one (default: the solver's)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on this Dask distributed scheduler instead")
+    p.add_argument("--connect-timeout", type=float, metavar="S",
+                   help="with --scheduler: seconds to reach it before giving up (default: 10)")
     p.add_argument("--chunk-size", type=int, metavar="N",
                    help="deals per Parquet file, on a cluster one task each (default: a rerun's"
                    " own; else chosen for the range and where it runs, from 250 up; see"
@@ -102,9 +107,12 @@ def add_batch(p: argparse.ArgumentParser):
                    " the cluster's); without --scheduler and --workers, a cluster of N cores")
     p.add_argument("--sample", type=int, metavar="N",
                    help=f"with --dry-run: deals to time (default: {SAMPLE:,})")
-    p.add_argument("--sample-seed", type=int, metavar="S",
+    p.add_argument("--sample-seed", type=seed, metavar="S",
                    help="with --dry-run: draw the sample at random with this seed (default:"
                    " spread evenly over the run)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (a bar on a terminal; else a line every 10 s or 5 %%,"
+                   " whichever is later)")
     return cmd_batch
 
 
@@ -232,7 +240,7 @@ def add_findings(p: argparse.ArgumentParser):
     p.add_argument("--partial", action="store_true",
                    help="derive the findings of a run not finished, from the deals it holds so"
                    " far (the page says so)")
-    p.add_argument("--seed", type=int, default=2026,
+    p.add_argument("--seed", type=seed, default=2026,
                    help="seed of the samples the players, the forgiveness "
                    "study and the recheck take from the census (default: 2026)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
@@ -251,5 +259,7 @@ def add_findings(p: argparse.ArgumentParser):
     p.add_argument("--fair-only", action="store_true",
                    help="only add the fair-play stage to the findings already in --out (made from"
                    " this census, with their seed, samples and budget), and redraw the page")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (bars on a terminal; else a line every 10 s or 5 %%,"
+                   " whichever is later)")
     return cmd_findings

@@ -57,6 +57,7 @@ class Position:
 
     @property
     def cards_left(self) -> int:
+        """The cards still on the board: in the piles and the reserve."""
         return sum(self.counts) + sum(self.reserve)
 
 
@@ -122,6 +123,8 @@ class Game:
     # --- the position --------------------------------------------------------------
     @property
     def position(self) -> Position:
+        """The current position: the cards left in each pile and the full reserve slots (a
+        :class:`Position`, hashable: equal positions compare equal)."""
         return Position(tuple(self.counts), tuple(self.reserve_full))
 
     def card_at(self, source: str) -> Optional[Card]:
@@ -149,6 +152,7 @@ class Game:
         return out
 
     def cards_left(self) -> int:
+        """The cards still on the board (0 when the game is won)."""
         return sum(self.counts) + sum(self.reserve_full)
 
     def remaining_deal(self) -> Deal:
@@ -221,6 +225,9 @@ class Game:
     # --- moves ---------------------------------------------------------------------
     @property
     def legal_moves(self) -> LegalMoves:
+        """Every legal move of the current position, in the engine's order (a
+        :class:`LegalMoves`: iterable, sized, truthy, supports ``in``); none while a pile
+        waits for its card in a game played along with the app."""
         return LegalMoves(self)
 
     def _generate_moves(self) -> list[Move]:
@@ -239,6 +246,8 @@ class Game:
         return moves
 
     def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` can be played now: its sources hold known cards that make eleven
+        (two number cards) or a Jack, a Queen and a King, and no pile waits for its card."""
         cards = [self.card_at(s) for s in move.sources]
         if any(c is None or is_unknown(c) for c in cards) or self.waiting:
             return False
@@ -313,6 +322,7 @@ class Game:
         return f"{shown} is not a Jack, a Queen and a King"
 
     def can_undo(self) -> bool:
+        """Whether :meth:`undo` would take a move back (within the undo limit)."""
         return self._undoable > 0
 
     def undo(self) -> Optional[Move]:
@@ -328,17 +338,21 @@ class Game:
     # --- state of the game ---------------------------------------------------------
     @property
     def is_won(self) -> bool:
+        """Every card removed."""
         return self.cards_left() == 0
 
     @property
     def is_dead_end(self) -> bool:
+        """Cards left and no legal move (not while a pile waits for its card)."""
         return not self.is_won and not self.waiting and not self.legal_moves
 
     @property
     def is_over(self) -> bool:
+        """Won or at a dead end: nothing more can be played."""
         return self.is_won or self.is_dead_end
 
     def elapsed(self) -> float:
+        """Seconds since the game started, by the game's clock (the status line's time)."""
         return self.clock() - self._started
 
     def status_line(self) -> str:
@@ -351,6 +365,7 @@ class Game:
     # --- taps ----------------------------------------------------------------------
     @property
     def selection(self) -> tuple[str, ...]:
+        """The sources selected by taps so far (:meth:`tap`), in the order tapped."""
         return tuple(self._selection)
 
     def tap(self, source: str) -> TapOutcome:

@@ -58,7 +58,8 @@ class Analysis:
             "budget": self.budget,
             "moves": [
                 {
-                    "move": m.written,
+                    "move": str(m.move),
+                    "text": m.written,
                     "sources": list(m.move.sources),
                     "cards": list(m.cards),
                     "verdict": m.verdict,

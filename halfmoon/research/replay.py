@@ -61,8 +61,9 @@ class Replay:
         return {"code": self.code, "budget": self.budget, "start": self.start, "end": self.end,
                 "fatal": self.fatal, "lost_between": self.lost_between,
                 "cards_left": self.cards_left,
-                "moves": [{"n": k, "move": w, "after": v}
-                          for k, (w, v) in enumerate(zip(self.written, self.verdicts[1:]), 1)],
+                "moves": [{"n": k, "move": str(m), "text": w, "after": v}
+                          for k, (m, w, v) in enumerate(zip(self.moves, self.written,
+                                                            self.verdicts[1:]), 1)],
                 "solves": self.solves, "nodes": self.nodes}
 
 

@@ -191,17 +191,16 @@ def _bandit() -> None:
                     np.zeros(MAX_PLY, np.uint64), np.zeros(1, np.int64))
 
 
-# name -> (warm-up, rough seconds to compile it on a small machine with another compiling
-# beside it (alone, about 0.7 of that), what it is)
-GROUPS: dict[str, tuple[Callable[[], None], int, str]] = {
-    "search": (_search, 35, "the depth-first searches"),
-    "plain": (_plain, 15, "the plain search"),
-    "grouping": (_grouping, 28, "the grouping search"),
-    "players": (_players, 10, "the players"),
-    "generator": (_generator, 2, "the deal generator"),
-    "features": (_features, 5, "the deals' features"),
-    "fair": (_fair, 12, "the fair players"),
-    "bandit": (_bandit, 40, "the bandit player"),
+# name -> (warm-up, what it is)
+GROUPS: dict[str, tuple[Callable[[], None], str]] = {
+    "search": (_search, "the depth-first searches"),
+    "plain": (_plain, "the plain search"),
+    "grouping": (_grouping, "the grouping search"),
+    "players": (_players, "the players"),
+    "generator": (_generator, "the deal generator"),
+    "features": (_features, "the deals' features"),
+    "fair": (_fair, "the fair players"),
+    "bandit": (_bandit, "the bandit player"),
 }
 SOLVER = ("search", "grouping")  # what solving any deal may call (with the default rules)
 
@@ -214,6 +213,35 @@ def _digest() -> str:
 
 def _stamp(cache: Path, group: str) -> Path:
     return cache / f"halfmoon-{group}-{_digest()}.ready"
+
+
+def _timing(cache: Path, group: str) -> Path:
+    # seconds the group last took to compile here, whatever the sources: the message's figure
+    return cache / f"halfmoon-{group}.seconds"
+
+
+def last_seconds(group: str, cache: Optional[Path] = None) -> Optional[float]:
+    """Seconds ``group`` took to compile the last time it was compiled with this cache (on
+    this machine), None if never."""
+    try:
+        return float(_timing(cache or numba_cache_dir(PACKAGE), group).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _record(cache: Path, group: str, seconds: float) -> None:
+    try:
+        _timing(cache, group).write_text(f"{seconds:.1f}\n")
+    except OSError:  # a read-only cache: the next message gives no figure
+        pass
+
+
+def _first_run(seconds: Optional[float]) -> str:
+    """"first run only", and the time it took here the last time, if it was measured (a
+    constant would be wrong on a machine busier or quieter than the one it came from)."""
+    if seconds is None:
+        return "first run only"
+    return f"first run only; {seconds:.0f} s the last time here"
 
 
 def is_ready(group: str) -> bool:
@@ -285,7 +313,7 @@ def prepare(groups: Iterable[str] = SOLVER, out: Optional[TextIO] = sys.stderr) 
                 break
         else:  # every group left is being compiled elsewhere: wait for the first
             g = todo[0]
-            say = _Say(out, f"halfmoon: waiting for another process compiling {GROUPS[g][2]}...")
+            say = _Say(out, f"halfmoon: waiting for another process compiling {GROUPS[g][1]}...")
             t0 = time.perf_counter()
             fd = _lock(cache, g, block=True)
             say.close(time.perf_counter() - t0)
@@ -295,11 +323,13 @@ def prepare(groups: Iterable[str] = SOLVER, out: Optional[TextIO] = sys.stderr) 
             t0 = time.perf_counter()
             say = None
             if not ready:
-                say = _Say(out, f"halfmoon: compiling {GROUPS[g][2]} (first run only, about "
-                                f"{GROUPS[g][1]} s)...")
+                say = _Say(out, f"halfmoon: compiling {GROUPS[g][1]} "
+                                f"({_first_run(last_seconds(g, cache))})...")
             GROUPS[g][0]()
             if say is not None:
                 say.close(time.perf_counter() - t0)
+                if _compile_seconds > before:
+                    _record(cache, g, time.perf_counter() - t0)
             done[g] = "loaded" if ready else ("compiled" if _compile_seconds > before else "waited")
             if not ready:
                 try:
@@ -349,10 +379,11 @@ def compile_in_parallel(groups: Iterable[str] = SOLVER, processes: int = 2,
     if not todo:
         return 0.0
     n = max(1, min(processes, len(todo)))
-    total = sum(GROUPS[g][1] for g in todo)
+    times = [last_seconds(g) for g in todo]
+    # the groups shared out among n processes: the figure only when each was measured here
+    figure = (None if None in times else max(sum(times) / n, max(times)))
     say = _Say(out, f"halfmoon: compiling the solver's kernels in {n} "
-                    f"process{'es' if n > 1 else ''} (first run only, about "
-                    f"{max(total // n, max(GROUPS[g][1] for g in todo))} s)...")
+                    f"process{'es' if n > 1 else ''} ({_first_run(figure)})...")
     t0 = time.perf_counter()
     procs = [subprocess.Popen([sys.executable, "-m", __name__, *todo],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -46,16 +46,22 @@ def test_same_results_with_1_worker_2_workers_and_dask(tmp_path, capsys):
     assert chunk_names(tmp_path / "dask") == chunk_names(tmp_path / "one")
 
 
-def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
+def test_unreachable_scheduler_is_named_after_its_timeout_with_a_word_while_it_waits(
+        tmp_path, capsys):
     pytest.importorskip("distributed")
-    import dask
-
-    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        assert main(batch_args(tmp_path / "r", "--range", "0:3",
-                               "--scheduler", "tcp://127.0.0.1:9")) == 2
+    t0 = time.monotonic()
+    assert main(batch_args(tmp_path / "r", "--range", "0:3", "--scheduler", "tcp://127.0.0.1:9",
+                           "--connect-timeout", "1.5")) == 2
+    waited = time.monotonic() - t0
     err = capsys.readouterr().err
-    assert err.startswith("halfmoon: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
-    assert err.count("\n") == 1
+    assert err.splitlines() == [
+        "halfmoon: connecting to the Dask scheduler at tcp://127.0.0.1:9 (at most 1.5 s)...",
+        "halfmoon: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: Timed out trying"
+        " to connect to tcp://127.0.0.1:9 after 1.5 s"]
+    assert waited < 30  # Dask's own default would be 30 s of connecting alone
+    assert not (tmp_path / "r").exists()
+    assert main(batch_args(tmp_path / "r", "--range", "0:3", "--connect-timeout", "3")) == 2
+    assert "--connect-timeout goes with --scheduler" in capsys.readouterr().err
 
 
 def _start(out: Path, deals: str, chunk_size: int) -> subprocess.Popen:
@@ -192,3 +198,23 @@ def test_kill_9_of_the_run_alone_then_a_rerun_at_once_gives_every_deal_once(tmp_
     assert df["deal"].tolist() == list(range(160))
     assert temp_files(out) == [] and len(chunk_names(out)) == 20
     assert _wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"
+
+
+@pytest.mark.parametrize("after", [0.5, 1.5, 5.0])
+def test_ctrl_c_at_any_moment_is_one_line_and_exit_130(tmp_path, after):
+    """Ctrl-C while the command starts, while the workers' fork server loads the solver
+    (the first seconds), and while the workers solve: one line, exit 130, nothing left."""
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "halfmoon", *batch_args(out, "--random", "40000", "--seed", "1",
+                                                         "--workers", "2", "--chunk-size", "500")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True,
+                            preexec_fn=_ctrl_c_as_on_a_terminal)
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+    stdout, stderr = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 130, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("halfmoon: interrupted"), stderr
+    assert stdout == ""
+    assert _wait_for_no_live_members(proc.pid, 30) == [], "processes outlived the run"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from halfmoon.batch.progress import Progress
+from halfmoon.batch.progress import LogLines, Progress
 
 
 class _Terminal(io.StringIO):
@@ -13,13 +13,72 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_silent_when_the_stream_is_not_a_terminal():
+def test_off_a_terminal_a_line_now_and_then_never_a_bar():
+    now = [0.0]
     stream = io.StringIO()
-    with Progress(10, stream=stream) as bar:
-        bar.update(["win", "loss"])
+    with Progress(100, Counter(win=20), stream=stream, clock=lambda: now[0]) as bar:
+        now[0] = 5.0
+        bar.update(["win"] * 10)  # 10 % more, but only 5 s: no line
+        assert stream.getvalue() == ""
+        now[0] = 20.0
+        bar.update(["loss"] * 10)  # 20 s and 20 % since the start: a line
     assert not bar.enabled
+    assert bar.counts == Counter(win=30, loss=10, unresolved=0)
+    lines = stream.getvalue().splitlines()
+    # resumed deals count as done but not in the rate: 20 new deals in 20 s
+    assert lines == ["halfmoon batch: 40 of 100 deals (40 %), 1 deals/s, 20 s, about 60 s left"]
+    assert "\r" not in stream.getvalue()
+
+
+def test_a_line_at_the_end_when_more_was_done_since_the_last():
+    now = [0.0]
+    stream = io.StringIO()
+    with Progress(10, stream=stream, clock=lambda: now[0]) as bar:
+        now[0] = 2.0
+        bar.update(["win", "loss"])
+    assert stream.getvalue() == (
+        "halfmoon batch: 2 of 10 deals (20 %), 1 deals/s, 2 s, about 8 s left\n")
+
+
+def test_silent_when_asked_off_a_terminal():
+    stream = io.StringIO()
+    with Progress(10, stream=stream, enabled=False) as bar:
+        bar.update(["win", "loss"])
     assert stream.getvalue() == ""
-    assert bar.counts == Counter(win=1, loss=1, unresolved=0)
+
+
+def test_log_lines_wait_for_ten_seconds_and_five_percent_whichever_is_later():
+    now = [0.0]
+    log = io.StringIO()
+    p = LogLines("players", 1000, "games", stream=log, clock=lambda: now[0])
+    for t, k in [(1, 100),   # 10 %, 1 s: too soon
+                 (12, 1),    # 10.1 %, 12 s: a line (10 s and 5 % since the start)
+                 (13, 100),  # 20.1 %, 1 s after it: too soon
+                 (60, 10),   # 21.1 %, 48 s after it but 11 % since it: a line
+                 (200, 40),  # 4 % since the last line, after minutes: none
+                 (201, 10)]: # 5 %: a line
+        now[0] = t
+        p.update(k)
+    now[0] = 300
+    p.update(739)
+    p.close()
+    p.close()  # once only
+    lines = log.getvalue().splitlines()
+    assert [line.split(" of ")[0] for line in lines] == [
+        "halfmoon players: 101", "halfmoon players: 211", "halfmoon players: 261",
+        "halfmoon players: 1,000"]
+    assert lines[0] == "halfmoon players: 101 of 1,000 games (10 %), 8.42 games/s, 12 s," \
+        " about 1.8 min left"
+    assert lines[-1] == "halfmoon players: 1,000 of 1,000 games (100 %), 3.33 games/s, 5.0 min"
+
+
+def test_log_lines_with_nothing_done_name_no_rate():
+    now = [0.0]
+    log = io.StringIO()
+    p = LogLines("findings recheck", 4, "pieces", stream=log, clock=lambda: now[0])
+    now[0] = 30.0
+    p.line(now[0])
+    assert log.getvalue() == "halfmoon findings recheck: 0 of 4 pieces (0 %), 30 s\n"
 
 
 def test_draws_rate_and_running_counts_on_a_terminal():
@@ -47,3 +106,16 @@ def test_a_chunk_of_a_cluster_is_added_by_its_counts():
         bar.add(Counter(win=600, loss=40))
     assert bar.counts == Counter(win=600, loss=40, unresolved=0)
     assert "640/1000" in stream.getvalue() and "win 600 loss 40 unresolved 0" in stream.getvalue()
+
+
+def test_no_last_line_when_the_run_is_cut_short():
+    now = [0.0]
+    stream = io.StringIO()
+    try:
+        with Progress(10, stream=stream, clock=lambda: now[0]) as bar:
+            now[0] = 2.0
+            bar.update(["win", "loss"])
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    assert stream.getvalue() == ""

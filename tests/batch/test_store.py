@@ -97,17 +97,25 @@ def read_url(url: str):
 
 
 @pytest.mark.parametrize("url, message", [
-    ("nosuch://bucket/run", "cannot use --out nosuch://bucket/run: Protocol not known: nosuch"),
-    ("s3://bucket/run", "cannot use --out s3://bucket/run: Install s3fs"),
+    ("nosuch://bucket/run", "cannot use nosuch://bucket/run: Protocol not known: nosuch"),
+    ("s3://bucket/run", "cannot use s3://bucket/run: Install s3fs"),
 ])
-def test_an_output_url_that_cannot_be_used_is_one_line(tmp_path, capsys, url, message):
+@pytest.mark.parametrize("command", [
+    ["batch", "--budget", str(BUDGET), "--range", "0:3", "--workers", "1", "--out"],
+    ["stats"], ["stats", "--json"], ["findings", "--work", "w", "--out", "d"]])
+def test_a_url_that_cannot_be_used_is_one_line_naming_no_option(tmp_path, capsys, url, message,
+                                                                 command, monkeypatch):
+    """The package a URL needs named, and no option the command does not have (stats has
+    no --out)."""
     pytest.importorskip("fsspec")
     if url.startswith("s3") and _installed("s3fs"):
         pytest.skip("s3fs is installed")
-    assert main(["batch", "--out", url, "--budget", str(BUDGET), "--range", "0:3",
-                 "--workers", "1"]) == 2
+    monkeypatch.chdir(tmp_path)
+    assert main([command[0], *command[1:], url] if command[0] == "batch"
+                else [command[0], url, *command[1:]]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"halfmoon: error: {message}") and err.count("\n") == 1
+    assert err.startswith(f"halfmoon: error: {message}") and err.count("\n") == 1, err
+    assert "--out" not in err
 
 
 def test_an_output_under_a_file_is_one_line(tmp_path, capsys):

@@ -8,7 +8,7 @@ import pytest
 from cli_helpers import DEAL1_LAYOUT, assert_one_line_error, run
 from conftest import make_layout
 
-from halfmoon import Deal
+from halfmoon import Deal, Game, Move
 from halfmoon.game.layouts import format_layout
 
 
@@ -158,11 +158,55 @@ def test_solve_json_says_what_settled_it_and_reads_back(capsys):
     assert first["settled_by"] in ("quick", "urgency", "engine order", "near-ties", "shuffled",
                                    "grouping")
     assert first["engine"] == "dfs" and first["why"] is None
-    assert parse_moves(" ".join(first["moves"]), Deal.from_number(3))
+    assert first["number"] == 3 and second["number"] == 7
+    assert parse_moves(" ".join(m["text"] for m in first["moves"]), Deal.from_number(3))
     # the second solve of a process does not load the solver again
     assert second["setup_seconds"] == 0.0
     status, out, _ = run(capsys, "solve", "3", "--json")
     assert json.loads(out)["budget"] == DEFAULT_BUDGET
+
+
+def test_a_winning_line_in_json_replays_through_analyse_moves(capsys):
+    """Each move of ``solve --json`` in the notation ``analyse --moves`` reads, beside its
+    text; fed back, the line replays to a won game."""
+    from halfmoon.game.notation import format_move
+
+    status, out, err = run(capsys, "solve", "3", "--json")
+    line = json.loads(out)
+    assert status == 0 and line["verdict"] == "win" and line["number"] == 3
+    game = Game(Deal.from_number(3))
+    for m in line["moves"]:
+        assert set(m) == {"move", "text"} and "♥" not in m["move"]
+        assert format_move(Move.parse(m["move"]), game) == m["text"]
+        game.play(m["move"])
+    assert game.is_won
+    moves = " ".join(m["move"] for m in line["moves"])
+    status, out, err = run(capsys, "analyse", "3", "--moves", moves, "--budget", "20000")
+    assert status == 0, err
+    assert "game: won" in out.splitlines() and out.splitlines()[-1] == "position: won"
+    status, out, err = run(capsys, "analyse", "3", "--moves", moves, "--budget", "20000",
+                           "--json")
+    replay = json.loads(out)
+    assert replay["number"] == 3 and replay["game"]["end"] == "win"
+    assert [m["move"] for m in replay["game"]["moves"]] == moves.split()
+    assert [m["text"] for m in replay["game"]["moves"]] == [m["text"] for m in line["moves"]]
+
+
+def test_analyse_json_gives_each_move_in_the_notation_and_the_deal_number(capsys, tmp_path):
+    status, out, err = run(capsys, "analyse", "3", "--budget", "20000", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["number"] == 3 and data["code"] == "HM1-N-AAAAAAD"
+    for m in data["moves"]:
+        assert Move.parse(m["move"]).sources == tuple(m["sources"])
+        assert m["text"] == " + ".join(f"{c} {s}" for c, s in zip(m["cards"], m["sources"]))
+    # a position (a layout with cards gone) has no deal number
+    game = Game(Deal.from_number(3))
+    game.play(data["moves"][0]["move"])
+    path = tmp_path / "position.txt"
+    path.write_text(format_layout(game.remaining_deal()))
+    status, out, err = run(capsys, "analyse", str(path), "--budget", "20000", "--json")
+    assert status == 0, err
+    assert json.loads(out)["number"] is None
 
 
 def test_a_lost_deal_says_why(capsys):

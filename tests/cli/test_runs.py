@@ -70,3 +70,44 @@ def test_stats_and_report_name_what_is_not_a_results_directory(capsys, tmp_path)
                           "--out", "is a file, not a directory")
     assert_one_line_error(capsys, ["report", str(tmp_path / "none"), "--out",
                                    str(tmp_path / "r")], "no such directory")
+
+
+def test_every_seed_option_refuses_a_negative_seed(capsys, tmp_path):
+    """numpy's generators take no negative seed: every command taking one says so in one
+    line, before any work."""
+    out = str(tmp_path / "run")
+    for argv, option in [
+        (["batch", "--random", "5", "--seed", "-3", "--out", out], "--seed"),
+        (["batch", "--random", "5", "--dry-run", "--sample-seed", "-1", "--out", out],
+         "--sample-seed"),
+        (["players", "--random", "5", "--seed", "-1"], "--seed"),
+        (["findings", str(tmp_path), "--seed", "-2"], "--seed"),
+        (["analyse", "3", "--seed", "-4"], "--seed"),
+    ]:
+        assert_one_line_error(capsys, argv, f"argument {option}: a seed is 0 or more, got -")
+    assert_one_line_error(capsys, ["batch", "--random", "5", "--seed", "x", "--out", out],
+                          "argument --seed: expected a whole number, got 'x'")
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_library_refuses_a_negative_seed_too():
+    import pytest
+
+    from halfmoon import batch
+
+    with pytest.raises(batch.BatchError, match="bad seed -3: expected a whole number, 0 or"):
+        batch.deals_from_random(5, -3)
+    assert len(batch.deals_from_random(5, 0)) == 5
+
+
+def test_batch_in_a_log_ends_with_a_progress_line_and_quiet_is_silent(capsys, tmp_path):
+    from cli_helpers import run
+
+    status, out, err = run(capsys, "batch", "--range", "0:20", "--workers", "1", "--budget",
+                           "20000", "--out", str(tmp_path / "a"))
+    assert status == 0, err
+    assert err.splitlines()[-1].startswith("halfmoon batch: 20 of 20 deals (100 %), ")
+    assert "\r" not in err and "20 solved now" in out
+    status, out, err = run(capsys, "batch", "--range", "0:20", "--workers", "1", "--budget",
+                           "20000", "--out", str(tmp_path / "b"), "--quiet")
+    assert status == 0 and err == "" and "20 solved now" in out

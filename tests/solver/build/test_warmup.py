@@ -93,3 +93,19 @@ def test_solving_with_the_default_rules_never_calls_the_plain_search():
 
     assert all(search_kernel(m.flags) is dfs for m in _portfolio(ALL_RULES, QUICK_PHASE))
     assert set(warmup.SOLVER) == {"search", "grouping"}
+
+
+def test_the_message_gives_the_time_measured_here_or_no_figure(tmp_path):
+    """A cold cache's message names no figure until this machine has measured one; the
+    next time the group compiles (new sources), it gives the time taken the last time."""
+    first, err = _report(_start(tmp_path, "generator"))
+    assert first["done"]["generator"] == "compiled"
+    assert "halfmoon: compiling the deal generator (first run only)..." in err.splitlines()
+    (timing,) = tmp_path.rglob("halfmoon-generator.seconds")
+    measured = float(timing.read_text())
+    assert 0 < measured <= first["compile_seconds"] + 5
+    for stamp in tmp_path.rglob("halfmoon-generator-*.ready"):  # as if the sources changed
+        stamp.unlink()
+    _, err = _report(_start(tmp_path, "generator"))
+    assert (f"halfmoon: compiling the deal generator (first run only; {measured:.0f} s the last"
+            " time here)...") in err.splitlines()
