@@ -4,11 +4,12 @@ Most deals are settled by the first turn of the portfolio (solver/portfolio/sear
 search with every rule but the projections, the bounds test at the root only,
 ``QUICK_PHASE`` positions).  For a piece of deal numbers, :func:`quick_kernel` makes each
 deal with the generator's twin, counts its features, and plays that first turn, all without
-Python; a deal it does not settle is handed to :func:`solver.portfolio.search.search_arrays`
-from its start, so every verdict, position count, line and settling search is exactly what
-:func:`solver.solve` gives (its first turn is searched twice: a few hundred microseconds on
-a deal that costs far more).  Times are read from the processor's cycle counter inside the
-kernel and converted with the rate measured around the call.
+Python; a deal it does not settle is handed, with that turn's paused search and its
+generation of the table, to :func:`solver.portfolio.search.search_arrays`, which goes on from
+there: every verdict, position count, line and settling search is exactly what
+:func:`solver.solve` gives, and the first turn is searched once.  Times are read from the
+processor's cycle counter inside the kernel and converted with the rate measured around the
+calls.
 """
 
 from __future__ import annotations
@@ -129,13 +130,16 @@ def census_features(numbers, out):
 
 
 @njit(cache=True)
-def quick_kernel(numbers, allowance, budget, flags, slots, gen, bits, ptab, verdicts, nodes, lines,
-                 nline, features, piles_out, reserve_out, ticks):
-    """For each deal number: its ranks (into ``piles_out``/``reserve_out``), features and
-    the portfolio's first turn of ``allowance`` positions (``flags``: its rules) on a fresh
-    generation of the table.  Writes the verdict (WIN, LOSS, UNRESOLVED when the deal's
-    ``budget`` is spent, OPEN when budget is left), positions, winning line and cycles of
-    each deal; returns the table's last generation."""
+def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, ptab, verdicts, nodes,
+                 lines, nline, features, piles_out, reserve_out, ticks):
+    """For each deal number from index ``start`` on: its ranks (into
+    ``piles_out``/``reserve_out``), features and the portfolio's first turn of ``allowance``
+    positions (``flags``: its rules) on a fresh generation of the table.  Writes the verdict
+    (WIN, LOSS, UNRESOLVED when the deal's ``budget`` is spent, OPEN when budget is left),
+    positions, winning line and cycles of each deal.  Stops after the first deal left OPEN,
+    so that the portfolio goes on from where that turn paused: returns the table's
+    generation, the index of the deal after the last one played and the first turn's
+    search (its stack)."""
     deck = np.empty(DECK_SIZE, np.int64)
     state = np.zeros(1, np.uint64)
     moves = np.empty(MAX_MOVES, np.uint64)
@@ -143,7 +147,8 @@ def quick_kernel(numbers, allowance, budget, flags, slots, gen, bits, ptab, verd
     stats = np.zeros(4, np.int64)
     no_masks = np.zeros(0, np.int64)  # the first turn searches no projection
     rows = np.int64(1) << bits
-    for k in range(numbers.size):
+    stack = new_stack(np.uint64(0))
+    for k in range(start, numbers.size):
         t0 = _read_cycles()
         piles = piles_out[k]
         reserve = reserve_out[k]
@@ -169,11 +174,12 @@ def quick_kernel(numbers, allowance, budget, flags, slots, gen, bits, ptab, verd
             nline[k] = stats[1]
             for j in range(stats[1]):
                 lines[k, j] = line[j]
-        if status == UNRESOLVED and stats[0] < budget:  # the portfolio goes on
-            status = OPEN
         verdicts[k] = status
         ticks[k] = _read_cycles() - t0
-    return gen
+        if status == UNRESOLVED and stats[0] < budget:  # the portfolio goes on
+            verdicts[k] = OPEN
+            return gen, k + 1, stack
+    return gen, numbers.size, stack
 
 
 @dataclass
@@ -208,19 +214,29 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     reserve = np.zeros((n, NRESERVE), np.int8)
     ticks = np.zeros(n, np.uint64)
     ptab_args = (ptab.slots, np.uint32(ptab.generation), ptab.bits)  # unused by that search
-    c0, t0 = int(cycles()), time.perf_counter()
-    tab.generation = int(quick_kernel(nums, min(QUICK_PHASE, budget), budget, first[0], tab.slots,
-                                      tab.generation, tab.bits, ptab_args, verdicts, nodes, lines,
-                                      nline, features, piles, reserve, ticks))
-    rate = (int(cycles()) - c0) / max(time.perf_counter() - t0, 1e-9)  # cycles a second
-    seconds = ticks / rate
     name = member_name(first)
-    settled_by = [name if v == WIN or v == LOSS else None for v in verdicts]
-    for k in np.flatnonzero(verdicts == OPEN):
+    settled_by = [None] * n
+    later = np.zeros(n)  # seconds in the portfolio, after the first turn
+    c0, t0 = int(cycles()), time.perf_counter()
+    at = 0
+    while at < n:
+        gen, at, stack = quick_kernel(nums, at, min(QUICK_PHASE, budget), budget, first[0],
+                                      tab.slots, tab.generation, tab.bits, ptab_args, verdicts,
+                                      nodes, lines, nline, features, piles, reserve, ticks)
+        tab.generation = int(gen)
+        k = at - 1
+        if verdicts[k] != OPEN:
+            break
+        # the portfolio goes on from the first turn's pause, on its generation of the table
         t = time.perf_counter()
-        status, nodes[k], line, nline[k], settled_by[k] = search_arrays(piles[k], reserve[k],
-                                                                        budget)
-        seconds[k] += time.perf_counter() - t
+        status, nodes[k], line, nline[k], settled_by[k] = search_arrays(
+            piles[k], reserve[k], budget, started=(stack, int(nodes[k])))
+        later[k] = time.perf_counter() - t
         verdicts[k] = status
         lines[k, : nline[k]] = line[: nline[k]]
+    rate = (int(cycles()) - c0) / max(time.perf_counter() - t0, 1e-9)  # cycles a second
+    seconds = ticks / rate + later
+    for k in range(n):
+        if settled_by[k] is None and (verdicts[k] == WIN or verdicts[k] == LOSS):
+            settled_by[k] = name
     return Piece(nums, verdicts, nodes, seconds, lines, nline, features, settled_by)

@@ -215,11 +215,17 @@ def member_name(member: Member) -> str:
 
 def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules: int = ALL_RULES,
                   table: Optional[Table] = None, projection_table: Optional[Table] = None,
-                  quick_phase: int = QUICK_PHASE) -> tuple[int, int, np.ndarray, int,
-                                                           Optional[str]]:
+                  quick_phase: int = QUICK_PHASE,
+                  started: Optional[tuple] = None) -> tuple[int, int, np.ndarray, int,
+                                                            Optional[str]]:
     """The portfolio on a deal given as the kernel's arrays (see :func:`solve`): its status
     (WIN, LOSS, UNRESOLVED), positions, winning line (deltas, the first ``nline`` of
-    ``line``) and the search that settled it."""
+    ``line``) and the search that settled it.
+
+    ``started`` = (stack, positions): the first turn was played already, on the table's
+    current generation, and paused with that stack after that many positions (the batch's
+    compiled first turns, solver/portfolio/deal_numbers.py); the portfolio goes on from
+    there, as if it had played that turn itself."""
     root, tops, part, npart, proj = kernel_arrays(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
@@ -227,18 +233,25 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     ptab_args = (ptab.slots, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
-    gen = tab.next_generation()
     members = _portfolio(rules, quick_phase)
     stacks = [None] * len(members)  # made at a search's first turn: most deals need one
+    nodes = 0
+    turn = 0
+    if started is None:
+        gen = tab.next_generation()
+    else:  # the first turn's stores are in the current generation
+        if not (members[0].depth == 1 and not members[0].flags & PROJECTIONS):
+            raise ValueError("a started search needs the quick search first")
+        gen = tab.generation
+        stacks[0], nodes = started
+        turn = 1
     seeds = [m.seed for m in members]
     runs = [1] * len(members)  # Luby term of the current run of a restarting search
     left = [RESTART_UNIT * luby(1)] * len(members)
-    nodes = 0
     status = UNRESOLVED
     grouping_at = GROUPING_AFTER
     model = None
     info = np.zeros(2, np.int64)
-    turn = 0
     settled_by = None
     while status == UNRESOLVED and nodes < budget:
         if nodes >= grouping_at and rules & GROUPING:
