@@ -1,7 +1,7 @@
 """Many deals in one call of compiled code: the batch's hot path.
 
 Most deals are settled by the first turn of the portfolio (solver/portfolio/search.py: the
-search with every rule but the projections, the bounds test at the root only,
+search with every rule, the bounds test at the root only,
 ``QUICK_PHASE`` positions).  For a piece of deal numbers, :func:`quick_kernel` makes each
 deal with the generator's twin, counts its features, and plays that first turn, all without
 Python; a deal it does not settle is handed, with that turn's paused search and its
@@ -25,7 +25,7 @@ from numba.extending import intrinsic
 
 from ..depth_first.bounds import partner_table
 from ..depth_first.dfs import dfs, new_stack
-from ..depth_first.projections import projection_arrays
+from ..depth_first.projections import PROJECTION_MASKS, projection_arrays
 from ..depth_first.pruning import ALL_RULES, top_table
 from ..mirror.generator import DECK_SIZE, deal_ranks, deck_layout_features
 from ..mirror.position import (
@@ -130,22 +130,22 @@ def census_features(numbers, out):
 
 
 @njit(cache=True)
-def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, ptab, verdicts, nodes,
-                 lines, nline, features, piles_out, reserve_out, ticks):
+def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, pslots, pgen, pbits,
+                 verdicts, nodes, lines, nline, features, piles_out, reserve_out, ticks):
     """For each deal number from index ``start`` on: its ranks (into
     ``piles_out``/``reserve_out``), features and the portfolio's first turn of ``allowance``
-    positions (``flags``: its rules) on a fresh generation of the table.  Writes the verdict
+    positions (``flags``: its rules) on a fresh generation of the table and of the projected
+    games' table (``pslots``, ``pgen``, ``pbits``).  Writes the verdict
     (WIN, LOSS, UNRESOLVED when the deal's ``budget`` is spent, OPEN when budget is left),
     positions, winning line and cycles of each deal.  Stops after the first deal left OPEN,
-    so that the portfolio goes on from where that turn paused: returns the table's
-    generation, the index of the deal after the last one played and the first turn's
+    so that the portfolio goes on from where that turn paused: returns the two tables'
+    generations, the index of the deal after the last one played and the first turn's
     search (its stack)."""
     deck = np.empty(DECK_SIZE, np.int64)
     state = np.zeros(1, np.uint64)
     moves = np.empty(MAX_MOVES, np.uint64)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
-    no_masks = np.zeros(0, np.int64)  # the first turn searches no projection
     rows = np.int64(1) << bits
     stack = new_stack(np.uint64(0))
     for k in range(start, numbers.size):
@@ -157,12 +157,17 @@ def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, pta
         deal_features(piles, reserve, root, moves, features[k])
         tops = top_table(piles, reserve)
         part, npart = partner_table(piles, reserve)
-        proj = projection_arrays(piles, reserve, no_masks)
+        proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
         gen += 1  # as Table.next_generation: older entries read as empty, filter cleared
         if gen >= 4294967295:
             slots[:] = 0
             gen = 1
         slots[rows:] = 0
+        pgen += 1  # the projected games of this deal (that table's filter is not read)
+        if pgen >= 4294967295:
+            pslots[:] = 0
+            pgen = 1
+        ptab = (pslots, np.uint32(pgen), pbits)
         line[:] = 0
         stack = new_stack(np.uint64(0))
         # root, noise and depth typed as the portfolio passes them from Python (int64), so
@@ -178,8 +183,8 @@ def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, pta
         ticks[k] = _read_cycles() - t0
         if status == UNRESOLVED and stats[0] < budget:  # the portfolio goes on
             verdicts[k] = OPEN
-            return gen, k + 1, stack
-    return gen, numbers.size, stack
+            return gen, pgen, k + 1, stack
+    return gen, pgen, numbers.size, stack
 
 
 @dataclass
@@ -213,17 +218,18 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     piles = np.zeros((n, NPILES, DEPTH), np.int8)
     reserve = np.zeros((n, NRESERVE), np.int8)
     ticks = np.zeros(n, np.uint64)
-    ptab_args = (ptab.slots, np.uint32(ptab.generation), ptab.bits)  # unused by that search
     name = member_name(first)
     settled_by = [None] * n
     later = np.zeros(n)  # seconds in the portfolio, after the first turn
     c0, t0 = int(cycles()), time.perf_counter()
     at = 0
     while at < n:
-        gen, at, stack = quick_kernel(nums, at, min(QUICK_PHASE, budget), budget, first[0],
-                                      tab.slots, tab.generation, tab.bits, ptab_args, verdicts,
-                                      nodes, lines, nline, features, piles, reserve, ticks)
+        gen, pgen, at, stack = quick_kernel(nums, at, min(QUICK_PHASE, budget), budget,
+                                            first[0], tab.slots, tab.generation, tab.bits,
+                                            ptab.slots, ptab.generation, ptab.bits, verdicts,
+                                            nodes, lines, nline, features, piles, reserve, ticks)
         tab.generation = int(gen)
+        ptab.generation = int(pgen)
         k = at - 1
         if verdicts[k] != OPEN:
             break

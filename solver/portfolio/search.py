@@ -189,7 +189,7 @@ def _portfolio(rules: int, quick_phase: int) -> list[Member]:
     """The searches that take turns on a deal, in turn order."""
     members = []
     if rules & (BOUNDS | PROJECTIONS) and quick_phase:  # the bounds test at the root only
-        members.append(Member(rules & ~PROJECTIONS, 0, 0, 1, False))
+        members.append(Member(rules, 0, 0, 1, False))
     members.append(Member(rules, 0, 0, URGENCY_DEPTH, False))
     if rules & (ORDERING | BOUNDS | PROJECTIONS):
         members.append(Member(rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
@@ -229,7 +229,8 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     root, tops, part, npart, proj = kernel_arrays(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
-    pgen = ptab.next_generation()
+    # a started search goes on with the first turn's generations of both tables
+    pgen = ptab.next_generation() if started is None else ptab.generation
     ptab_args = (ptab.slots, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
@@ -240,7 +241,7 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     if started is None:
         gen = tab.next_generation()
     else:  # the first turn's stores are in the current generation
-        if not (members[0].depth == 1 and not members[0].flags & PROJECTIONS):
+        if members[0].depth != 1:
             raise ValueError("a started search needs the quick search first")
         gen = tab.generation
         stacks[0], nodes = started
