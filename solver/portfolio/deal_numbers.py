@@ -26,7 +26,7 @@ from numba.extending import intrinsic
 from ..depth_first.bounds import partner_table
 from ..depth_first.dfs import dfs, new_stack
 from ..depth_first.projections import PROJECTION_MASKS, projection_arrays
-from ..depth_first.pruning import ALL_RULES, top_table
+from ..depth_first.pruning import ALL_RULES, PROJECTIONS, top_table
 from ..mirror.generator import DECK_SIZE, deal_ranks, deck_layout_features
 from ..mirror.position import (
     DEPTH,
@@ -40,7 +40,15 @@ from ..mirror.position import (
     rank_class,
 )
 from ..verdicts import LOSS, UNRESOLVED, WIN
-from .search import QUICK_PHASE, _portfolio, default_tables, member_name, search_arrays
+from .search import (
+    PROBE,
+    QUICK_PHASE,
+    _portfolio,
+    _probe,
+    default_tables,
+    member_name,
+    search_arrays,
+)
 
 # the features of a deal's start, in the columns' order
 DEAL_FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
@@ -130,8 +138,9 @@ def census_features(numbers, out):
 
 
 @njit(cache=True)
-def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, pslots, pgen, pbits,
-                 verdicts, nodes, lines, nline, features, piles_out, reserve_out, ticks):
+def quick_kernel(numbers, start, probe, allowance, budget, flags, slots, gen, bits, pslots, pgen,
+                 pbits, verdicts, nodes, lines, nline, features, piles_out, reserve_out, ticks,
+                 probed):
     """For each deal number from index ``start`` on: its ranks (into
     ``piles_out``/``reserve_out``), features and the portfolio's first turn of ``allowance``
     positions (``flags``: its rules) on a fresh generation of the table and of the projected
@@ -146,6 +155,7 @@ def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, psl
     moves = np.empty(MAX_MOVES, np.uint64)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
+    no_masks = np.zeros(0, np.int64)
     rows = np.int64(1) << bits
     stack = new_stack(np.uint64(0))
     for k in range(start, numbers.size):
@@ -157,7 +167,6 @@ def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, psl
         deal_features(piles, reserve, root, moves, features[k])
         tops = top_table(piles, reserve)
         part, npart = partner_table(piles, reserve)
-        proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
         gen += 1  # as Table.next_generation: older entries read as empty, filter cleared
         if gen >= 4294967295:
             slots[:] = 0
@@ -172,8 +181,28 @@ def quick_kernel(numbers, start, allowance, budget, flags, slots, gen, bits, psl
         stack = new_stack(np.uint64(0))
         # root, noise and depth typed as the portfolio passes them from Python (int64), so
         # that this call and search_arrays share one compiled dfs instead of two
-        status = dfs(piles, reserve, tops, part, npart, np.int64(root), allowance, flags, slots,
-                     np.uint32(gen), bits, line, stats, stack, np.int64(0), proj, ptab, np.int64(1))
+        used = 0
+        if probe:  # the probe, without the projections (their arrays left empty)
+            status = dfs(piles, reserve, tops, part, npart, np.int64(root), min(probe, budget),
+                         flags & ~PROJECTIONS, slots, np.uint32(gen), bits, line, stats, stack,
+                         np.int64(0), projection_arrays(piles, reserve, no_masks), ptab,
+                         np.int64(1))
+            used = stats[0]
+            if status == UNRESOLVED and used < budget:
+                stack = new_stack(np.uint64(0))
+                status = dfs(piles, reserve, tops, part, npart, np.int64(root),
+                             min(allowance, budget - used), flags, slots, np.uint32(gen), bits,
+                             line, stats, stack, np.int64(0),
+                             projection_arrays(piles, reserve, PROJECTION_MASKS), ptab,
+                             np.int64(1))
+            else:
+                stats[0] = 0
+                probed[k] = True
+        else:
+            status = dfs(piles, reserve, tops, part, npart, np.int64(root), allowance, flags,
+                         slots, np.uint32(gen), bits, line, stats, stack, np.int64(0),
+                         projection_arrays(piles, reserve, PROJECTION_MASKS), ptab, np.int64(1))
+        stats[0] += used
         nodes[k] = stats[0]
         if status == WIN:
             nline[k] = stats[1]
@@ -209,7 +238,8 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     nums = np.asarray(numbers, dtype=np.int64)
     n = nums.size
     tab, ptab = default_tables()
-    first = _portfolio(ALL_RULES, QUICK_PHASE)[0]  # the quick search: no projections
+    first = _portfolio(ALL_RULES, QUICK_PHASE)[0]  # its first turn, after the probe
+    probe = PROBE if _probe(ALL_RULES, QUICK_PHASE) is not None else 0
     verdicts = np.zeros(n, np.int64)
     nodes = np.zeros(n, np.int64)
     lines = np.zeros((n, MAX_PLY), np.uint64)
@@ -219,15 +249,17 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     reserve = np.zeros((n, NRESERVE), np.int8)
     ticks = np.zeros(n, np.uint64)
     name = member_name(first)
+    probed = np.zeros(n, np.bool_)  # settled (or stopped by the budget) in the probe
     settled_by = [None] * n
     later = np.zeros(n)  # seconds in the portfolio, after the first turn
     c0, t0 = int(cycles()), time.perf_counter()
     at = 0
     while at < n:
-        gen, pgen, at, stack = quick_kernel(nums, at, min(QUICK_PHASE, budget), budget,
+        gen, pgen, at, stack = quick_kernel(nums, at, probe, min(QUICK_PHASE, budget), budget,
                                             first[0], tab.slots, tab.generation, tab.bits,
                                             ptab.slots, ptab.generation, ptab.bits, verdicts,
-                                            nodes, lines, nline, features, piles, reserve, ticks)
+                                            nodes, lines, nline, features, piles, reserve, ticks,
+                                            probed)
         tab.generation = int(gen)
         ptab.generation = int(pgen)
         k = at - 1
@@ -244,5 +276,5 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     seconds = ticks / rate + later
     for k in range(n):
         if settled_by[k] is None and (verdicts[k] == WIN or verdicts[k] == LOSS):
-            settled_by[k] = name
+            settled_by[k] = "probe" if probed[k] else name
     return Piece(nums, verdicts, nodes, seconds, lines, nline, features, settled_by)
