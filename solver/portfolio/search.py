@@ -221,7 +221,7 @@ def member_name(member: Member) -> str:
     if member.noise:
         return "near-ties"
     if member.depth == 1:
-        return "quick" if member.flags & PROJECTIONS else "probe"
+        return "quick"
     if not member.flags & (ORDERING | BOUNDS | PROJECTIONS):
         return "engine order"
     return "urgency"
