@@ -35,13 +35,14 @@ from ..mirror.position import MAX_PLY, initial_position
 from ..mirror.table import Table
 from ..verdicts import LOSS, NAMES, UNRESOLVED, WIN
 
-SOLVER_VERSION = "14"
+SOLVER_VERSION = "15"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
 # of searches that take turns on one table of lost positions, SLICE positions at a
 # time: the cheap search (the bounds test at the root only; its first turn is
-# QUICK_PHASE positions, which settles most wins), the search with every rule in the
+# QUICK_PHASE positions, after the probe below, which settles most wins), the search with
+# every rule in the
 # urgency order, a search in the engine's order with the free-card and class rules
 # only, one with the urgency order jittered among near-ties, and one in a shuffled
 # order that restarts with new orders (seeded, so a deal always gives the same
