@@ -41,19 +41,20 @@ DEFAULT_BUDGET = 5_000_000
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
 # of searches that take turns on one table of lost positions, SLICE positions at a
 # time: the cheap search (the bounds test at the root only; its first turn is
-# QUICK_PHASE positions, after the probe below, which settles most wins), the search with
-# every rule in the
-# urgency order, a search in the engine's order with the free-card and class rules
-# only, one with the urgency order jittered among near-ties, and one in a shuffled
+# QUICK_PHASE positions, after the probe below: the two settle most wins), the search
+# with every rule in the urgency order, a search in the engine's order with the free-card
+# and class rules only, one with the urgency order jittered among near-ties, and one in a
+# shuffled
 # order that restarts with new orders (seeded, so a deal always gives the same
 # result).  Only that one is ever restarted; the others keep their stacks between
 # turns.  A position proved lost by one search is skipped by all, so no proof is lost.
 QUICK_PHASE = 2_000
 SLICE = 2_000
 # Before the first turn, a probe: the cheap search without the projections, for PROBE
-# positions.  It settles most deals (half of the wins within 75 positions) before the
-# projected games, which cost more than such a deal, are solved at the root; the
-# first turn then starts over with them, on the table of positions the probe proved lost.
+# positions.  It settles most deals (half of all wins take under 130 positions) before
+# the projected games, which cost more than such a deal, are solved at the root; the
+# first turn then starts over with them, on the table of positions the probe proved lost
+# (measured: docs/tuning-log.md, 2026-12-05, night).
 PROBE = 300
 # The noise the jittered searches add to the urgency keys: NEAR_TIES keeps the urgency
 # order and shuffles near-ties; SHUFFLE shuffles nearly everything, and that search is
@@ -238,10 +239,9 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     ``line``) and the search that settled it.
 
     ``started`` = (stack, positions): the probe and the first turn were played already, on
-    the tables' current generations, and paused with that stack after that many positions in
-    all (the batch's
-    compiled first turns, solver/portfolio/deal_numbers.py); the portfolio goes on from
-    there, as if it had played that turn itself."""
+    the tables' current generations, and paused with that stack after that many positions
+    in all (the batch's compiled first turns, solver/portfolio/deal_numbers.py); the
+    portfolio goes on from there, as if it had played them itself."""
     root, tops, part, npart, proj = kernel_arrays(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
