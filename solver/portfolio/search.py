@@ -44,8 +44,7 @@ DEFAULT_BUDGET = 5_000_000
 # QUICK_PHASE positions, after the probe below: the two settle most wins), the search
 # with every rule in the urgency order, a search in the engine's order with the free-card
 # and class rules only, one with the urgency order jittered among near-ties, and one in a
-# shuffled
-# order that restarts with new orders (seeded, so a deal always gives the same
+# shuffled order that restarts with new orders (seeded, so a deal always gives the same
 # result).  Only that one is ever restarted; the others keep their stacks between
 # turns.  A position proved lost by one search is skipped by all, so no proof is lost.
 QUICK_PHASE = 2_000
