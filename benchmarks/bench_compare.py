@@ -20,8 +20,10 @@ package in the same process, and the two are timed in alternating rounds:
   ``--budget N``, at most N positions each: 100,000 times the depth-first searches alone,
   before the grouping search joins), in blocks of 250 deals that each version takes in turn,
   first one then the other: time and positions in all, how many deals took over 0.5 s, the
-  ``--slowest`` K slowest (8), any deal whose verdict differs, and the time of the deals the
-  base settles in over 100,000 positions (wins, losses) and of the rest; with ``--pieces``,
+  ``--slowest`` K slowest (8), the positions a win took (median, mean, 99th percentile), the
+  time by verdict and by the search that settled each deal, any deal whose verdict differs,
+  and the time of the deals the base settles in over 100,000 positions (wins, losses) and of
+  the rest; with ``--pieces``,
   through :func:`solver.portfolio.deal_numbers.solve_numbers` in pieces of 16 (the batch's
   path, its first turn in compiled code) instead.
 
@@ -172,7 +174,8 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
     nodes = {v.name: 0 for v in versions}
     times: dict[str, dict[int, float]] = {v.name: {} for v in versions}
     verdicts: dict[str, dict[int, str]] = {v.name: {} for v in versions}
-    positions: dict[int, int] = {}  # the base's, per deal
+    spent: dict[str, dict[int, int]] = {v.name: {} for v in versions}  # positions, per deal
+    settlers: dict[str, dict[int, str]] = {v.name: {} for v in versions}
     for k, start in enumerate(range(0, len(numbers), BLOCK)):
         order = versions if k % 2 == 0 else versions[::-1]
         for v in order:
@@ -187,8 +190,8 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
                         verdicts[v.name][number] = v.search.VERDICTS.get(int(r.verdicts[j]),
                                                                          "unresolved")
                         times[v.name][number] = float(r.seconds[j])
-                        if v is versions[0]:
-                            positions[number] = int(r.nodes[j])
+                        spent[v.name][number] = int(r.nodes[j])
+                        settlers[v.name][number] = r.settled_by[j] or "unresolved"
                 continue
             for number in numbers[start:start + BLOCK]:
                 t = time.perf_counter()
@@ -199,8 +202,8 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
                 nodes[v.name] += r.nodes
                 verdicts[v.name][number] = r.verdict
                 times[v.name][number] = el
-                if v is versions[0]:
-                    positions[number] = r.nodes
+                spent[v.name][number] = r.nodes
+                settlers[v.name][number] = getattr(r, "settled_by", None) or "unresolved"
     limit = "" if budget is None else f", budget {budget:,}"
     how = f" in pieces of {PIECE} (solve_numbers)" if pieces else ""
     print(f"solve{how}, {label}{limit}, blocks of {BLOCK} in turn:")
@@ -210,7 +213,25 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
         print(f"  {v.name:12s} {total[v.name]:7.1f} s  {nodes[v.name]:,} positions"
               f"  {sum(x > SLOW for x in t.values())} deals over {SLOW} s;"
               f" slowest: {', '.join(f'{n} ({t[n]:.2f} s)' for n in slowest)}")
+    print("  positions a win (median, mean, p99); seconds by verdict; seconds by the search that"
+          " settled the deal (deals):")
+    for v in versions:
+        won = sorted(spent[v.name][n] for n in numbers if verdicts[v.name][n] == "win")
+        p99 = won[min(len(won) - 1, int(0.99 * len(won)))] if won else 0
+        by_verdict: dict[str, float] = {}
+        by_member: dict[str, list] = {}
+        for n in numbers:
+            by_verdict[verdicts[v.name][n]] = by_verdict.get(verdicts[v.name][n], 0.0) + times[
+                v.name][n]
+            cell = by_member.setdefault(settlers[v.name][n], [0, 0.0])
+            cell[0] += 1
+            cell[1] += times[v.name][n]
+        print(f"    {v.name:12s} wins: {statistics.median(won) if won else 0:,.0f},"
+              f" {statistics.fmean(won) if won else 0:,.0f}, {p99:,}; "
+              + ", ".join(f"{k} {t:.1f} s" for k, t in sorted(by_verdict.items())) + "; "
+              + ", ".join(f"{k} {t:.1f} s ({c:,})" for k, (c, t) in sorted(by_member.items())))
     base, work = (verdicts[v.name] for v in versions)
+    positions = spent[versions[0].name]  # the base's, per deal
     differ = [n for n in base if base[n] != work[n]]
     print(f"  verdicts differ on {len(differ)} deals"
           f"{': ' + ', '.join(map(str, differ[:20])) if differ else ''}")

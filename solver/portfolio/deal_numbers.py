@@ -1,14 +1,15 @@
 """Many deals in one call of compiled code: the batch's hot path.
 
 Most deals are settled by the first turn of the portfolio (solver/portfolio/search.py: the
-search with every rule but the projections, the bounds test at the root only,
+search with every rule, the bounds test at the root only,
 ``QUICK_PHASE`` positions).  For a piece of deal numbers, :func:`quick_kernel` makes each
 deal with the generator's twin, counts its features, and plays that first turn, all without
-Python; a deal it does not settle is handed to :func:`solver.portfolio.search.search_arrays`
-from its start, so every verdict, position count, line and settling search is exactly what
-:func:`solver.solve` gives (its first turn is searched twice: a few hundred microseconds on
-a deal that costs far more).  Times are read from the processor's cycle counter inside the
-kernel and converted with the rate measured around the call.
+Python; a deal it does not settle is handed, with that turn's paused search and its
+generation of the table, to :func:`solver.portfolio.search.search_arrays`, which goes on from
+there: every verdict, position count, line and settling search is exactly what
+:func:`solver.solve` gives, and the first turn is searched once.  Times are read from the
+processor's cycle counter inside the kernel and converted with the rate measured around the
+calls.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from numba.extending import intrinsic
 
 from ..depth_first.bounds import partner_table
 from ..depth_first.dfs import dfs, new_stack
-from ..depth_first.projections import projection_arrays
-from ..depth_first.pruning import ALL_RULES, top_table
+from ..depth_first.projections import PROJECTION_MASKS, projection_arrays
+from ..depth_first.pruning import ALL_RULES, PROJECTIONS, top_table
 from ..mirror.generator import DECK_SIZE, deal_ranks, deck_layout_features
 from ..mirror.position import (
     DEPTH,
@@ -39,7 +40,15 @@ from ..mirror.position import (
     rank_class,
 )
 from ..verdicts import LOSS, UNRESOLVED, WIN
-from .search import QUICK_PHASE, _portfolio, default_tables, member_name, search_arrays
+from .search import (
+    PROBE,
+    QUICK_PHASE,
+    _portfolio,
+    _probe,
+    default_tables,
+    member_name,
+    search_arrays,
+)
 
 # the features of a deal's start, in the columns' order
 DEAL_FEATURES = ("start_moves", "reserve_faces", "top_faces", "free_classes")
@@ -129,21 +138,27 @@ def census_features(numbers, out):
 
 
 @njit(cache=True)
-def quick_kernel(numbers, allowance, budget, flags, slots, gen, bits, ptab, verdicts, nodes, lines,
-                 nline, features, piles_out, reserve_out, ticks):
-    """For each deal number: its ranks (into ``piles_out``/``reserve_out``), features and
-    the portfolio's first turn of ``allowance`` positions (``flags``: its rules) on a fresh
-    generation of the table.  Writes the verdict (WIN, LOSS, UNRESOLVED when the deal's
-    ``budget`` is spent, OPEN when budget is left), positions, winning line and cycles of
-    each deal; returns the table's last generation."""
+def quick_kernel(numbers, start, probe, allowance, budget, flags, slots, gen, bits, pslots, pgen,
+                 pbits, verdicts, nodes, lines, nline, features, piles_out, reserve_out, ticks,
+                 probed):
+    """For each deal number from index ``start`` on: its ranks (into
+    ``piles_out``/``reserve_out``), features and the portfolio's first turn of ``allowance``
+    positions (``flags``: its rules) on a fresh generation of the table and of the projected
+    games' table (``pslots``, ``pgen``, ``pbits``).  Writes the verdict
+    (WIN, LOSS, UNRESOLVED when the deal's ``budget`` is spent, OPEN when budget is left),
+    positions, winning line and cycles of each deal.  Stops after the first deal left OPEN,
+    so that the portfolio goes on from where that turn paused: returns the two tables'
+    generations, the index of the deal after the last one played and the first turn's
+    search (its stack)."""
     deck = np.empty(DECK_SIZE, np.int64)
     state = np.zeros(1, np.uint64)
     moves = np.empty(MAX_MOVES, np.uint64)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
-    no_masks = np.zeros(0, np.int64)  # the first turn searches no projection
+    no_masks = np.zeros(0, np.int64)
     rows = np.int64(1) << bits
-    for k in range(numbers.size):
+    stack = new_stack(np.uint64(0))
+    for k in range(start, numbers.size):
         t0 = _read_cycles()
         piles = piles_out[k]
         reserve = reserve_out[k]
@@ -152,28 +167,53 @@ def quick_kernel(numbers, allowance, budget, flags, slots, gen, bits, ptab, verd
         deal_features(piles, reserve, root, moves, features[k])
         tops = top_table(piles, reserve)
         part, npart = partner_table(piles, reserve)
-        proj = projection_arrays(piles, reserve, no_masks)
         gen += 1  # as Table.next_generation: older entries read as empty, filter cleared
         if gen >= 4294967295:
             slots[:] = 0
             gen = 1
         slots[rows:] = 0
+        pgen += 1  # the projected games of this deal (that table's filter is not read)
+        if pgen >= 4294967295:
+            pslots[:] = 0
+            pgen = 1
+        ptab = (pslots, np.uint32(pgen), pbits)
         line[:] = 0
         stack = new_stack(np.uint64(0))
         # root, noise and depth typed as the portfolio passes them from Python (int64), so
         # that this call and search_arrays share one compiled dfs instead of two
-        status = dfs(piles, reserve, tops, part, npart, np.int64(root), allowance, flags, slots,
-                     np.uint32(gen), bits, line, stats, stack, np.int64(0), proj, ptab, np.int64(1))
+        used = 0
+        if probe:  # the probe, without the projections (their arrays left empty)
+            status = dfs(piles, reserve, tops, part, npart, np.int64(root), min(probe, budget),
+                         flags & ~PROJECTIONS, slots, np.uint32(gen), bits, line, stats, stack,
+                         np.int64(0), projection_arrays(piles, reserve, no_masks), ptab,
+                         np.int64(1))
+            used = stats[0]
+            if status == UNRESOLVED and used < budget:
+                stack = new_stack(np.uint64(0))
+                status = dfs(piles, reserve, tops, part, npart, np.int64(root),
+                             min(allowance, budget - used), flags, slots, np.uint32(gen), bits,
+                             line, stats, stack, np.int64(0),
+                             projection_arrays(piles, reserve, PROJECTION_MASKS), ptab,
+                             np.int64(1))
+            else:
+                stats[0] = 0
+                probed[k] = True
+        else:
+            status = dfs(piles, reserve, tops, part, npart, np.int64(root), allowance, flags,
+                         slots, np.uint32(gen), bits, line, stats, stack, np.int64(0),
+                         projection_arrays(piles, reserve, PROJECTION_MASKS), ptab, np.int64(1))
+        stats[0] += used
         nodes[k] = stats[0]
         if status == WIN:
             nline[k] = stats[1]
             for j in range(stats[1]):
                 lines[k, j] = line[j]
-        if status == UNRESOLVED and stats[0] < budget:  # the portfolio goes on
-            status = OPEN
         verdicts[k] = status
         ticks[k] = _read_cycles() - t0
-    return gen
+        if status == UNRESOLVED and stats[0] < budget:  # the portfolio goes on
+            verdicts[k] = OPEN
+            return gen, pgen, k + 1, stack
+    return gen, pgen, numbers.size, stack
 
 
 @dataclass
@@ -198,7 +238,8 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     nums = np.asarray(numbers, dtype=np.int64)
     n = nums.size
     tab, ptab = default_tables()
-    first = _portfolio(ALL_RULES, QUICK_PHASE)[0]  # the quick search: no projections
+    first = _portfolio(ALL_RULES, QUICK_PHASE)[0]  # its first turn, after the probe
+    probe = PROBE if _probe(ALL_RULES, QUICK_PHASE) is not None else 0
     verdicts = np.zeros(n, np.int64)
     nodes = np.zeros(n, np.int64)
     lines = np.zeros((n, MAX_PLY), np.uint64)
@@ -207,20 +248,33 @@ def solve_numbers(numbers: Sequence[int], budget: int) -> Piece:
     piles = np.zeros((n, NPILES, DEPTH), np.int8)
     reserve = np.zeros((n, NRESERVE), np.int8)
     ticks = np.zeros(n, np.uint64)
-    ptab_args = (ptab.slots, np.uint32(ptab.generation), ptab.bits)  # unused by that search
-    c0, t0 = int(cycles()), time.perf_counter()
-    tab.generation = int(quick_kernel(nums, min(QUICK_PHASE, budget), budget, first[0], tab.slots,
-                                      tab.generation, tab.bits, ptab_args, verdicts, nodes, lines,
-                                      nline, features, piles, reserve, ticks))
-    rate = (int(cycles()) - c0) / max(time.perf_counter() - t0, 1e-9)  # cycles a second
-    seconds = ticks / rate
     name = member_name(first)
-    settled_by = [name if v == WIN or v == LOSS else None for v in verdicts]
-    for k in np.flatnonzero(verdicts == OPEN):
+    probed = np.zeros(n, np.bool_)  # settled (or stopped by the budget) in the probe
+    settled_by = [None] * n
+    later = np.zeros(n)  # seconds in the portfolio, after the first turn
+    c0, t0 = int(cycles()), time.perf_counter()
+    at = 0
+    while at < n:
+        gen, pgen, at, stack = quick_kernel(nums, at, probe, min(QUICK_PHASE, budget), budget,
+                                            first[0], tab.slots, tab.generation, tab.bits,
+                                            ptab.slots, ptab.generation, ptab.bits, verdicts,
+                                            nodes, lines, nline, features, piles, reserve, ticks,
+                                            probed)
+        tab.generation = int(gen)
+        ptab.generation = int(pgen)
+        k = at - 1
+        if verdicts[k] != OPEN:
+            break
+        # the portfolio goes on from the first turn's pause, on its generation of the table
         t = time.perf_counter()
-        status, nodes[k], line, nline[k], settled_by[k] = search_arrays(piles[k], reserve[k],
-                                                                        budget)
-        seconds[k] += time.perf_counter() - t
+        status, nodes[k], line, nline[k], settled_by[k] = search_arrays(
+            piles[k], reserve[k], budget, started=(stack, int(nodes[k])))
+        later[k] = time.perf_counter() - t
         verdicts[k] = status
         lines[k, : nline[k]] = line[: nline[k]]
+    rate = (int(cycles()) - c0) / max(time.perf_counter() - t0, 1e-9)  # cycles a second
+    seconds = ticks / rate + later
+    for k in range(n):
+        if settled_by[k] is None and (verdicts[k] == WIN or verdicts[k] == LOSS):
+            settled_by[k] = "probe" if probed[k] else name
     return Piece(nums, verdicts, nodes, seconds, lines, nline, features, settled_by)

@@ -35,20 +35,26 @@ from ..mirror.position import MAX_PLY, initial_position
 from ..mirror.table import Table
 from ..verdicts import LOSS, NAMES, UNRESOLVED, WIN
 
-SOLVER_VERSION = "14"
+SOLVER_VERSION = "15"
 DEFAULT_BUDGET = 5_000_000
 # Hard wins are heavy-tailed: one move order finds them at once while another wanders
 # in a lost subtree for millions of positions.  So a deal is searched by a portfolio
 # of searches that take turns on one table of lost positions, SLICE positions at a
 # time: the cheap search (the bounds test at the root only; its first turn is
-# QUICK_PHASE positions, which settles most wins), the search with every rule in the
-# urgency order, a search in the engine's order with the free-card and class rules
-# only, one with the urgency order jittered among near-ties, and one in a shuffled
-# order that restarts with new orders (seeded, so a deal always gives the same
+# QUICK_PHASE positions, after the probe below: the two settle most wins), the search
+# with every rule in the urgency order, a search in the engine's order with the free-card
+# and class rules only, one with the urgency order jittered among near-ties, and one in a
+# shuffled order that restarts with new orders (seeded, so a deal always gives the same
 # result).  Only that one is ever restarted; the others keep their stacks between
 # turns.  A position proved lost by one search is skipped by all, so no proof is lost.
 QUICK_PHASE = 2_000
 SLICE = 2_000
+# Before the first turn, a probe: the cheap search without the projections, for PROBE
+# positions.  It settles most deals (half of all wins take under 130 positions) before
+# the projected games, which cost more than such a deal, are solved at the root; the
+# first turn then starts over with them, on the table of positions the probe proved lost
+# (measured: docs/tuning-log.md, 2026-12-05, night).
+PROBE = 300
 # The noise the jittered searches add to the urgency keys: NEAR_TIES keeps the urgency
 # order and shuffles near-ties; SHUFFLE shuffles nearly everything, and that search is
 # restarted with a new seed after RESTART_UNIT times the terms of the Luby sequence
@@ -189,7 +195,7 @@ def _portfolio(rules: int, quick_phase: int) -> list[Member]:
     """The searches that take turns on a deal, in turn order."""
     members = []
     if rules & (BOUNDS | PROJECTIONS) and quick_phase:  # the bounds test at the root only
-        members.append(Member(rules & ~PROJECTIONS, 0, 0, 1, False))
+        members.append(Member(rules, 0, 0, 1, False))
     members.append(Member(rules, 0, 0, URGENCY_DEPTH, False))
     if rules & (ORDERING | BOUNDS | PROJECTIONS):
         members.append(Member(rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
@@ -198,6 +204,15 @@ def _portfolio(rules: int, quick_phase: int) -> list[Member]:
         members.append(Member(rules, seed, NEAR_TIES, BOUNDS_DEPTH, False))
         members.append(Member(rules, _next_seed(seed), SHUFFLE, BOUNDS_DEPTH, True))
     return members
+
+
+def _probe(rules: int, quick_phase: int) -> Optional[Member]:
+    """The probe played before the first turn, if any (see PROBE): the first member
+    without the projections."""
+    members = _portfolio(rules, quick_phase)
+    if rules & PROJECTIONS and members[0].depth == 1:
+        return Member(rules & ~PROJECTIONS, 0, 0, 1, False)
+    return None
 
 
 def member_name(member: Member) -> str:
@@ -215,30 +230,55 @@ def member_name(member: Member) -> str:
 
 def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules: int = ALL_RULES,
                   table: Optional[Table] = None, projection_table: Optional[Table] = None,
-                  quick_phase: int = QUICK_PHASE) -> tuple[int, int, np.ndarray, int,
-                                                           Optional[str]]:
+                  quick_phase: int = QUICK_PHASE,
+                  started: Optional[tuple] = None) -> tuple[int, int, np.ndarray, int,
+                                                            Optional[str]]:
     """The portfolio on a deal given as the kernel's arrays (see :func:`solve`): its status
     (WIN, LOSS, UNRESOLVED), positions, winning line (deltas, the first ``nline`` of
-    ``line``) and the search that settled it."""
+    ``line``) and the search that settled it.
+
+    ``started`` = (stack, positions): the probe and the first turn were played already, on
+    the tables' current generations, and paused with that stack after that many positions
+    in all (the batch's compiled first turns, solver/portfolio/deal_numbers.py); the
+    portfolio goes on from there, as if it had played them itself."""
     root, tops, part, npart, proj = kernel_arrays(piles, reserve)
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
-    pgen = ptab.next_generation()
+    # a started search goes on with the first turn's generations of both tables
+    pgen = ptab.next_generation() if started is None else ptab.generation
     ptab_args = (ptab.slots, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
-    gen = tab.next_generation()
     members = _portfolio(rules, quick_phase)
     stacks = [None] * len(members)  # made at a search's first turn: most deals need one
+    nodes = 0
+    turn = 0
+    probe = _probe(rules, quick_phase)
+    if started is None:
+        gen = tab.next_generation()
+        if probe is not None:
+            stacks[0] = new_stack(np.uint64(0))
+            status = search_kernel(probe.flags)(piles, reserve, tops, part, npart, root,
+                                                min(PROBE, budget), probe.flags, tab.slots,
+                                                np.uint32(gen), tab.bits, line, stats, stacks[0],
+                                                0, proj, ptab_args, probe.depth)
+            nodes = int(stats[0])
+            if status != UNRESOLVED:
+                return status, nodes, line, int(stats[1]) if status == WIN else 0, "probe"
+            stacks[0] = None  # the first turn starts over, with the projections
+    else:  # the first turn's stores are in the current generation
+        if members[0].depth != 1:
+            raise ValueError("a started search needs the quick search first")
+        gen = tab.generation
+        stacks[0], nodes = started
+        turn = 1
     seeds = [m.seed for m in members]
     runs = [1] * len(members)  # Luby term of the current run of a restarting search
     left = [RESTART_UNIT * luby(1)] * len(members)
-    nodes = 0
     status = UNRESOLVED
     grouping_at = GROUPING_AFTER
     model = None
     info = np.zeros(2, np.int64)
-    turn = 0
     settled_by = None
     while status == UNRESOLVED and nodes < budget:
         if nodes >= grouping_at and rules & GROUPING:

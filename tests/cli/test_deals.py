@@ -155,8 +155,8 @@ def test_solve_json_says_what_settled_it_and_reads_back(capsys):
     assert status == 0
     first, second = (json.loads(line) for line in out.splitlines())
     assert first["solver_version"] == SOLVER_VERSION and first["budget"] == 300_000
-    assert first["settled_by"] in ("quick", "urgency", "engine order", "near-ties", "shuffled",
-                                   "grouping")
+    assert first["settled_by"] in ("probe", "quick", "urgency", "engine order", "near-ties",
+                                   "shuffled", "grouping")
     assert first["engine"] == "dfs" and first["why"] is None
     assert first["number"] == 3 and second["number"] == 7
     assert parse_moves(" ".join(m["text"] for m in first["moves"]), Deal.from_number(3))

@@ -275,12 +275,12 @@ def test_crowded_position_without_free_cards():
 # --- the portfolio ------------------------------------------------------------------------------
 
 def test_portfolio_members():
-    from solver.depth_first.pruning import BOUNDS, FREE_CARDS, PROJECTIONS
+    from solver.depth_first.pruning import BOUNDS, FREE_CARDS
     from solver.portfolio.search import BOUNDS_DEPTH, URGENCY_DEPTH, Member, _portfolio
 
     members = _portfolio(ALL_RULES, quick_phase=2000)
-    # the cheap search first
-    assert members[0].flags == ALL_RULES & ~PROJECTIONS and members[0].depth == 1
+    # the cheap search first, with every rule, the bounds test at the root only
+    assert members[0].flags == ALL_RULES and members[0].depth == 1
     assert sum(m.restarts for m in members) == 1  # one search restarts
     assert len({m.seed for m in members if m.noise}) == 2  # the jittered ones have their own seeds
     assert _portfolio(ALL_RULES, quick_phase=0)[0].flags == ALL_RULES
@@ -298,7 +298,8 @@ def test_each_result_says_which_search_settled_it():
 
     names = [member_name(m) for m in _portfolio(ALL_RULES, quick_phase=2000)]
     assert names == ["quick", "urgency", "engine order", "near-ties", "shuffled"]
-    assert solve(0).settled_by == "quick"  # most wins are found in the first turn
+    assert solve(0).settled_by == "probe"  # most wins are found before the projections
+    assert solve(1).settled_by == "quick"  # deal 1 needs more than the probe's positions
     assert solve(0, quick_phase=0).settled_by == "urgency"
     assert solve(0, budget=10).settled_by is None  # unresolved
     # deal 1413 is a loss only the grouping search proves
@@ -419,3 +420,22 @@ def test_a_win_found_by_the_grouping_search_replays(monkeypatch):
     r = solve(0, rules=GROUPING, quick_phase=0)
     assert r.verdict == "win" and r.nodes <= search.GROUPING_SLICE
     assert replay(Deal.from_number(0), r.moves).is_won
+
+
+def test_the_probe_comes_first_without_the_projections():
+    """The probe is the first member without the projected games, played once, for PROBE
+    positions; a deal it leaves open goes on with the first turn on its table, and a
+    budget smaller than the probe stops in it."""
+    from solver.depth_first.pruning import PROJECTIONS
+    from solver.portfolio.search import PROBE, Member, _probe
+
+    assert _probe(ALL_RULES, 2000) == Member(ALL_RULES & ~PROJECTIONS, 0, 0, 1, False)
+    assert _probe(ALL_RULES & ~PROJECTIONS, 2000) is None  # then the probe is the first turn
+    assert _probe(ALL_RULES, 0) is None  # no first turn, no probe
+    small = solve(1, budget=PROBE // 2)
+    assert (small.verdict, small.nodes, small.settled_by) == ("unresolved", PROBE // 2, None)
+    won = solve(1)
+    assert won.verdict == "win" and won.nodes > PROBE and won.settled_by == "quick"
+    # without the projections there is no probe: the first turn is the cheap search's
+    alone = solve(1, rules=ALL_RULES & ~PROJECTIONS)
+    assert alone.verdict == "win" and alone.settled_by == "quick"
