@@ -311,6 +311,14 @@ def main(argv=None) -> int:
             p.error(f"--numbers {args.numbers}: expected deal numbers 0 to {DEAL_COUNT - 1}")
         jobs.append((listed, f"{len(listed):,} deals of {args.numbers.name}"))
     commit, home = extract(args.base)
+    # The working tree's kernels compiled in a process of their own first: compiled here, beside
+    # the base's, numba's cache could keep entries that name solver_base, which a later process
+    # of the working tree alone cannot load.
+    warm = subprocess.run([sys.executable, "-c", "import solver; solver.warm_up(out=None)"],
+                          cwd=ROOT)
+    if warm.returncode != 0:
+        print("error: the working tree's solver did not compile", file=sys.stderr)
+        return 2
     sys.path.insert(0, str(home))
     versions = [Version(f"base {commit[:8]}", "solver_base"), Version("working tree", "solver")]
     if not args.no_kernel:
