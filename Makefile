@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench findings notebooks install clean
+.PHONY: run test package-check lint bench findings notebooks install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,12 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not packaging"
+
+# The sdist and the wheel built with every warning an error, the wheel installed in a fresh
+# environment and run (about 2 min: the installed solver compiles its kernels); CI runs it.
+package-check: $(STAMP)
+	$(BIN)/python -m pytest -q -m packaging tests/test_packaging.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,6 +1,6 @@
 """The findings of a census: the derived data behind ``docs/findings.md``.
 
-    halfmoon findings census --out docs   # data in docs/findings/, then the page (halfmoon.report)
+    halfmoon findings census   # data in census/_findings/findings/, then the page beside it
 
 A census is a results directory written by ``halfmoon batch`` (local, or at an fsspec
 URL).  From it, each stage derives a part of the findings; the expensive ones work in
@@ -17,8 +17,7 @@ parameters are the same.
 - ``players``: the simple players of :mod:`.strategies` on a seeded sample of the census;
 - ``forgiveness``: winnable positions along the random and greedy players' games on a
   seeded sample of the census's winnable deals (:mod:`.forgiveness`);
-- ``recheck``: a seeded 1 % of the census, wins replayed and losses put to the
-  independent model (:mod:`.recheck`);
+- ``recheck``: a seeded share of it, wins replayed, losses put to CP-SAT (:mod:`.recheck`);
 - ``difficulty``: positions searched per deal, and the hardest deals, solved again.
 
 Samples are taken in the sample order of ``seed`` (:func:`.census.sample_keys`, a keyed
