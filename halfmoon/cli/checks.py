@@ -45,6 +45,13 @@ def check_output_dir(path: str, option: str) -> None:
         raise UsageError(f"{option} {path}: cannot write in {str(existing)!r} (permission denied)")
 
 
+def add_quiet(p) -> None:
+    """The ``--quiet`` option of a long command (batch, players, findings)."""
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (a bar on a terminal; else a line every 10 s or 5 %%,"
+                   " whichever is later)")
+
+
 def seed(text: str) -> int:
     """A seed option's value: a whole number, 0 or more (numpy's generators refuse a negative
     seed); argparse makes a bad one a usage error naming the option."""

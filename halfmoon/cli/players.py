@@ -8,7 +8,7 @@ import json
 import sys
 
 from .checks import UsageError as _UsageError
-from .checks import check_output_file, seed
+from .checks import add_quiet, check_output_file, seed
 from .runs import add_deals
 
 
@@ -136,9 +136,7 @@ def add_players(p: argparse.ArgumentParser):
     p.add_argument("--per-deal", metavar="FILE",
                    help="write each game (deal, player, won, moves made, cards left, seconds)"
                    " to this Parquet file, to pair players on one's own")
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress (a bar on a terminal; else a line every 10 s or 5 %%,"
-                   " whichever is later)")
+    add_quiet(p)
     p.add_argument("--samples", type=int, metavar="K",
                    help="sampled layouts (or UCT's iterations) a decision, for the players that"
                    " sample (default: each one's own)")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from .checks import EXIT_INTERRUPTED, check_output_dir, seed
+from .checks import EXIT_INTERRUPTED, add_quiet, check_output_dir, seed
 from .checks import UsageError as _UsageError
 
 
@@ -110,9 +110,7 @@ def add_batch(p: argparse.ArgumentParser):
     p.add_argument("--sample-seed", type=seed, metavar="S",
                    help="with --dry-run: draw the sample at random with this seed (default:"
                    " spread evenly over the run)")
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress (a bar on a terminal; else a line every 10 s or 5 %%,"
-                   " whichever is later)")
+    add_quiet(p)
     return cmd_batch
 
 
@@ -259,7 +257,5 @@ def add_findings(p: argparse.ArgumentParser):
     p.add_argument("--fair-only", action="store_true",
                    help="only add the fair-play stage to the findings already in --out (made from"
                    " this census, with their seed, samples and budget), and redraw the page")
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress (bars on a terminal; else a line every 10 s or 5 %%,"
-                   " whichever is later)")
+    add_quiet(p)
     return cmd_findings
