@@ -247,13 +247,14 @@ def advice_is_coherent(page, light=True):
     # one snapshot: the panel and the light are drawn from one answer
     seen = page.evaluate("""() => {
       const panel = document.getElementById("fair-panel");
-      return {wins: panel.dataset.positionWins, samples: panel.dataset.samples,
+      return {hidden: panel.hidden, wins: panel.dataset.positionWins, samples: panel.dataset.samples,
               says: document.getElementById("says").textContent,
               rows: [...document.querySelectorAll("#fair tr")].map((tr) => ({
                 keeps: Number(tr.dataset.keeps), high: Number(tr.dataset.diffHigh),
                 chosen: tr.classList.contains("chosen"), sources: tr.dataset.sources})),
               hinted: [...document.querySelectorAll(".card.hinted")].map((c) => c.dataset.source)};
     }""")
+    assert not seen["hidden"], seen  # drawn for this position, not left from the last
     wins, n = int(seen["wins"]), int(seen["samples"])
     rows = seen["rows"]
     assert rows and all(r["keeps"] <= wins <= n for r in rows), seen
@@ -295,12 +296,17 @@ def _shown(deal):
 def _play_along(page, deal, move, typed=False, check=None):
     """Tap ``move``'s cards, then tell each card that appears as the app shows it (picked,
     or typed); ``check(page)`` on the position reached, once nothing waits."""
+    from playwright.sync_api import expect
+
     sources = move.split("+")
     # a card appears on each pile played that had more than one
     appear = sum(s.startswith("P") and _count(page, s) > 1 for s in sources)
+    played = int(page.locator("#moves").inner_text())
     for source in sources:
         card(page, source).click()
     _tell(page, deal, appear, typed)
+    # the move has landed (with no card to tell, the taps' answer may still be on its way)
+    expect(page.locator("#moves")).to_have_text(str(played + 1))
     if check is not None:
         check(page)
 

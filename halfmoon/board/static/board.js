@@ -199,7 +199,12 @@
     const panel = $("fair-panel");
     // a game over has nothing to advise: the light, the banner and the review say it
     panel.hidden = !f || f.kind === "won" || f.kind === "stuck";
-    if (panel.hidden) return;
+    if (panel.hidden) { // nothing of another position's hint is left to read
+      delete panel.dataset.positionWins;
+      delete panel.dataset.samples;
+      $("fair").replaceChildren();
+      return;
+    }
     const pct = (x) => Math.round(100 * x);
     const pts = (x) => (x < 0 ? "\u2212" : "+") + Math.abs(100 * x).toFixed(1);
     const says = $("fair-says");
