@@ -57,6 +57,26 @@ class LogLines:
         self.last, self.last_done = now, self.done
 
 
+def counter(label: str, total: int, unit: str, *, quiet: bool = False):
+    """Progress of ``total`` pieces of work counted with ``update(k)`` and ``close()``: a tqdm
+    bar on a terminal, :class:`LogLines` in a log, nothing with ``quiet``."""
+    if quiet:
+        return _Silent()
+    if _isatty(sys.stderr):
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc=label, unit=f" {unit}", file=sys.stderr, dynamic_ncols=True)
+    return LogLines(label, total, unit)
+
+
+class _Silent:
+    def update(self, k: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 class Progress:
     """Counts of deals done by verdict, drawn with tqdm when ``enabled``, else written as
     a line now and then (:class:`LogLines`) when ``lines``.

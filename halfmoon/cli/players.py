@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from .checks import UsageError as _UsageError
 from .checks import add_quiet, check_output_file, seed
@@ -35,7 +34,9 @@ def cmd_players(args: argparse.Namespace) -> int:
     if args.per_deal is not None:
         check_output_file(args.per_deal, "--per-deal")
     total = len(deals) * len(played)
-    bar = _progress(total, args.quiet)
+    from halfmoon.batch.progress import counter
+
+    bar = counter("players", total, "games", quiet=args.quiet)
     try:
         games = fairplay.play_players(deals.numbers, played, seed=args.seed, samples=args.samples,
                                       workers=args.workers, progress=bar.update)
@@ -81,27 +82,6 @@ def cmd_players(args: argparse.Namespace) -> int:
     if args.per_deal is not None:
         print(f"each game written to {args.per_deal}")
     return 0
-
-
-def _progress(total: int, quiet: bool):
-    """A bar on a terminal; in a log, a line now and then; nothing with --quiet."""
-    from halfmoon.batch.progress import LogLines
-
-    if quiet:
-        return _Silent()
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-
-        return tqdm(total=total, unit=" games", file=sys.stderr, dynamic_ncols=True)
-    return LogLines("players", total, "games")
-
-
-class _Silent:
-    def update(self, k: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 class _PlayerNames(argparse.HelpFormatter):

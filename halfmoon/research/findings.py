@@ -112,16 +112,9 @@ def _run_pieces(work: Path, stage: str, items: pd.DataFrame, fn: Callable, param
     todo = [k for k in range(len(starts)) if not done(k)]
     bar = None
     if progress and todo:
-        import sys
+        from halfmoon.batch.progress import counter
 
-        if sys.stderr.isatty():
-            from tqdm import tqdm
-
-            bar = tqdm(total=len(todo), desc=stage, unit="piece")
-        else:  # a log: a plain line now and then
-            from halfmoon.batch.progress import LogLines
-
-            bar = LogLines(f"findings {stage}", len(todo), "pieces")
+        bar = counter(f"findings {stage}", len(todo), "pieces")
 
     def keep(k: int, frames: dict[str, pd.DataFrame]) -> None:
         for name, frame in frames.items():

@@ -119,3 +119,27 @@ def test_no_last_line_when_the_run_is_cut_short():
     except KeyboardInterrupt:
         pass
     assert stream.getvalue() == ""
+
+
+def test_one_chooser_for_players_and_findings(monkeypatch):
+    """``counter``: nothing with quiet, a bar on a terminal, plain lines in a log."""
+    import sys
+
+    from tqdm import tqdm
+
+    from halfmoon.batch.progress import counter
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    silent = counter("players", 10, "games", quiet=True)
+    silent.update(10)
+    silent.close()
+    assert sys.stderr.getvalue() == ""
+    lines = counter("players", 10, "games")
+    assert isinstance(lines, LogLines)
+    lines.update(10)
+    lines.close()
+    assert sys.stderr.getvalue().startswith("halfmoon players: 10 of 10 games (100 %)")
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    bar = counter("players", 10, "games")
+    assert isinstance(bar, tqdm)
+    bar.close()
