@@ -248,13 +248,16 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
 
 
 def duration(seconds: Optional[float]) -> str:
-    """A time in a person's units: milliseconds below a second (three significant digits),
-    else seconds with thousands separators; ``'n/a'`` for None or NaN."""
+    """A time in a person's units: milliseconds below a second, to three significant digits
+    with their trailing zeros (``0.0340 ms`` beside ``0.0349 ms``), else seconds with
+    thousands separators; ``'n/a'`` for None or NaN."""
     if seconds is None or seconds != seconds:
         return "n/a"
-    if seconds < 1:
-        ms = 1000 * seconds
-        return "0 ms" if ms == 0 else (f"{ms:.3g} ms" if ms >= 0.001 else "< 0.001 ms")
+    ms = 1000 * seconds
+    if ms < 999.5:  # below what rounds to 1,000 ms
+        if ms == 0:
+            return "0 ms"
+        return f"{ms:#.3g}".rstrip(".") + " ms" if ms >= 0.001 else "< 0.001 ms"
     return f"{seconds:,.1f} s" if seconds < 1000 else f"{seconds:,.0f} s"
 
 

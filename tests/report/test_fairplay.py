@@ -26,7 +26,7 @@ def test_the_section_tables_every_player_and_links_its_charts():
     assert ("| fair | 10 | 4 | 40.00 % | 0.00 % – 100.00 % | +10.00 (-50.00 to +50.00) | 250 ms |"
             in text)
     assert "(fair-ladder.png)" in text and "(fair-curve.png)" in text
-    assert "16: 50 ms, 256: 500 ms" in text
+    assert "16: 50.0 ms, 256: 500 ms" in text
     # the bandit was not measured here: referred to, its figures not quoted
     assert "not measured in this run" in text and "`docs/fair-play.md`" in text
     # solver 90 %, lookahead 30 %: of 60 points, the best (fair, 40 %) wins back 10

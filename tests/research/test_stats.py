@@ -275,3 +275,13 @@ def test_paired_differences_stay_within_the_range_on_few_deals():
         stats.paired_difference([0.5, 1], [0, 1])
     with pytest.raises(ValueError, match="as many"):
         stats.paired_difference([1, 0], [1])
+
+
+def test_times_in_a_persons_units_with_three_significant_digits():
+    from halfmoon.research.stats import duration
+
+    # trailing zeros kept, so times side by side read alike; near a second, seconds
+    assert [duration(s) for s in (0.0000340, 0.0000349, 0.000273, 0.05, 0.9994, 0.9999,
+                                  12.34, 4000, 0, 1e-7, None, float("nan"))] == \
+        ["0.0340 ms", "0.0349 ms", "0.273 ms", "50.0 ms", "999 ms", "1.0 s", "12.3 s",
+         "4,000 s", "0 ms", "< 0.001 ms", "n/a", "n/a"]
