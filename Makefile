@@ -22,7 +22,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -m "not packaging"
+	$(BIN)/python -m pytest -q -m "not packaging" -n auto --maxprocesses=4 --dist loadfile --durations=20
 
 # The sdist and the wheel built with every warning an error, the wheel installed in a fresh
 # environment and run (about 2 min: the installed solver compiles its kernels); CI runs it.
