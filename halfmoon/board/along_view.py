@@ -69,7 +69,8 @@ def position_key(live: AlongLive) -> Optional[tuple]:
     along, game = live.along, live.game
     if along.waiting or along.is_over or not game.legal_moves:
         return None
-    return ("along", format_layout(game.remaining_deal(), code=""))
+    return ("along", format_layout(game.remaining_deal(), code=""),
+            tuple(along.known_under()))
 
 
 def review_key(live: AlongLive) -> Optional[tuple]:
@@ -94,10 +95,13 @@ def along_jobs(live: AlongLive, answers: dict) -> list[Job]:
     todo = [k for k in stages if k > done]
     if not todo or (have and have.get("stop")):
         return []
-    samples, seed = todo[0], zlib.crc32("\n".join(key[1:2]).encode())
     if key[0] == "along":
-        work = ("along", key[1], samples, seed, budget)
+        # the known places under the tops change the layouts drawn, so the seed too
+        text = key[1] + "".join(f"\n{i} {d}" for i, d in key[2])
+        samples, seed = todo[0], zlib.crc32(text.encode())
+        work = ("along", key[1], samples, seed, budget, [list(p) for p in key[2]])
     else:
+        samples, seed = todo[0], zlib.crc32(key[1].encode())
         unknown = [list(p) for p in live.along.unknown_places()]
         work = ("review", key[1], unknown, list(key[2]), samples, seed, budget)
     return [Job((key, samples), work, ("along", key))]

@@ -15,7 +15,7 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.moves import Move
 
 from ..mirror.convert import deal_arrays, delta_to_move
-from ..mirror.position import MAX_MOVES, all_moves, initial_position
+from ..mirror.position import DEPTH, MAX_MOVES, NPILES, all_moves, initial_position
 from ..verdicts import UNRESOLVED
 from .bandit import bandit_decide, new_solver
 from .fair import base_choice, decide, new_tree, view_layout
@@ -51,10 +51,13 @@ class FairHint:
     high: tuple[float, ...] = ()
 
 
-def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: int) -> FairHint:
+def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: int,
+              known: Optional[np.ndarray] = None) -> FairHint:
     """The fair hint on ``position`` (see :class:`FairHint`): ``player``'s move decided on
     the view, and the children solved in ``samples`` layouts drawn from it (``budget``
-    positions a solve), the random numbers seeded with ``seed`` (modulo 2**64)."""
+    positions a solve), the random numbers seeded with ``seed`` (modulo 2**64); ``known``
+    (a boolean mask of pile and depth, or None) the places under the tops whose cards every
+    layout keeps where ``position`` has them."""
     piles, reserve = deal_arrays(position)
     pos = np.uint64(initial_position(piles, reserve))
     moves = np.empty(MAX_MOVES, np.uint64)
@@ -75,7 +78,12 @@ def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: i
                               np.zeros_like(piles)))
     else:
         k = int(base_choice(view, reserve, pos, moves, m, player.code))
-    table = child_table(view, reserve, pos, moves, m, samples, state, budget)
+    if known is None:
+        table = child_table(view, reserve, pos, moves, m, samples, state, budget)
+    else:  # the known cards in their places: the position itself, the rest drawn again
+        fixed = np.zeros((NPILES, DEPTH), np.bool_)
+        fixed[:known.shape[0], :known.shape[1]] = known
+        table = child_table(piles, reserve, pos, moves, m, samples, state, budget, fixed)
     cmp = np.zeros((m, 5), np.float64)
     rec, best = recommend(table, k, Z95, cmp)
     wins, open_ = position_counts(table)

@@ -247,7 +247,8 @@ def advice_is_coherent(page, light=True):
     # one snapshot: the panel and the light are drawn from one answer
     seen = page.evaluate("""() => {
       const panel = document.getElementById("fair-panel");
-      return {hidden: panel.hidden, wins: panel.dataset.positionWins, samples: panel.dataset.samples,
+      return {hidden: panel.hidden, wins: panel.dataset.positionWins,
+              samples: panel.dataset.samples,
               says: document.getElementById("says").textContent,
               rows: [...document.querySelectorAll("#fair tr")].map((tr) => ({
                 keeps: Number(tr.dataset.keeps), high: Number(tr.dataset.diffHigh),
