@@ -29,7 +29,8 @@ LOST_HERE = "probably lost here"
 LOST_FALL = 0.15  # a move is marked when its share fell by this much, and by half the most
 MARKED = 3  # moves marked at most
 ALONG_NOTE = ("Uses only the cards entered: the 20 the app showed and each card told as it "
-              "appeared. A share counts the layouts of the cards not seen yet, drawn at "
+              "appeared (kept in its place after an undo: it was seen). A share counts the "
+              "layouts of the cards not seen yet, drawn at "
               "random, in which the game can still be won after the move by a player who "
               "would then see every card. The position and every move are measured on the "
               "same layouts (the position is won in a layout when some move keeps the win), "
