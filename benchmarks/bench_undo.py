@@ -149,8 +149,9 @@ def table(args: argparse.Namespace) -> int:
         g = rows[rows["policy"] == p]
         mv, de = list(g["moves_made"]), list(g["dead_ends"])
         print(f"| {p} | {len(g)} | {int(g['won'].sum())} ({100 * g['won'].mean():.1f} %) | "
-              f"{_pct(mv, 50):.0f} | {_pct(mv, 90):.0f} | {max(mv):.0f} | {_pct(de, 50):.0f} | "
-              f"{_pct(de, 90):.0f} | {max(de):.0f} | {_pct(list(g['undos']), 50):.0f} | "
+              f"{_half(_pct(mv, 50))} | {_pct(mv, 90):.0f} | {max(mv):.0f} | "
+              f"{_half(_pct(de, 50))} | {_pct(de, 90):.0f} | {max(de):.0f} | "
+              f"{_half(_pct(list(g['undos']), 50))} | "
               f"{g['solves'].mean():,.0f} | {g['seconds'].mean():.1f} |")
     # paired by deal: the moves each policy needs against the first policy's
     first = policies[0]
@@ -163,9 +164,14 @@ def table(args: argparse.Namespace) -> int:
         d = wide[p] - wide[first]
         low, high = _bootstrap_mean(d.to_numpy(float))
         print(f"| {p} | {int((d < 0).sum())} | {int((d == 0).sum())} | {int((d > 0).sum())} | "
-              f"{wide[p].mean():.1f} | {d.median():+.0f} | {d.mean():+.1f} ({low:+.1f} to "
+              f"{wide[p].mean():.1f} | {_half(d.median(), '+')} | {d.mean():+.1f} ({low:+.1f} to "
               f"{high:+.1f}) |")
     return 0
+
+
+def _half(x: float, sign: str = "") -> str:
+    """A median of whole numbers: whole, or halfway between two (``66.5``)."""
+    return f"{x:{sign}.0f}" if x == int(x) else f"{x:{sign}.1f}"
 
 
 def _bootstrap_mean(d, resamples: int = 10_000) -> tuple[float, float]:
