@@ -30,13 +30,14 @@ LOST_FALL = 0.15  # a move is marked when its share fell by this much, and by ha
 MARKED = 3  # moves marked at most
 ALONG_NOTE = ("Uses only the cards entered: the 20 the app showed and each card told as it "
               "appeared (kept in its place after an undo: it was seen). A share counts the "
-              "layouts of the cards not seen yet, drawn at "
-              "random, in which the game can still be won after the move by a player who "
-              "would then see every card. The position and every move are measured on the "
-              "same layouts (the position is won in a layout when some move keeps the win), "
-              "and a move is compared with the best on the layouts where only one of the two "
-              "wins (95 % paired interval). The recommended move is the fair player's unless "
-              "its share is clearly below the best's; then it is the best.")
+              "layouts of the cards not seen yet, drawn at random, in which the game can "
+              "still be won after the move by a player who would then see every card. The "
+              "position and every move are measured on the same layouts (the position is won "
+              "in a layout when some move keeps the win), and a move is compared with the "
+              "best on the layouts where only one of the two wins (95 % paired interval). "
+              "The recommended move is the move of largest share (ties: the tuned player's "
+              "move, else the first): with the app's undo, the advice that needed the fewest "
+              "moves to win.")
 
 
 # --- the state ------------------------------------------------------------------------

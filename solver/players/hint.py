@@ -2,7 +2,7 @@
 shows it — the move it would make, and for each legal move how often the solver wins its
 child in layouts drawn from the view, the same layouts for every move and for the position
 (:mod:`.paired`): the position's share, each move against the best with its paired
-interval, and the recommendation."""
+interval, and the recommendation (the move of largest share, ties to the tuned player's)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from ..mirror.position import DEPTH, MAX_MOVES, NPILES, all_moves, initial_posit
 from ..verdicts import UNRESOLVED
 from .bandit import bandit_decide, new_solver
 from .fair import base_choice, decide, new_tree, view_layout
-from .paired import Z95, child_table, position_counts, recommend
+from .paired import Z95, child_table, compare, position_counts
 from .roster import FAIR, PLAYERS, TABLE_BITS, Player
+from .simple import TUNED
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,11 @@ class FairHint:
     position after it and ``unresolved[j]`` in which it could not settle it.  From the same
     layouts (:mod:`.paired`): ``wins``, those in which some move's child is won (the
     position's share), ``open`` those with none won and some not settled; ``best`` the move
-    of most ``keeps`` (ties to ``move``); for each move ``only[j]`` layouts won after it and
-    not after the best, ``only_best[j]`` the other way, ``low[j]``/``high[j]`` the 95 %
-    interval of its share minus the best's (Newcombe's, paired); ``recommended``: ``move``
-    unless clearly below the best (``high`` below 0), then ``best``."""
+    of most ``keeps`` (ties to the tuned player's move, then to the first in the engine's
+    order); for each move ``only[j]`` layouts won after it and not after the best,
+    ``only_best[j]`` the other way, ``low[j]``/``high[j]`` the 95 % interval of its share
+    minus the best's (Newcombe's, paired); ``recommended``: the board's recommendation,
+    ``best`` (never below any move's share, so never clearly below the best's)."""
 
     move: Optional[Move]
     samples: int
@@ -85,7 +87,8 @@ def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: i
         fixed[:known.shape[0], :known.shape[1]] = known
         table = child_table(piles, reserve, pos, moves, m, samples, state, budget, fixed)
     cmp = np.zeros((m, 5), np.float64)
-    rec, best = recommend(table, k, Z95, cmp)
+    tie = int(base_choice(view, reserve, pos, moves, m, TUNED))
+    best = rec = compare(table, tie, Z95, cmp)
     wins, open_ = position_counts(table)
     legal = tuple(delta_to_move(int(moves[j])) for j in range(m))
     return FairHint(legal[k], int(samples), legal, tuple(int(x) for x in cmp[:, 0]),
