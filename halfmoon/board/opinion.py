@@ -407,8 +407,8 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     why = f"the largest share ({pct})"
     equal = sum(m["keeps"] == chosen["keeps"] for m in moves) - 1
     if equal:
-        why += (f", as {equal} other move{'s' if equal > 1 else ''} (ties go to the tuned "
-                "player's move, else to the first)")
+        why += (f", tied with {equal} other move{'s' if equal > 1 else ''} (a tie goes to the "
+                "tuned player's move, else to the first)")
     if str(shown) == str(fair_move):
         why += "; the fair player's move too"
     else:

@@ -297,7 +297,7 @@ def test_the_fair_hint_recommends_one_move_and_says_why():
     even = {**rows, moves[0]: range(0, 64)}
     view = fair_view(game, paired_answer(even, 64, moves[3], tie=moves[0]), 384)
     assert view["move"] == moves[0]
-    assert "as 1 other move (ties go to the tuned player's move" in view["text"]
+    assert "tied with 1 other move (a tie goes to the tuned player's move" in view["text"]
     # never a highlighted move below the best, whichever the fair player's
     for chosen in moves:
         v = fair_view(game, paired_answer(rows, 64, chosen), 384)
