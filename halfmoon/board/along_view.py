@@ -37,7 +37,8 @@ ALONG_NOTE = ("Uses only the cards entered: the 20 the app showed and each card 
               "best on the layouts where only one of the two wins (95 % paired interval). "
               "The recommended move is the move of largest share (ties: the tuned player's "
               "move, else the first): with the app's undo, the advice that needed the fewest "
-              "moves to win.")
+              "moves to win. The fair player's own move is shown beside it: without undo it "
+              "wins more games.")
 
 
 # --- the state ------------------------------------------------------------------------

@@ -323,7 +323,7 @@ FAIR_NOTE = ("Uses only the cards the page shows (the pile tops and the reserve)
              "Newcombe's). The recommended move is the move of largest share (ties: the tuned "
              "player's move, else the first): with the app's undo, the advice that needed "
              "the fewest moves to win. The fair player's own move (chosen by its roll-outs) "
-             "is shown beside it.")
+             "is shown beside it: without undo it wins more games.")
 RULE = ("the move of largest share; among moves of equal share the tuned player's move, else "
         "the first in the engine's order")
 
