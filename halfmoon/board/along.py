@@ -170,7 +170,8 @@ class AlongGame:
         return DECK - self.seen()
 
     def where(self, card: Card) -> list[str]:
-        """Where the seen copies of ``card`` are: ``P3``, ``R2`` or ``removed``."""
+        """Where the seen copies of ``card`` are: ``P3``, ``R2``, ``removed`` or ``under P3's
+        top`` (told, then covered again by an undo)."""
         out = []
         for i, pile in enumerate(self.known):
             for d, c in enumerate(pile):
