@@ -405,19 +405,42 @@ def weighted_wins(deals: Union[DealBatch, Iterable[DealLike]], weights: Sequence
 
 
 def fair_hint(position: DealLike, samples: int, seed: int, budget: int = 20_000,
-              player: str = "fair") -> FairHint:
+              player: str = "fair", known: Sequence[tuple[int, int]] = ()) -> FairHint:
     """What a fair player can say about ``position`` (a Deal, read as the app shows it:
     give it with its hidden cards out of place, nothing here looks under the tops): the move
     ``player`` (a name as :func:`player_named` takes it) would make, and for each legal move
     in how many of ``samples`` layouts drawn uniformly among those consistent with the view
     the solver (``budget`` positions a solve) wins the position after it.  ``seed`` (any
-    whole number, modulo 2**64) seeds the draws.  Returns a :class:`FairHint`."""
+    whole number, modulo 2**64) seeds the draws.  ``known``: places (pile index from 0,
+    depth from the bottom) under the tops whose card the player knows, as one who undid
+    the move that uncovered it does: every layout keeps their cards there.  Returns a
+    :class:`FairHint`."""
     p = _check_player(player)
     d = _check_deal(position)
     samples = _check_whole(samples, "samples", 1)
     if isinstance(seed, bool) or not isinstance(seed, Integral):
         raise HalfMoonError(f"seed must be a whole number, got {seed!r}")
-    return _hint.fair_hint(d, p, samples, int(seed), _check_budget(budget))
+    return _hint.fair_hint(d, p, samples, int(seed), _check_budget(budget),
+                           _check_known(d, known))
+
+
+def _check_known(d: Deal, known) -> Optional[np.ndarray]:
+    """``known`` places under the tops of ``d`` as the samplers' mask (None: none)."""
+    if isinstance(known, (str, bytes)) or not isinstance(known, Iterable):
+        raise HalfMoonError(f"known must be places (pile, depth), got {known!r}")
+    places = list(known)
+    if not places:
+        return None
+    mask = np.zeros((len(d.piles), max(len(p) for p in d.piles) or 1), np.bool_)
+    for place in places:
+        ok = (isinstance(place, (tuple, list)) and len(place) == 2
+              and all(isinstance(x, Integral) and not isinstance(x, bool) for x in place))
+        if not ok or not (0 <= place[0] < len(d.piles)
+                          and 0 <= place[1] < len(d.piles[place[0]]) - 1):
+            raise HalfMoonError(f"known place {place!r} is not under a pile's top (pile "
+                                f"0-{len(d.piles) - 1}, depth below the top)")
+        mask[place[0], place[1]] = True
+    return mask
 
 
 def undo_game(deal: DealLike, policy: str, *, samples: int = 16, review: int = 16,

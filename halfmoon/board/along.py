@@ -6,10 +6,12 @@ is unknown) and plays on the reference engine with a *stand-in* deal: the known 
 their places, the cards not seen yet (the double deck less the cards seen) laid sorted in
 the unknown places.  The stand-in's unknown places are never shown and never played: a
 move that uncovers one leaves its pile *waiting*, and the game takes no tap until the
-card that appeared is told (:meth:`AlongGame.reveal`) or the move is undone (an undo takes
-back the reveals made after the move with it).  Since the stand-in's unknown places hold
-the unseen cards sorted, what is sent to the solver from it depends only on what was
-entered.
+card that appeared is told (:meth:`AlongGame.reveal`) or the move is undone.  A card told
+stays known after an undo, as it does to a player of the app who undid the move that
+uncovered it: it is the card of that place of the deal, so a move that uncovers the place
+again shows it and asks for nothing, and the sampled layouts keep it there
+(:meth:`AlongGame.known_under`).  Since the stand-in's unknown places hold the unseen cards
+sorted, what is sent to the solver from it depends only on what was entered.
 
 Checked: no card is entered more than twice in all (a double deck has two of each), a
 reveal only on a waiting pile; every error names the card or the pile and why.
@@ -168,12 +170,15 @@ class AlongGame:
         return DECK - self.seen()
 
     def where(self, card: Card) -> list[str]:
-        """Where the seen copies of ``card`` are: ``P3``, ``R2`` or ``removed``."""
+        """Where the seen copies of ``card`` are: ``P3``, ``R2``, ``removed`` or ``under P3's
+        top`` (told, then covered again by an undo)."""
         out = []
         for i, pile in enumerate(self.known):
             for d, c in enumerate(pile):
                 if c == card:
-                    out.append(PILE_SOURCES[i] if d < self.game.counts[i] else "removed")
+                    n = self.game.counts[i]
+                    out.append("removed" if d >= n else PILE_SOURCES[i] if d == n - 1
+                               else f"under {PILE_SOURCES[i]}'s top")
         for r, c in enumerate(self.reserve):
             if c == card:
                 out.append(f"R{r + 1}" if self.game.reserve_full[r] else "removed")
@@ -198,6 +203,12 @@ class AlongGame:
         """(pile, depth) of every place whose card has not been seen."""
         return [(i, d) for i, pile in enumerate(self.known) for d, c in enumerate(pile)
                 if c is None]
+
+    def known_under(self) -> list[tuple[int, int]]:
+        """(pile, depth) of the places under the tops now whose card is known: told when a
+        move uncovered it, then covered again by an undo."""
+        return [(i, d) for i, n in enumerate(self.game.counts) for d in range(max(n - 1, 0))
+                if self.known[i][d] is not None]
 
     def _restand(self) -> None:
         """The engine's game on the stand-in deal as now known (same moves, same cards
@@ -247,15 +258,8 @@ class AlongGame:
         return told
 
     def undo(self) -> Optional[Move]:
-        """Undo the last move, and the reveals made after it."""
-        move = self.game.undo()
-        if move is not None:
-            ply = len(self.game.stack)
-            while self.reveals and self.reveals[-1][0] > ply:
-                _, i, d = self.reveals.pop()
-                self.known[i][d] = None
-            self._restand()
-        return move
+        """Undo the last move; the cards told since stay known (the app's player saw them)."""
+        return self.game.undo()
 
     @property
     def is_over(self) -> bool:

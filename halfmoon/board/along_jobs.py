@@ -1,8 +1,10 @@
 """What a solver process does for a game played along with the app (plain data in and out,
 as :mod:`halfmoon.board.jobs`):
 
-- ``("along", layout, samples, seed, budget)``: the position given as layout text, the
-  cards under the tops being the cards not seen yet (in any order: they are drawn again);
+- ``("along", layout, samples, seed, budget, known)``: the position given as layout text,
+  the cards under the tops being the cards not seen yet (in any order: they are drawn
+  again) except at the places ``known`` lists (``[pile, depth]``, cards told and then
+  covered again by an undo), which keep their cards;
   answer ``{"samples", "wins", "unresolved", "move", "moves", ...}``: the fair hint
   (:func:`halfmoon.research.fairplay.fair_hint`: the fair player's move, each legal move's
   ``keeps`` and its paired difference with the best, the recommendation) on ``samples``
@@ -46,13 +48,14 @@ def shuffled(deal: Deal, places: Sequence[tuple[int, int]], rng: random.Random) 
     return Deal(piles=piles, reserve=deal.reserve)
 
 
-def along_job(layout: str, samples: int, seed: int, budget: int) -> dict[str, Any]:
+def along_job(layout: str, samples: int, seed: int, budget: int,
+              known: Sequence = ()) -> dict[str, Any]:
     from halfmoon.research.fairplay import fair_hint
     from solver import warm_up
 
     position = parse_layout(layout, name="position")
     warm_up(FAIR_GROUPS, out=None)
-    hint = fair_hint(position, samples, seed, budget)
+    hint = fair_hint(position, samples, seed, budget, known=[tuple(p) for p in known])
     # the position's share from the moves' layouts: won where some move keeps the win
     return {"samples": samples, "wins": hint["position_wins"],
             "unresolved": hint["position_open"], **hint}

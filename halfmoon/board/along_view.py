@@ -29,13 +29,16 @@ LOST_HERE = "probably lost here"
 LOST_FALL = 0.15  # a move is marked when its share fell by this much, and by half the most
 MARKED = 3  # moves marked at most
 ALONG_NOTE = ("Uses only the cards entered: the 20 the app showed and each card told as it "
-              "appeared. A share counts the layouts of the cards not seen yet, drawn at "
-              "random, in which the game can still be won after the move by a player who "
-              "would then see every card. The position and every move are measured on the "
-              "same layouts (the position is won in a layout when some move keeps the win), "
-              "and a move is compared with the best on the layouts where only one of the two "
-              "wins (95 % paired interval). The recommended move is the fair player's unless "
-              "its share is clearly below the best's; then it is the best.")
+              "appeared (kept in its place after an undo: it was seen). A share counts the "
+              "layouts of the cards not seen yet, drawn at random, in which the game can "
+              "still be won after the move by a player who would then see every card. The "
+              "position and every move are measured on the same layouts (the position is won "
+              "in a layout when some move keeps the win), and a move is compared with the "
+              "best on the layouts where only one of the two wins (95 % paired interval). "
+              "The recommended move is the move of largest share (ties: the tuned player's "
+              "move, else the first): with the app's undo, the advice that needed the fewest "
+              "moves to win. The fair player's own move is shown beside it: without undo it "
+              "wins more games.")
 
 
 # --- the state ------------------------------------------------------------------------
@@ -69,7 +72,8 @@ def position_key(live: AlongLive) -> Optional[tuple]:
     along, game = live.along, live.game
     if along.waiting or along.is_over or not game.legal_moves:
         return None
-    return ("along", format_layout(game.remaining_deal(), code=""))
+    return ("along", format_layout(game.remaining_deal(), code=""),
+            tuple(along.known_under()))
 
 
 def review_key(live: AlongLive) -> Optional[tuple]:
@@ -94,10 +98,13 @@ def along_jobs(live: AlongLive, answers: dict) -> list[Job]:
     todo = [k for k in stages if k > done]
     if not todo or (have and have.get("stop")):
         return []
-    samples, seed = todo[0], zlib.crc32("\n".join(key[1:2]).encode())
     if key[0] == "along":
-        work = ("along", key[1], samples, seed, budget)
+        # the known places under the tops change the layouts drawn, so the seed too
+        text = key[1] + "".join(f"\n{i} {d}" for i, d in key[2])
+        samples, seed = todo[0], zlib.crc32(text.encode())
+        work = ("along", key[1], samples, seed, budget, [list(p) for p in key[2]])
     else:
+        samples, seed = todo[0], zlib.crc32(key[1].encode())
         unknown = [list(p) for p in live.along.unknown_places()]
         work = ("review", key[1], unknown, list(key[2]), samples, seed, budget)
     return [Job((key, samples), work, ("along", key))]

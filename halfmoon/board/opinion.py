@@ -320,10 +320,12 @@ FAIR_NOTE = ("Uses only the cards the page shows (the pile tops and the reserve)
              "measured on the same layouts: the position is won in a layout when some move keeps "
              "the win, so no move's share is above the position's, and a move is compared with "
              "the best on the layouts where only one of the two wins (95 % paired interval, "
-             "Newcombe's). The recommended move is the fair player's (chosen by its roll-outs) "
-             "unless its share is clearly below the best's; then it is the best.")
-RULE = ("the fair player's move unless its share is clearly below the best's (the 95 % paired "
-        "interval of the difference below 0), then the move of largest share")
+             "Newcombe's). The recommended move is the move of largest share (ties: the tuned "
+             "player's move, else the first): with the app's undo, the advice that needed "
+             "the fewest moves to win. The fair player's own move (chosen by its roll-outs) "
+             "is shown beside it: without undo it wins more games.")
+RULE = ("the move of largest share; among moves of equal share the tuned player's move, else "
+        "the first in the engine's order")
 
 
 def _pts(x: float) -> str:
@@ -400,20 +402,20 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     plow, phigh = wilson_interval(wins, n)[0], wilson_interval(min(n, wins + open_), n)[1]
     out["position"] = {"share": wins / n if n else 0.0, "low": plow, "high": phigh,
                        "wins": wins, "unresolved": open_, "samples": n}
-    best = moves[0]
     fair_row = next(m for m in moves if m["move"] == str(fair_move))
     pct = f"{round(100 * chosen['share'])} % of {n} layouts"
-    if chosen is best and str(shown) == str(fair_move):
-        why = f"the fair player's move and the largest share ({pct})"
-    elif str(shown) == str(fair_move):
-        why = (f"the fair player's move; its share ({pct}) is not told apart from the best's "
-               f"({best['cards']}, {round(100 * best['share'])} %): {_pts(chosen['diff'])} "
-               f"points, 95 % paired interval {_pts(chosen['diff_low'])} to "
-               f"{_pts(chosen['diff_high'])}")
+    why = f"the largest share ({pct})"
+    equal = sum(m["keeps"] == chosen["keeps"] for m in moves) - 1
+    if equal:
+        why += (f", tied with {equal} other move{'s' if equal > 1 else ''} (a tie goes to the "
+                "tuned player's move, else to the first)")
+    if str(shown) == str(fair_move):
+        why += "; the fair player's move too"
     else:
-        why = (f"the largest share ({pct}); the fair player's move, {fair_row['cards']}, is "
-               f"clearly below it ({_pts(fair_row['diff'])} points, 95 % paired interval "
-               f"{_pts(fair_row['diff_low'])} to {_pts(fair_row['diff_high'])})")
+        how = "clearly below it" if fair_row.get("clearly_below") else "not told apart from it"
+        why += (f"; the fair player's move, {fair_row['cards']}, is {how} "
+                f"({_pts(fair_row['diff'])} points, 95 % paired interval "
+                f"{_pts(fair_row['diff_low'])} to {_pts(fair_row['diff_high'])})")
     return {**out, "why": why, "text": f"Play {move_cards(game, shown)}: {why}"}
 
 

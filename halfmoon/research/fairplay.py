@@ -182,7 +182,7 @@ def view_deal(position: Deal) -> Deal:
 
 
 def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
-              player: str = "fair") -> dict:
+              player: str = "fair", known: Sequence[tuple[int, int]] = ()) -> dict:
     """What a fair player can say about ``position`` (given as :func:`view_deal` makes it:
     nothing here looks under the tops): the move of ``player`` and, for each legal move,
     in how many of ``samples`` layouts drawn uniformly among those consistent with the view
@@ -192,8 +192,10 @@ def fair_hint(position: Deal, samples: int, seed: int, budget: int = 20_000,
     most keeps, ``recommended`` the player's move unless clearly below the best (then the
     best), and for each move ``only``/``only_best`` (layouts won after it and not after the
     best, and the other way) and ``diff_low``/``diff_high`` (the 95 % interval of its share
-    minus the best's, Newcombe's paired interval)."""
-    h = _fair_hint(position, samples, seed, budget, player)
+    minus the best's, Newcombe's paired interval).  ``known``: places (pile, depth) under
+    the tops whose card the player knows (seen, then covered by an undo): kept in every
+    layout."""
+    h = _fair_hint(position, samples, seed, budget, player, known=known)
     return {"move": None if h.move is None else str(h.move), "samples": h.samples,
             "position_wins": h.wins, "position_open": h.open,
             "best": None if h.best is None else str(h.best),

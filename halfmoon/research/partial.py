@@ -104,9 +104,8 @@ class PartialAnalysis:
     ``seconds`` spent and the settings (``seed``, ``budget``, ``player``).  The position
     and the moves are solved on the same layouts: the position is won in a layout exactly
     when some move's child is (so no move's share is above ``winnable``); ``best`` is the
-    move of most wins (ties to the fair player's move), ``recommended`` the fair player's
-    move unless it is clearly below the best (:attr:`MoveShare.clearly_below`), then the
-    best."""
+    move of most wins (ties to the tuned player's move, then to the first in the engine's
+    order) and ``recommended`` the same move, the board's recommendation (:data:`RULE`)."""
 
     cards_left: int
     unknown: int
@@ -257,6 +256,7 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
     moves = list(game.legal_moves)
     cards = [tuple(game.card_at(s).symbol() for s in m.sources) for m in moves]
     fair_move = _fair_move(position, seed, player) if moves else None
+    tie = _fair_move(position, seed, "tuned") if moves else None  # the rule's tie-break
     n = w = u = 0
     mw = [0] * len(moves)
     mu = [0] * len(moves)
@@ -267,7 +267,7 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
         fair_n, fair_w = 1, int(game.cards_left() == 0)
 
     def answer() -> PartialAnalysis:
-        shares, best, recommended = _paired(moves, cards, mw, mu, n, won_rows, fair_move)
+        shares, best, recommended = _paired(moves, cards, mw, mu, n, won_rows, tie)
         return PartialAnalysis(
             position.card_count(), sum(position.unknown().values()), Share(w, u, n),
             shares, fair_move, Share(fair_w, 0, fair_n), time.perf_counter() - t0, seed,
@@ -294,18 +294,19 @@ def partial_analyses(position, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
             yield answer()
 
 
-RULE = ("the fair player's move unless its share is clearly below the best's (the 95 % "
-        "paired interval of the difference below 0), then the move of largest share")
+RULE = ("the move of largest share; among moves of equal share the tuned player's move, "
+        "else the first in the engine's order")
 
 
 def _paired(moves: list[Move], cards: list, wins: list[int], unresolved: list[int], n: int,
-            rows: list[list[bool]], fair_move: Optional[Move]):
+            rows: list[list[bool]], tie: Optional[Move]):
     """The moves' shares with each one against the best on the same layouts (``rows``), the
-    best move and the recommended one (:data:`RULE`)."""
+    best move (ties to ``tie``, then to the first) and the recommended one (:data:`RULE`:
+    the best)."""
     if not moves:
         return (), None, None
     table = np.array(rows, dtype=float).reshape(len(rows), len(moves))
-    k = moves.index(fair_move) if fair_move in moves else 0
+    k = moves.index(tie) if tie in moves else 0
     best = max(range(len(moves)), key=lambda j: (wins[j], j == k))
     out = []
     for j, (m, c) in enumerate(zip(moves, cards)):
@@ -314,8 +315,7 @@ def _paired(moves: list[Move], cards: list, wins: list[int], unresolved: list[in
                              int(np.sum((table[:, j] == 1) & (table[:, best] == 0))),
                              int(np.sum((table[:, j] == 0) & (table[:, best] == 1))),
                              float(diff), float(low), float(high)))
-    recommended = moves[best] if out[k].clearly_below else moves[k]
-    return tuple(out), moves[best], recommended
+    return tuple(out), moves[best], moves[best]
 
 
 def analyse_partial(position, *, samples: int = 256, games: int = 16,

@@ -39,7 +39,7 @@ from .fair import fair_game
 from .features import weighted_wins as weighted_wins_kernel
 from .paired import recommend_game
 from .pimc import pimc_game
-from .roster import FAIR, PLAYERS, TABLE_BITS, Player
+from .roster import TABLE_BITS, Player
 from .simple import play_batch, play_game
 
 
@@ -165,9 +165,8 @@ def _game(piles, reserve, root, player: Player, seed: int, line) -> tuple[int, i
                                line, stats)
         return int(n), int(final), int(stats[0])
     if player.kind == "recommend":
-        f = PLAYERS[FAIR]
-        return recommend_game(piles, reserve, root, f.code, f.base, f.params(), player.samples,
-                              player.budget, player.z, seed, line)
+        return recommend_game(piles, reserve, root, player.samples, player.budget, player.z,
+                              seed, line)
     return pimc_game(piles, reserve, root, player.base, player.samples, player.budget, seed, line)
 
 

@@ -2,7 +2,7 @@
 shows it — the move it would make, and for each legal move how often the solver wins its
 child in layouts drawn from the view, the same layouts for every move and for the position
 (:mod:`.paired`): the position's share, each move against the best with its paired
-interval, and the recommendation."""
+interval, and the recommendation (the move of largest share, ties to the tuned player's)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.moves import Move
 
 from ..mirror.convert import deal_arrays, delta_to_move
-from ..mirror.position import MAX_MOVES, all_moves, initial_position
+from ..mirror.position import DEPTH, MAX_MOVES, NPILES, all_moves, initial_position
 from ..verdicts import UNRESOLVED
 from .bandit import bandit_decide, new_solver
 from .fair import base_choice, decide, new_tree, view_layout
-from .paired import Z95, child_table, position_counts, recommend
+from .paired import Z95, child_table, compare, position_counts
 from .roster import FAIR, PLAYERS, TABLE_BITS, Player
+from .simple import TUNED
 
 
 @dataclass(frozen=True)
@@ -31,10 +32,11 @@ class FairHint:
     position after it and ``unresolved[j]`` in which it could not settle it.  From the same
     layouts (:mod:`.paired`): ``wins``, those in which some move's child is won (the
     position's share), ``open`` those with none won and some not settled; ``best`` the move
-    of most ``keeps`` (ties to ``move``); for each move ``only[j]`` layouts won after it and
-    not after the best, ``only_best[j]`` the other way, ``low[j]``/``high[j]`` the 95 %
-    interval of its share minus the best's (Newcombe's, paired); ``recommended``: ``move``
-    unless clearly below the best (``high`` below 0), then ``best``."""
+    of most ``keeps`` (ties to the tuned player's move, then to the first in the engine's
+    order); for each move ``only[j]`` layouts won after it and not after the best,
+    ``only_best[j]`` the other way, ``low[j]``/``high[j]`` the 95 % interval of its share
+    minus the best's (Newcombe's, paired); ``recommended``: the board's recommendation,
+    ``best`` (never below any move's share, so never clearly below the best's)."""
 
     move: Optional[Move]
     samples: int
@@ -51,10 +53,13 @@ class FairHint:
     high: tuple[float, ...] = ()
 
 
-def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: int) -> FairHint:
+def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: int,
+              known: Optional[np.ndarray] = None) -> FairHint:
     """The fair hint on ``position`` (see :class:`FairHint`): ``player``'s move decided on
     the view, and the children solved in ``samples`` layouts drawn from it (``budget``
-    positions a solve), the random numbers seeded with ``seed`` (modulo 2**64)."""
+    positions a solve), the random numbers seeded with ``seed`` (modulo 2**64); ``known``
+    (a boolean mask of pile and depth, or None) the places under the tops whose cards every
+    layout keeps where ``position`` has them."""
     piles, reserve = deal_arrays(position)
     pos = np.uint64(initial_position(piles, reserve))
     moves = np.empty(MAX_MOVES, np.uint64)
@@ -75,9 +80,15 @@ def fair_hint(position: Deal, player: Player, samples: int, seed: int, budget: i
                               np.zeros_like(piles)))
     else:
         k = int(base_choice(view, reserve, pos, moves, m, player.code))
-    table = child_table(view, reserve, pos, moves, m, samples, state, budget)
+    if known is None:
+        table = child_table(view, reserve, pos, moves, m, samples, state, budget)
+    else:  # the known cards in their places: the position itself, the rest drawn again
+        fixed = np.zeros((NPILES, DEPTH), np.bool_)
+        fixed[:known.shape[0], :known.shape[1]] = known
+        table = child_table(piles, reserve, pos, moves, m, samples, state, budget, fixed)
     cmp = np.zeros((m, 5), np.float64)
-    rec, best = recommend(table, k, Z95, cmp)
+    tie = int(base_choice(view, reserve, pos, moves, m, TUNED))
+    best = rec = compare(table, tie, Z95, cmp)
     wins, open_ = position_counts(table)
     legal = tuple(delta_to_move(int(moves[j])) for j in range(m))
     return FairHint(legal[k], int(samples), legal, tuple(int(x) for x in cmp[:, 0]),

@@ -14,9 +14,11 @@ a move; WIN, LOSS or UNRESOLVED).  From that one table:
   difference, with Newcombe's interval for paired proportions (method 10, 1998: each
   share's Wilson interval joined by the pairs' correlation); a move is **clearly below**
   the best when that interval's top is below 0 (:func:`paired_bounds`);
-- the **recommendation** (:func:`recommend`): the base player's move unless it is clearly
-  below the best, then the best: among the moves these layouts cannot tell apart from the
-  best, the base player's preference decides.
+- the board's **recommendation** is the best, with the tuned player's move as the base (so
+  ties go to it, then to the first in the engine's order): :func:`recommend_game` plays it,
+  :func:`.hint.fair_hint` gives it;
+- :func:`recommend`, the base player's move unless it is clearly below the best (then the
+  best), is the rule the undo benchmark's ``board`` policy plays (:mod:`.undo`).
 
 Known places (``fixed``) stay where they are in every layout: a player who undid a move
 remembers the card it uncovered.  The cards drawn are the unknown places' multiset, put in
@@ -32,7 +34,8 @@ from ..mirror.generator import below
 from ..mirror.position import DEPTH, MAX_MOVES, NPILES, all_moves, pile_count, position_arrays
 from ..portfolio.search import search_arrays
 from ..verdicts import LOSS, UNRESOLVED, WIN
-from .fair import decide, new_tree, view_layout
+from .fair import base_choice, view_layout
+from .simple import TUNED
 
 Z95 = 1.959963984540054
 
@@ -174,18 +177,15 @@ def position_counts(table: np.ndarray) -> tuple[int, int]:
     return int(won.sum()), int(open_.sum())
 
 
-def recommend_game(piles, reserve, root, code, base, params, samples: int, budget: int, z: float,
-                   seed: int, line) -> tuple[int, int, int]:
+def recommend_game(piles, reserve, root, samples: int, budget: int, z: float, seed: int,
+                   line) -> tuple[int, int, int]:
     """A game of the board's recommendation from ``root`` (its moves into ``line``): at each
-    decision the fair player's move (:func:`.fair.decide` with ``code``, ``base``,
-    ``params``) unless, on ``samples`` layouts drawn from the view, its share is clearly
-    below the best's (:func:`recommend` at ``z``).  Returns (moves made, final position,
-    solves)."""
+    decision the move whose child is won in most of ``samples`` layouts drawn from the view
+    (:func:`compare`, at ``z``), ties to the tuned player's move (then the first in the
+    engine's order).  Returns (moves made, final position, solves)."""
     moves = np.empty(MAX_MOVES, np.uint64)
     view = np.zeros((NPILES, DEPTH), np.int8)
-    scratch = np.zeros((NPILES, DEPTH), np.int8)
     state = np.array([seed], np.uint64)
-    tree = new_tree(1)
     cmp = np.zeros((MAX_MOVES, 5), np.float64)
     pos = np.uint64(root)
     n = solves = 0
@@ -193,13 +193,13 @@ def recommend_game(piles, reserve, root, code, base, params, samples: int, budge
         m = int(all_moves(piles, reserve, pos, moves))
         if m == 0:
             break
-        k = int(decide(piles, reserve, pos, moves, m, code, base, params, state, *tree,
-                       np.zeros(1, np.int64), scratch))
+        k = 0
         if m > 1:
             view_layout(piles, pos, view)
+            tuned = int(base_choice(view, reserve, pos, moves, m, TUNED))
             table = child_table(view, reserve, pos, moves, m, samples, state, budget)
             solves += table.size
-            k = int(recommend(table, k, z, cmp[:m])[0])
+            k = int(compare(table, tuned, z, cmp[:m]))
         line[n] = moves[k]
         n += 1
         pos = np.uint64(pos - moves[k])

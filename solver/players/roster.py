@@ -112,7 +112,7 @@ class Player:
             return f"{self.samples} layouts, {self.budget:,} positions a solve"
         if self.kind == "recommend":
             return (f"{self.samples} layouts a decision, {self.budget:,} positions a solve, "
-                    f"the fair player's move unless clearly below the best (z = {self.z:g})")
+                    "the move of largest share, ties to the tuned player's")
         if self.kind == "bandit":
             return (f"leader {self.samples:,} plays, cap {self.budget:,} positions ({self.search}"
                     f" search), batches of {self.batch}, C = {self.c:g}"
@@ -143,8 +143,8 @@ PLAYERS: dict[str, Player] = {
     "uct": Player("uct", "kernel", MCTS, GREEDY, samples=2000, c=0.3,
                   about="UCT over the fair game's states, greedy roll-outs"),
     "recommend": Player("recommend", "recommend", samples=32, budget=20_000, z=1.959963984540054,
-                        about="the board's recommendation: the fair player's move unless its "
-                              "share of sampled layouts is clearly below the best's (paired)"),
+                        about="the board's recommendation: the move whose child is won in "
+                              "most sampled layouts, ties to the tuned player's move"),
     "bandit": Player("bandit", "bandit", base=TUNED, samples=100, budget=1000, c=2.0, batch=10,
                      total=1000, hopeless=200, z=0.0,
                      about="UCB1 over the moves, capped solves of sampled layouts"),

@@ -9,9 +9,10 @@ The advice (:data:`POLICIES`), at a position, among the moves not tried there ye
   next there (a depth-first search, by hand);
 - ``fair``: the fair player's move (:data:`.roster.FAIR`, deciding on what the app shows);
 - ``share``: the move whose child is won in most of K layouts drawn from what the player
-  knows (the solver on each; :mod:`.paired`), ties to the tuned player's move;
-- ``board``: the board's recommendation (:func:`.paired.recommend`): the fair player's move
-  unless its share is clearly below the best's on the same K layouts, then the best;
+  knows (the solver on each; :mod:`.paired`), ties to the tuned player's move: the board's
+  recommendation;
+- ``board``: :func:`.paired.recommend`, the fair player's move unless its share is clearly
+  below the best's on the same K layouts, then the best;
 - ``board-tuned``: the same with the tuned player's move in the fair player's place.
 
 At a dead end each advised player asks for the review, as the board's play-along page

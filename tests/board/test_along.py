@@ -144,20 +144,58 @@ def test_a_third_copy_told_is_refused_naming_the_card_and_the_game_kept():
     assert (list(along.game.stack), along.waiting, sum(along.seen().values())) == before
 
 
-def test_undo_takes_back_the_reveal_with_its_move():
+def test_undo_keeps_the_cards_told_and_a_replay_asks_for_none():
+    """A card told stays known after the undo of the move that uncovered it (the app's
+    player saw it): a move that uncovers its place again shows it and waits for nothing."""
     deal = Deal.from_number(DEAD_END_DEAL)
     along = play_along(deal, DEAD_END_MOVES[:2])
-    seen = sum(along.seen().values())
+    seen, told = sum(along.seen().values()), list(along.reveals)
+    p4, p7 = deal.piles[3][along.game.counts[3] - 1], deal.piles[6][along.game.counts[6] - 1]
     assert along.undo() is not None
-    assert len(along.game.stack) == 1
-    assert sum(along.seen().values()) == seen - 2  # the cards of P4 and P7 are unknown again
-    assert along.waiting == []
-    # an undo while a pile waits takes the move back
+    assert len(along.game.stack) == 1 and along.waiting == []
+    assert sum(along.seen().values()) == seen and along.reveals == told
+    # the two cards told are now under the tops of P4 and P7, known
+    depth4, depth7 = along.game.counts[3] - 2, along.game.counts[6] - 2
+    assert along.known_under() == [(3, depth4), (6, depth7)]
+    assert along.known[3][depth4] == p4 and along.known[6][depth7] == p7
+    assert (3, depth4) not in along.unknown_places()
+    assert "under P4's top" in along.where(p4)
+    p4_line = along.known_text().splitlines()[3].split()
+    assert p4_line[-2:] == [str(p4), str(along.game.card_at("P4"))]
+    # played again: the cards are on the table at once, nothing to tell
     along.tap("P4")
     along.tap("P7")
-    assert along.waiting
+    assert along.waiting == [] and len(along.game.stack) == 2
+    assert along.game.card_at("P4") == p4 and along.game.card_at("P7") == p7
+    assert along.known_under() == []
+    with pytest.raises(AlongError, match="P4 is not waiting for a card"):
+        along.reveal("P4", str(p4))
+    # an undo while piles wait takes the move back, with nothing told to keep
+    along.tap("P4")
+    along.tap("P11")
+    assert along.waiting == ["P4", "P11"]
     along.undo()
-    assert along.waiting == [] and len(along.game.stack) == 1
+    assert along.waiting == [] and len(along.game.stack) == 2 and along.known_under() == []
+    along.undo()
+    assert along.known_under() == [(3, depth4), (6, depth7)]
+
+
+def test_a_card_known_under_a_top_counts_for_a_third_copy():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = play_along(deal, DEAD_END_MOVES[:3])
+    card = along.game.card_at("P11")  # told at move 3, then covered again by its undo
+    along.undo()
+    assert along.seen()[card] == 1 and along.where(card) == ["under P11's top"]
+    for move in ("P4+P8", "P4+P10"):  # other moves there: P4 shows its card known
+        along.tap("P4")
+        along.tap(move[3:])
+        assert along.waiting == [move[3:]]
+        if move == "P4+P8":
+            along.reveal("P8", str(card))  # its second copy
+            along.undo()
+    with pytest.raises(AlongError, match=rf"a third {card.symbol()}: .*\(under P8's top, "
+                                         r"under P11's top\)"):
+        along.reveal("P10", str(card))
 
 
 def test_a_dead_end_is_over_only_once_its_cards_are_told():
@@ -204,4 +242,4 @@ def test_the_live_game_counts_versions():
     live.reveal("P3", str(deal.piles[2][6]))
     assert live.version == 4
     live.undo()
-    assert live.version == 5 and along.waiting == [] and not along.reveals
+    assert live.version == 5 and along.waiting == [] and len(along.reveals) == 1

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 from board_helpers import EXAMPLE, TRAP
+from conftest import make_layout
 from test_along import DEAD_END_DEAL, DEAD_END_MOVES, play_along
 
 from halfmoon.board.along_jobs import (
@@ -56,6 +57,15 @@ def test_run_job_knows_the_along_jobs():
     out = run_job(("along", format_layout(TRAP), 4, 1, 20_000))
     assert out["samples"] == 4 and "moves" in out
     assert "error" in run_job(("review", "not a layout", [], [], 4, 1, 1000))
+
+
+def test_the_along_job_keeps_the_known_places():
+    # the 6 under the 5c: lost whatever the two other hidden cards; drawn again, won mostly
+    text = make_layout({1: "3c 10c", 2: "8c Ac", 3: "6c 5c"})
+    drawn = run_job(("along", text, 16, 1, 5_000, []))
+    known = run_job(("along", text, 16, 1, 5_000, [[2, 0]]))
+    assert 0 < drawn["wins"] < 16 and known["wins"] == 0
+    assert known["moves"][0]["keeps"] == 0 and "error" not in known
 
 
 def test_last_winnable_on_a_won_line_and_on_a_dead_end():

@@ -101,3 +101,25 @@ def test_the_opinion_says_the_share_with_its_interval():
     assert share["share"] == 0.5 and share["low"] < 0.5 < share["high"]
     assert out["says"].startswith("Winnable in 50 % of the layouts of the cards not seen yet")
     assert "64 layouts" in out["says"]
+
+
+def test_cards_told_then_covered_by_an_undo_are_sent_as_known():
+    """The solves of a position after an undo keep the cards told since in their places
+    (the job's ``known``), so the fair sampling draws only the cards never seen."""
+    from halfmoon.game.layouts import parse_layout
+
+    along = play_along(DEAL, DEAD_END_MOVES[:2])
+    along.undo()
+    live = live_of(along)
+    known = along.known_under()
+    assert len(known) == 2
+    key = position_key(live)
+    assert key[2] == tuple(known)
+    work = along_jobs(live, {})[0].work
+    assert work[0] == "along" and work[5] == [list(p) for p in known]
+    sent = parse_layout(work[1], name="position")
+    assert all(sent.piles[i][d] == DEAL.piles[i][d] for i, d in known)
+    # the same position with those cards unknown (as if never told) is another job
+    fresh = live_of(play_along(DEAL, DEAD_END_MOVES[:1]))
+    assert position_key(fresh)[2] == () and along_jobs(fresh, {})[0].work[5] == []
+    assert position_key(fresh) != key

@@ -294,40 +294,51 @@ def _shown(deal):
     return [str(c) for c in [p[-1] for p in deal.piles] + list(deal.reserve)]
 
 
-def _play_along(page, deal, move, typed=False, check=None):
+def _play_along(page, deal, move, typed=False, check=None, told=None):
     """Tap ``move``'s cards, then tell each card that appears as the app shows it (picked,
-    or typed); ``check(page)`` on the position reached, once nothing waits."""
+    or typed); ``check(page)`` on the position reached, once nothing waits.  ``told``: the
+    places (pile, depth) told so far in this game, kept up to date: a card told once is
+    known after an undo, so a move that uncovers its place again asks for nothing."""
     from playwright.sync_api import expect
 
+    told = set() if told is None else told
     sources = move.split("+")
-    # a card appears on each pile played that had more than one
-    appear = sum(s.startswith("P") and _count(page, s) > 1 for s in sources)
+    # a card appears on each pile played that had more than one, unless told before
+    uncovered = [(s, _count(page, s) - 2) for s in sources
+                 if s.startswith("P") and _count(page, s) > 1]
+    appear = sum((s, d) not in told for s, d in uncovered)
     played = int(page.locator("#moves").inner_text())
     for source in sources:
         card(page, source).click()
-    _tell(page, deal, appear, typed)
+    _tell(page, deal, appear, typed, told)
     # the move has landed (with no card to tell, the taps' answer may still be on its way)
     expect(page.locator("#moves")).to_have_text(str(played + 1))
+    for s, d in uncovered:
+        expect(card(page, s)).to_have_attribute("data-card",
+                                                deal.piles[int(s[1:]) - 1][d].symbol())
     if check is not None:
         check(page)
 
 
-def _tell(page, deal, piles, typed=False):
+def _tell(page, deal, piles, typed=False, told=None):
     """Tell the cards that appeared on ``piles`` piles, one after another, as the dialog
-    beside each asks."""
+    beside each asks (each place told added to ``told``)."""
     from playwright.sync_api import expect
 
     for _ in range(piles):
         expect(page.locator("#reveal")).to_be_visible()
         pile = page.locator("#reveal-says").inner_text().split(" on ")[1].split("?")[0]
         expect(card(page, pile)).to_have_class(re.compile(r"\bunknown\b"))
-        told = deal.piles[int(pile[1:]) - 1][_count(page, pile) - 1]
+        depth = _count(page, pile) - 1
+        card_told = deal.piles[int(pile[1:]) - 1][depth]
         if typed:
-            page.locator("#reveal-card").fill(str(told).upper())
+            page.locator("#reveal-card").fill(str(card_told).upper())
             page.locator("#reveal-card").press("Enter")
         else:
-            page.locator(f'#reveal-picker button[data-card="{told}"]').click()
-        expect(card(page, pile)).to_have_attribute("data-card", told.symbol())
+            page.locator(f'#reveal-picker button[data-card="{card_told}"]').click()
+        expect(card(page, pile)).to_have_attribute("data-card", card_told.symbol())
+        if told is not None:
+            told.add((pile, depth))
     expect(page.locator("#reveal")).to_be_hidden()
 
 
@@ -490,16 +501,21 @@ def test_browser_plays_a_whole_game_along(page):
         "P3 waits for the card that appeared: enter it first (or undo)")
     expect(page.locator("#reveal")).to_have_class(re.compile(r"\bflash\b"))
     expect(card(page, "P9")).not_to_have_class(re.compile(r"\bselected\b"))
-    _tell(page, deal, 1)  # P3's card
+    told = set()  # the places whose card was told: known for the rest of the game
+    _tell(page, deal, 1, told=told)  # P3's card
     check(page)
-    _play_along(page, deal, dead_end[1], typed=True)
+    _play_along(page, deal, dead_end[1], typed=True, told=told)
     expect(page.locator("#moves")).to_have_text("2")
-    page.locator("#undo").click()  # the move and its reveals taken back
+    assert len(told) > 1  # the move uncovered cards, told
+    page.locator("#undo").click()  # the move taken back; the cards told stay known
     expect(page.locator("#moves")).to_have_text("1")
     expect(card(page, "P4")).to_have_attribute("data-card", deal.piles[3][-1].symbol())
-    for move in dead_end[1:-1]:
-        _play_along(page, deal, move, check=check)
-    _play_along(page, deal, dead_end[-1])
+    again = len(told)
+    _play_along(page, deal, dead_end[1], check=check, told=told)  # nothing asked again
+    assert len(told) == again
+    for move in dead_end[2:-1]:
+        _play_along(page, deal, move, check=check, told=told)
+    _play_along(page, deal, dead_end[-1], told=told)
 
     # the dead end: the review, and the banner's new game is a new entry from the app
     banner = page.locator("#banner")
@@ -538,8 +554,8 @@ def test_browser_plays_a_whole_game_along(page):
     line = _winning_line(deal, dead_end[:back_to - 1])
     check(page)
     for move in line[:-1]:
-        _play_along(page, deal, move, check=check)
-    _play_along(page, deal, line[-1])
+        _play_along(page, deal, move, check=check, told=told)
+    _play_along(page, deal, line[-1], told=told)
     # every position of the game had coherent advice (the one before the dead end twice)
     assert len(checked) >= len(dead_end) + len(line), len(checked)
     expect(page.locator("#moves")).to_have_text("48")

@@ -242,14 +242,15 @@ def test_the_fair_hint_gives_each_share_its_interval_and_owns_its_choice():
     assert best["text"] == "A fair player plays 5♥ P2 + 6♦ P8"
 
 
-def paired_answer(rows: dict, samples: int, chosen: str) -> dict:
-    """A paired answer: ``rows[move]`` is the list of layouts (0..samples-1) won after it."""
+def paired_answer(rows: dict, samples: int, chosen: str, tie: str = "") -> dict:
+    """A paired answer: ``rows[move]`` is the list of layouts (0..samples-1) won after it;
+    ``chosen`` the fair player's move, ``tie`` the tuned player's (the rule's tie-break)."""
     import numpy as np
 
     from halfmoon.research.stats import paired_difference
 
     won = {m: np.isin(np.arange(samples), list(r)).astype(float) for m, r in rows.items()}
-    best = max(won, key=lambda m: (won[m].sum(), m == chosen))
+    best = max(won, key=lambda m: (won[m].sum(), m == tie))
     moves = []
     for m, w in won.items():
         _, low, high = paired_difference(w, won[best])
@@ -257,7 +258,7 @@ def paired_answer(rows: dict, samples: int, chosen: str) -> dict:
                       "only": int(((w == 1) & (won[best] == 0)).sum()),
                       "only_best": int(((w == 0) & (won[best] == 1)).sum()),
                       "diff_low": low, "diff_high": high})
-    rec = best if next(m for m in moves if m["move"] == chosen)["diff_high"] < 0 else chosen
+    rec = best  # the board's rule: the largest share
     any_won = set().union(*rows.values())
     return {"move": chosen, "samples": samples, "best": best, "recommended": rec,
             "position_wins": len(any_won), "position_open": 0, "moves": moves}
@@ -268,24 +269,38 @@ def test_the_fair_hint_recommends_one_move_and_says_why():
     moves = [str(m) for m in game.legal_moves]
     rows = {moves[0]: range(0, 60), moves[1]: range(0, 62), moves[2]: range(0, 64),
             moves[3]: range(0, 20)}
-    # the fair player's move (62 of 64) is not told apart from the best (64): it stays
+    # the move of largest share is recommended; the fair player's (62 of 64) is beside it,
+    # not told apart from it
     view = fair_view(game, paired_answer(rows, 64, moves[1]), 384)
-    assert view["move"] == view["fair_move"] == moves[1] and view["best"] == moves[2]
+    assert view["move"] == view["best"] == moves[2] and view["fair_move"] == moves[1]
+    assert view["sources"] == ["P2", "P8"]
     assert view["position"]["share"] == 1.0
     assert all(m["share"] <= view["position"]["share"] for m in view["moves"])
-    chosen = next(m for m in view["moves"] if m["move"] == moves[1])
-    assert chosen["tied"] and not chosen["clearly_below"] and chosen["diff"] == -2 / 64
-    assert chosen["diff_low"] < chosen["diff"] < chosen["diff_high"]
-    assert view["text"].startswith("Play 5♠ P1 + 6♣ P9: the fair player's move; its share")
-    assert "not told apart from the best's" in view["text"]
-    # the fair player's move (20 of 64) is clearly below the best: the best is recommended
+    fair = next(m for m in view["moves"] if m["move"] == moves[1])
+    assert fair["tied"] and not fair["clearly_below"] and fair["diff"] == -2 / 64
+    assert fair["diff_low"] < fair["diff"] < fair["diff_high"]
+    assert view["text"].startswith("Play 5♥ P2 + 6♦ P8: the largest share (100 % of 64 "
+                                   "layouts); the fair player's move, 5♠ P1 + 6♣ P9, is not "
+                                   "told apart from it (−3.1 points")
+    assert view["why"] in view["text"] and "the tuned" in view["rule"]
+    # the fair player's move (20 of 64) clearly below: said so
     view = fair_view(game, paired_answer(rows, 64, moves[3]), 384)
     assert view["move"] == moves[2] and view["fair_move"] == moves[3]
-    assert view["sources"] == ["P2", "P8"]
     low = next(m for m in view["moves"] if m["move"] == moves[3])
     assert low["clearly_below"] and not low["tied"] and low["diff_high"] < 0
-    assert "clearly below it" in view["text"] and view["why"] in view["text"]
-    # never a highlighted move clearly below the best
+    assert "is clearly below it" in view["text"]
+    # the fair player's move is the largest share
+    view = fair_view(game, paired_answer(rows, 64, moves[2]), 384)
+    assert view["text"] == "Play 5♥ P2 + 6♦ P8: the largest share (100 % of 64 layouts); the " \
+                           "fair player's move too"
+    # two moves of the largest share: the tuned player's among them is recommended
+    even = {**rows, moves[0]: range(0, 64)}
+    view = fair_view(game, paired_answer(even, 64, moves[3], tie=moves[0]), 384)
+    assert view["move"] == moves[0]
+    assert "tied with 1 other move (a tie goes to the tuned player's move" in view["text"]
+    # never a highlighted move below the best, whichever the fair player's
     for chosen in moves:
         v = fair_view(game, paired_answer(rows, 64, chosen), 384)
-        assert not next(m for m in v["moves"] if m["move"] == v["move"])["clearly_below"]
+        shown = next(m for m in v["moves"] if m["move"] == v["move"])
+        assert shown["share"] == max(m["share"] for m in v["moves"])
+        assert not shown["clearly_below"]

@@ -361,7 +361,7 @@ def test_bad_reveals_get_a_400_and_the_game_is_kept(example):
     assert example.get(f"/api/games/{s['id']}").json()["along"]["seen"] == 20
 
 
-def test_an_undo_takes_back_the_cards_told_after_the_move(example):
+def test_an_undo_keeps_the_cards_told_and_a_replay_asks_for_none(example):
     from test_along import DEAD_END_DEAL
 
     deal = Deal.from_number(DEAD_END_DEAL)
@@ -371,6 +371,10 @@ def test_an_undo_takes_back_the_cards_told_after_the_move(example):
                      json={"pile": "P3", "card": str(deal.piles[2][6])})
     assert r.json()["along"]["seen"] == 21
     s = example.post(f"/api/games/{s['id']}/undo", json={}).json()
-    assert s["along"]["seen"] == 20 and s["status"]["moves"] == 0
+    assert s["along"]["seen"] == 21 and s["status"]["moves"] == 0
     s = tap(example, s, "P3", "R7", "R8")
-    assert s["along"]["waiting"] == ["P3"]
+    assert s["along"]["waiting"] == [] and s["along"]["seen"] == 21
+    p3 = next(p for p in s["piles"] if p["source"] == "P3")
+    from halfmoon.board.view import card_view
+
+    assert not p3.get("unknown") and p3["card"] == card_view(deal.piles[2][6])

@@ -13,6 +13,7 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.layouts import parse_layout
+from halfmoon.game.moves import Move
 from solver.mirror.convert import deal_arrays, delta_to_move
 from solver.mirror.position import MAX_MOVES, all_moves, initial_position
 from solver.players.bandit import bandit_decide, new_solver
@@ -97,3 +98,27 @@ def test_bad_input_is_refused():
     for call, message in checks:
         with pytest.raises(HalfMoonError, match=message):
             call()
+
+
+# 10c + Ac is the only move; then the tops are the cards under 10c and Ac and 5c: won when
+# the 6 is under 10c or Ac (it pairs with 5c and uncovers the last pair), lost when it is
+# under the 5c (3 + 8 leaves 5c over the last 6)
+SIX_UNDER_FIVE = parse_layout(make_layout({1: "3c 10c", 2: "8c Ac", 3: "6c 5c"}))
+
+
+def test_known_places_keep_their_cards_in_every_layout():
+    """A player who undid a move remembers the card it uncovered: ``known`` places keep
+    their cards, the rest are drawn again."""
+    unknown = solver.fair_hint(SIX_UNDER_FIVE, 32, 1, 5_000)
+    assert unknown.moves == (Move.parse("P1+P2"),) and 0 < unknown.keeps[0] < 32
+    six_known = solver.fair_hint(SIX_UNDER_FIVE, 32, 1, 5_000, known=[(2, 0)])
+    assert six_known.keeps == (0,) and six_known.wins == 0
+    three_known = solver.fair_hint(SIX_UNDER_FIVE, 32, 1, 5_000, known=[(0, 0)])
+    assert 0 < three_known.keeps[0] < 32  # the 6 under the Ace or under the 5: drawn
+    all_known = solver.fair_hint(SIX_UNDER_FIVE, 32, 1, 5_000, known=[(0, 0), (1, 0), (2, 0)])
+    assert all_known.keeps == (0,)
+    won = parse_layout(make_layout({1: "6c 10c", 2: "8c Ac", 3: "3c 5c"}))
+    assert solver.fair_hint(won, 32, 1, 5_000, known=[(2, 0)]).keeps == (32,)
+    for bad in ([(0, 1)], [(5, 0)], [(0, -1)], [(0,)], "00", [(0.0, 0)]):
+        with pytest.raises(HalfMoonError, match="known"):
+            solver.fair_hint(SIX_UNDER_FIVE, 4, 1, known=bad)

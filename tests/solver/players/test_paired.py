@@ -138,7 +138,11 @@ def test_the_fair_hint_is_paired(number):
     assert h.keeps[best] == max(h.keeps)
     rec = h.moves.index(h.recommended)
     assert h.high[rec] >= 0
-    assert h.recommended in (h.move, h.best)
+    # the board's rule: the largest share, ties to the tuned player's move, then the first
+    assert h.recommended == h.best
+    tops = [m for m, k in zip(h.moves, h.keeps) if k == max(h.keeps)]
+    tuned = solver.fair_hint(game.remaining_deal(), 1, 3, 5_000, player="tuned").move
+    assert h.best == (tuned if tuned in tops else tops[0])
     for j in range(len(h.moves)):  # the discordant pairs make the difference
         assert h.keeps[j] - h.keeps[best] == h.only[j] - h.only_best[j]
 
@@ -153,3 +157,28 @@ def test_the_recommender_plays_legal_games_that_repeat_from_their_seed():
             game.play(delta_to_move(int(delta)))
         assert game.is_over and game.is_won == bool(won)
     assert games[0].evaluations.sum() > 0
+
+
+def test_the_recommender_plays_the_largest_share_ties_to_the_tuned_move():
+    """Its first decision, made again by hand from the same random numbers: the move of
+    most wins in the layouts drawn, ties to the tuned player's move."""
+    from solver.players.fair import base_choice
+    from solver.players.paired import recommend_game
+    from solver.players.simple import TUNED
+
+    for number in random_numbers(2, seed=31):
+        piles, reserve = deal_arrays(Deal.from_number(number))
+        root = np.uint64(initial_position(piles, reserve))
+        line = np.zeros(MAX_PLY, np.uint64)
+        n, _, solves = recommend_game(piles, reserve, root, 4, 2_000, Z95, 11, line)
+        assert n > 0 and solves > 0
+        moves = np.empty(MAX_MOVES, np.uint64)
+        m = int(all_moves(piles, reserve, root, moves))
+        view = np.zeros_like(piles)
+        view_layout(piles, root, view)
+        tuned = int(base_choice(view, reserve, root, moves, m, TUNED))
+        table = child_table(view, reserve, root, moves, m, 4, np.array([11], np.uint64), 2_000)
+        best = int(compare(table, tuned, Z95, np.zeros((m, 5))))
+        assert line[0] == moves[best]
+        wins = (table == WIN).sum(axis=0)
+        assert wins[best] == wins.max()

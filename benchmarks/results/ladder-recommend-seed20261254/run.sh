@@ -1,0 +1,14 @@
+#!/bin/bash
+# the 2,000 deals of --random 2000 --seed 20261254 in pieces of 50 (the same games: each
+# game's seed is the run's seed and the deal); a piece done is skipped, so this resumes
+cd "$(dirname "$0")/../../.."  # the repository
+D=benchmarks/results/ladder-recommend-seed20261254
+for k in $(seq 0 39); do
+  f=$D/piece$(printf %02d $k)
+  [ -e $f.parquet ] && continue
+  sed -n "$((k*50+1)),$((k*50+50))p" $D/deals.txt > $f.codes
+  .venv/bin/halfmoon players --codes $f.codes --seed 20261254 --players tuned,fair,recommend \
+    --against tuned,fair --workers 1 --quiet --per-deal $f.parquet.part > $f.txt 2>&1 \
+    && mv $f.parquet.part $f.parquet
+  rm -f $f.parquet.part
+done
