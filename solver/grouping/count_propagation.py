@@ -153,7 +153,7 @@ def _class_ranks(q):
     return 11, 3, 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base, rank, cl_lits,
                     cl_start, cl_len, cl_lbd, ncl, nlit):
     """At a fixpoint of unit propagation: count the new trail entries and check the steps
