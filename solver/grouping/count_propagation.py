@@ -49,13 +49,14 @@ class CountState(NamedTuple):
     ctl: np.ndarray  # COUNTED, STEPS, CHECKED
     var_card: np.ndarray  # per variable: the card of the order literal (-1: none)
     var_step: np.ndarray  # and its step
-    low: np.ndarray  # low[r, v]: cards of rank r known gone by step v
-    up: np.ndarray  # up[r, v]: those that may be
+    low: np.ndarray  # low[v, r]: cards of rank r known gone by step v (a step's ranks together)
+    up: np.ndarray  # up[v, r]: those that may be
     rstart: np.ndarray  # the cards of rank r: rcards[rstart[r]:rstart[r + 1]]
     rcards: np.ndarray
     touched: np.ndarray  # per step: 1 while listed in tlist (to be checked)
     tlist: np.ndarray
     buf: np.ndarray  # an explanation being written
+    bounds: np.ndarray  # per class: its lower and upper bound at a step, and their ranks
 
 
 @njit(cache=True)
@@ -64,8 +65,8 @@ def count_state(n, nvars, nmoves, rank, lo, hi, base):
     literals' first variables)."""
     var_card = np.full(nvars + 1, -1, np.int64)
     var_step = np.full(nvars + 1, -1, np.int64)
-    low = np.zeros((NRANKS, max(nmoves, 1)), np.int64)
-    up = np.zeros((NRANKS, max(nmoves, 1)), np.int64)
+    low = np.zeros((max(nmoves, 1), NRANKS), np.int64)
+    up = np.zeros((max(nmoves, 1), NRANKS), np.int64)
     rstart = np.zeros(NRANKS + 1, np.int64)
     for c in range(n):
         rstart[rank[c] + 1] += 1
@@ -78,10 +79,10 @@ def count_state(n, nvars, nmoves, rank, lo, hi, base):
         fill[rank[c]] += 1
         for v in range(nmoves):
             if v >= hi[c]:
-                low[rank[c], v] += 1
-                up[rank[c], v] += 1
+                low[v, rank[c]] += 1
+                up[v, rank[c]] += 1
             elif v >= lo[c]:
-                up[rank[c], v] += 1
+                up[v, rank[c]] += 1
                 x = base[c] + v - lo[c]
                 var_card[x] = c
                 var_step[x] = v
@@ -89,7 +90,7 @@ def count_state(n, nvars, nmoves, rank, lo, hi, base):
     ctl[STEPS] = nmoves
     return CountState(ctl, var_card, var_step, low, up, rstart, rcards,
                       np.zeros(nmoves + 1, np.int8), np.empty(nmoves + 1, np.int64),
-                      np.empty(REASON_ROOM + 2, np.int64))
+                      np.empty(REASON_ROOM + 2, np.int64), np.empty((4, NCLASSES), np.int64))
 
 
 @njit(cache=True)
@@ -111,9 +112,9 @@ def count_undo(state, target, trail, assign, rank):
         c = var_card[x]
         if c >= 0:
             if assign[x] == 1:
-                low[rank[c], var_step[x]] -= 1
+                low[var_step[x], rank[c]] -= 1
             else:
-                up[rank[c], var_step[x]] += 1
+                up[var_step[x], rank[c]] += 1
         j -= 1
     if ctl[COUNTED] > target:
         ctl[COUNTED] = target
@@ -145,13 +146,14 @@ def _store(buf, k, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit):
 
 @njit(cache=True, _nrt=False)
 def _class_ranks(q):
-    """The first and last rank of class q, and the step between its ranks."""
+    """The first rank of class q, how many ranks it has, and the step between them (a
+    count, not a last rank: a loop of a variable step would divide each time)."""
     if q < 5:
-        return q + 1, 10 - q, 9 - 2 * q
-    return 11, 13, 1
+        return q + 1, 2, 9 - 2 * q
+    return 11, 3, 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base, rank, cl_lits,
                     cl_start, cl_len, cl_lbd, ncl, nlit):
     """At a fixpoint of unit propagation: count the new trail entries and check the steps
@@ -169,9 +171,9 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
         if c >= 0:
             v = var_step[x]
             if assign[x] == 1:
-                low[rank[c], v] += 1
+                low[v, rank[c]] += 1
             else:
-                up[rank[c], v] -= 1
+                up[v, rank[c]] -= 1
             if touched[v] == 0:
                 touched[v] = 1
                 tlist[nt] = v
@@ -186,10 +188,9 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
             nt += 1
     code = -1
     made = 0
-    c_low = np.empty(NCLASSES, np.int64)
-    c_up = np.empty(NCLASSES, np.int64)
-    r_low = np.empty(NCLASSES, np.int64)  # the rank giving the class's lower bound
-    r_up = np.empty(NCLASSES, np.int64)
+    bounds = state.bounds
+    c_low, c_up = bounds[0], bounds[1]
+    r_low, r_up = bounds[2], bounds[3]  # the ranks giving the class's bounds
     for t in range(nt):
         v = tlist[t]
         touched[v] = 0
@@ -200,16 +201,17 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
         sum_up = 0
         bad = -1
         for q in range(NCLASSES):
-            first, last, stride = _class_ranks(q)
+            first, nranks, stride = _class_ranks(q)
             r_low[q] = first
             r_up[q] = first
-            for r in range(first + stride, last + 1, stride):
-                if low[r, v] > low[r_low[q], v]:
+            for i in range(1, nranks):
+                r = first + i * stride
+                if low[v, r] > low[v, r_low[q]]:
                     r_low[q] = r
-                if up[r, v] < up[r_up[q], v]:
+                if up[v, r] < up[v, r_up[q]]:
                     r_up[q] = r
-            c_low[q] = low[r_low[q], v]
-            c_up[q] = up[r_up[q], v]
+            c_low[q] = low[v, r_low[q]]
+            c_up[q] = up[v, r_up[q]]
             if c_low[q] > c_up[q]:
                 bad = q
             sum_low += c_low[q]
@@ -238,13 +240,14 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
             up_from_total = total - (sum_low - c_low[q]) < need_up
             if up_from_total:
                 need_up = total - (sum_low - c_low[q])
-            first, last, stride = _class_ranks(q)
-            for r in range(first, last + 1, stride):
-                if up[r, v] == low[r, v]:
+            first, nranks, stride = _class_ranks(q)
+            for i in range(nranks):
+                r = first + i * stride
+                if up[v, r] == low[v, r]:
                     continue
-                if up[r, v] <= need_low:
+                if up[v, r] <= need_low:
                     want = 1
-                elif low[r, v] >= need_up:
+                elif low[v, r] >= need_up:
                     want = 0
                 else:
                     continue

@@ -107,8 +107,8 @@ def test_the_counts_follow_the_trail():
             x = base[c] + v - lo[c]
             gone = v >= hi[c] or (lo[c] <= v < hi[c] and x in taken and assign[x] == 1)
             open_ = v >= lo[c] and not (lo[c] <= v < hi[c] and x in taken and assign[x] == 0)
-            low[rank[c], v] += gone
-            up[rank[c], v] += open_
+            low[v, rank[c]] += gone
+            up[v, rank[c]] += open_
     assert (state.low == low).all() and (state.up == up).all()
     count_undo(state, 0, trail, assign, rank)
     fresh = count_state(n, int(ctl[Ctl.VARS]), nmoves, rank, lo, hi, base)
