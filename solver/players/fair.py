@@ -110,6 +110,20 @@ def view_layout(piles, pos, out):
 
 
 @njit(cache=True)
+def shuffle_into(out, slots, ranks, n, state):
+    """Shuffle ``ranks[:n]`` (Fisher–Yates with ``state``'s SplitMix64) and put them into
+    ``out`` at ``slots[:n]`` (``pile * DEPTH + depth``).  Returns ``n``."""
+    for j in range(n - 1, 0, -1):
+        t = below(state, j + 1)
+        x = ranks[j]
+        ranks[j] = ranks[t]
+        ranks[t] = x
+    for j in range(n):
+        out[slots[j] // DEPTH, slots[j] % DEPTH] = ranks[j]
+    return n
+
+
+@njit(cache=True)
 def sample_layout(view, pos, state, out):
     """A layout drawn uniformly among those consistent with the view ``view`` (a layout
     whose hidden places hold the hidden multiset) at ``pos``: the hidden places' cards
@@ -125,14 +139,7 @@ def sample_layout(view, pos, state, out):
                 slots[n] = i * DEPTH + k
                 ranks[n] = view[i, k]
                 n += 1
-    for j in range(n - 1, 0, -1):
-        t = below(state, j + 1)
-        x = ranks[j]
-        ranks[j] = ranks[t]
-        ranks[t] = x
-    for j in range(n):
-        out[slots[j] // DEPTH, slots[j] % DEPTH] = ranks[j]
-    return n
+    return shuffle_into(out, slots, ranks, n, state)
 
 
 @njit(cache=True)

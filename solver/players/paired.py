@@ -30,11 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..mirror.generator import below
 from ..mirror.position import DEPTH, MAX_MOVES, NPILES, all_moves, pile_count, position_arrays
 from ..portfolio.search import search_arrays
 from ..verdicts import LOSS, UNRESOLVED, WIN
-from .fair import base_choice, view_layout
+from .fair import base_choice, shuffle_into, view_layout
 from .simple import TUNED
 
 Z95 = 1.959963984540054
@@ -58,14 +57,7 @@ def sample_known(layout, pos, fixed, state, out):
                 ranks[n] = layout[i, k]
                 n += 1
     ranks[:n].sort()
-    for j in range(n - 1, 0, -1):
-        t = below(state, j + 1)
-        x = ranks[j]
-        ranks[j] = ranks[t]
-        ranks[t] = x
-    for j in range(n):
-        out[slots[j] // DEPTH, slots[j] % DEPTH] = ranks[j]
-    return n
+    return shuffle_into(out, slots, ranks, n, state)
 
 
 def child_table(layout, reserve, pos, moves, m: int, samples: int, state, budget: int,
