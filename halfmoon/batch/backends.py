@@ -214,20 +214,24 @@ class Pool:
         return handle.result()
 
     def close(self, cancel: bool) -> None:
-        if cancel and hasattr(self.executor, "terminate_workers"):  # Python 3.14
-            self.executor.terminate_workers()
-        elif cancel:
+        if cancel:  # one path on every Python version, the one the tests stop
             procs = list((getattr(self.executor, "_processes", None) or {}).values())
             # shutdown(wait=False) forgets the executor's manager thread, so a later
             # shutdown(wait=True) no longer joins it; joined here instead, or it may still
             # be closing its wake-up pipe while the interpreter's exit hook writes to it
             # ("Bad file descriptor" at exit, seen about once in ten interrupted runs)
             manager = getattr(self.executor, "_executor_manager_thread", None)
+            results = getattr(self.executor, "_result_queue", None)
             self.executor.shutdown(wait=False, cancel_futures=True)
             for p in procs:
                 p.terminate()
             for p in procs:
                 p.join()
+            # A worker stopped amid sending a result leaves the manager thread waiting
+            # for the rest for ever (and the interpreter's exit joins it): with the
+            # workers gone, this was the pipe's last writer, and closing it ends the wait.
+            if results is not None:
+                results._writer.close()
             if manager is not None:
                 manager.join(timeout=30)
         self.executor.shutdown(wait=True, cancel_futures=cancel)

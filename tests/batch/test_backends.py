@@ -218,3 +218,21 @@ def test_ctrl_c_at_any_moment_is_one_line_and_exit_130(tmp_path, after):
     assert len(lines) == 1 and lines[0].startswith("halfmoon: interrupted"), stderr
     assert stdout == ""
     assert _wait_for_no_live_members(proc.pid, 30) == [], "processes outlived the run"
+
+
+def test_stopping_workers_amid_sending_a_result_leaves_no_thread_waiting():
+    """Workers stopped while a large result is half through the pipe: the stop returns at
+    once and leaves no thread of the pool behind (the interpreter's exit would wait for
+    one for ever, after the run had said "interrupted")."""
+    from halfmoon.batch.backends import Pool
+
+    for after in (0.1, 0.25, 0.4, 0.55, 0.7):
+        pool = Pool(2)
+        handles = [pool.submit(bytes, 60_000_000) for _ in range(12)]  # results of 60 MB
+        time.sleep(after)
+        manager = pool.executor._executor_manager_thread
+        started = time.monotonic()
+        pool.close(cancel=True)
+        assert time.monotonic() - started < 20, f"stopped {after} s in: the stop waited"
+        assert not manager.is_alive(), f"stopped {after} s in: a thread still waits"
+        del handles

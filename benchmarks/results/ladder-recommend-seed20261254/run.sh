@@ -1,9 +1,10 @@
 #!/bin/bash
 # the 2,000 deals of --random 2000 --seed 20261254 in pieces of 50 (the same games: each
-# game's seed is the run's seed and the deal); a piece done is skipped, so this resumes
+# game's seed is the run's seed and the deal); a piece done is skipped, so this resumes.
+# Optional arguments FIRST LAST run pieces FIRST..LAST only (two copies on two cores).
 cd "$(dirname "$0")/../../.."  # the repository
 D=benchmarks/results/ladder-recommend-seed20261254
-for k in $(seq 0 39); do
+for k in $(seq ${1:-0} ${2:-39}); do
   f=$D/piece$(printf %02d $k)
   [ -e $f.parquet ] && continue
   sed -n "$((k*50+1)),$((k*50+50))p" $D/deals.txt > $f.codes
