@@ -81,8 +81,12 @@ def worker_failed(exc: Exception, numbers: Sequence[int]) -> BatchError:
 
 
 def _init_pool_worker(parent: int) -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself.  (A
+    # worker of :func:`stoppable_pool` starts with it blocked: one that came meanwhile is
+    # dropped here, ignored.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     # A parent killed with kill -9 cannot stop them: each one leaves by itself (after
     # its current deal) instead of waiting for work forever.
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
@@ -214,25 +218,63 @@ class Pool:
         return handle.result()
 
     def close(self, cancel: bool) -> None:
-        if cancel:  # one path on every Python version, the one the tests stop
-            procs = list((getattr(self.executor, "_processes", None) or {}).values())
-            # shutdown(wait=False) forgets the executor's manager thread, so a later
-            # shutdown(wait=True) no longer joins it; joined here instead, or it may still
-            # be closing its wake-up pipe while the interpreter's exit hook writes to it
-            # ("Bad file descriptor" at exit, seen about once in ten interrupted runs)
-            manager = getattr(self.executor, "_executor_manager_thread", None)
-            results = getattr(self.executor, "_result_queue", None)
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                p.join()
-            # A worker stopped amid sending a result leaves the manager thread waiting
-            # for the rest for ever (and the interpreter's exit joins it): with the
-            # workers gone, this was the pipe's last writer, and closing it ends the wait.
-            if results is not None:
-                results._writer.close()
-            if manager is not None:
-                manager.join(timeout=30)
+        if cancel:
+            stop_workers(self.executor)
         self.executor.shutdown(wait=True, cancel_futures=cancel)
 
+
+def stop_workers(executor: cf.ProcessPoolExecutor) -> None:
+    """Stop ``executor``'s workers now, amid their tasks, and cancel the tasks left."""
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    # shutdown(wait=False) forgets the executor's manager thread, so a later
+    # shutdown(wait=True) no longer joins it; joined here instead, or it may still
+    # be closing its wake-up pipe while the interpreter's exit hook writes to it
+    # ("Bad file descriptor" at exit, seen about once in ten interrupted runs)
+    manager = getattr(executor, "_executor_manager_thread", None)
+    results = getattr(executor, "_result_queue", None)
+    executor.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join()
+    # A worker stopped amid sending a result leaves the manager thread waiting for the
+    # rest for ever (and the interpreter's exit joins it): with the workers gone, this
+    # was the pipe's last writer, and closing it ends the wait.
+    if results is not None:
+        results._writer.close()
+    if manager is not None:
+        manager.join(timeout=30)
+
+
+class _Stoppable:
+    """A process pool's ``submit``, with Ctrl-C held back while it may start a worker."""
+
+    def __init__(self, executor: cf.ProcessPoolExecutor) -> None:
+        self.executor = executor
+
+    def submit(self, fn, *args, **kwargs) -> cf.Future:
+        # a worker started now inherits the blocked signal, so a Ctrl-C amid its start
+        # cannot print its traceback; this process gets the Ctrl-C when it is unblocked
+        block = hasattr(signal, "pthread_sigmask")
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
+        try:
+            return self.executor.submit(fn, *args, **kwargs)
+        finally:
+            if block:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def stoppable_pool(workers: int):
+    """``workers`` spawned processes whose ``submit`` is the executor's; leaving the block
+    by an exception (Ctrl-C among them) stops the workers at once instead of letting them
+    finish every task submitted.  The workers ignore Ctrl-C: the parent stops them."""
+    executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                      initializer=_init_pool_worker, initargs=(os.getpid(),))
+    try:
+        yield _Stoppable(executor)
+    except BaseException:
+        stop_workers(executor)
+        executor.shutdown(wait=True, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)

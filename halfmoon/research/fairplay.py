@@ -34,13 +34,13 @@ Wilson intervals and paired differences against greedy and lookahead with 95 % i
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from typing import Callable, Iterable, Optional, Sequence
 
 import pandas as pd
 
+from halfmoon.batch.backends import stoppable_pool
 from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
@@ -129,8 +129,7 @@ def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
             if progress:
                 progress(len(piece))
     else:
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        with stoppable_pool(workers) as pool:  # Ctrl-C stops the workers too
             futures = {pool.submit(_play_piece, piece, p, seed, fatal_budget): (i, k, len(piece))
                        for k, i, piece, p in tasks}
             for f in as_completed(futures):

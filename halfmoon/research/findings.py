@@ -30,12 +30,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Callable, Optional, Union
 
 import numpy as np
 import pandas as pd
+
+from halfmoon.batch.backends import stoppable_pool
 
 from .census import FindingsError, count_census, open_census
 from .stats import paired_difference, wilson_interval
@@ -127,9 +129,7 @@ def _run_pieces(work: Path, stage: str, items: pd.DataFrame, fn: Callable, param
 
     chunks = {k: items.iloc[starts[k]: starts[k] + piece] for k in todo}
     if workers > 1 and len(todo) > 1:
-        import multiprocessing
-
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with stoppable_pool(workers) as pool:  # Ctrl-C stops the workers too
             futures = {pool.submit(fn, chunks[k], **params): k for k in todo}
             for fut in as_completed(futures):
                 keep(futures[fut], fut.result())

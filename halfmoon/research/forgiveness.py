@@ -40,14 +40,13 @@ or moves get Wilson intervals.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
+from halfmoon.batch.backends import stoppable_pool
 from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
@@ -181,7 +180,7 @@ def forgiveness(numbers: Iterable[int], strategies: Sequence[str] = PLAYERS, see
     if workers == 1 or len(pieces) <= 1:
         walks = [w for p in pieces for w in _walk_piece(p, strategies, seed, budget)]
     else:
-        with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
+        with stoppable_pool(workers) as ex:  # Ctrl-C stops the workers too
             futures = [ex.submit(_walk_piece, p, strategies, seed, budget) for p in pieces]
             walks = [w for f in futures for w in f.result()]
     return frames(walks)

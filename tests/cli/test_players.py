@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -112,3 +118,41 @@ def test_players_takes_a_bandit_with_settings(capsys):
     assert [line.split()[0] for line in lines[1:3]] == ["tuned", "bandit@cap=100,lead=10,total=60"]
     assert "(leader 10 plays, cap 100 positions (order search), batches of 10, C = 2, at most 60" \
         " samples)" in lines[2]
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """Running (not zombie) processes of a process group."""
+    live = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            live.append(int(stat.parent.name))
+    return live
+
+
+@pytest.mark.parametrize("after", [1.0, 8.0])
+def test_ctrl_c_stops_players_and_their_workers_at_once(tmp_path, after):
+    """Ctrl-C while the workers start and while they play: the run stops (it does not play
+    the games left first), says so in one line, exit 130, no worker left."""
+    cmd = [sys.executable, "-m", "halfmoon", "players", "--random", "400", "--seed", "5",
+           "--players", "fair", "--against", "none", "--workers", "2", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+    try:
+        out, err = proc.communicate(timeout=90)  # the 400 games would take minutes
+    finally:
+        deadline = time.monotonic() + 10  # the resource tracker leaves after its parent
+        while _group_alive(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = _group_alive(proc.pid)
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert err.splitlines() == ["halfmoon: interrupted"] and out == ""
+    assert left == []
