@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Optional
 
 from halfmoon.game.cards import Card, parse_card
-from halfmoon.game.deal import PILE_DEPTH, PILE_SOURCES, PILES, RESERVE_SLOTS, Deal
+from halfmoon.game.deal import PILE_DEPTH, PILE_SOURCES, PILES, RESERVE_SLOTS, RESERVE_SOURCES, Deal
 from halfmoon.game.engine import Game, Settings
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.moves import Move
@@ -275,18 +275,32 @@ class AlongGame:
     def correctable(self) -> list[dict]:
         """The cards that can be corrected: every card seen that is still on the table (the
         piles' tops, the cards known under them, the reserve), each with its place (as
-        :meth:`correct` takes it), its card and the place in words."""
+        :meth:`correct` takes it), its card, the place in words and whether it was told (or
+        entered: one of the 20 the app showed first)."""
         out = []
         for i, n in enumerate(self.game.counts):
             for d in range(n - 1, -1, -1):
                 card = self.known[i][d]
                 if card is not None:
                     out.append({"place": f"{PILE_SOURCES[i]}.{d}", "card": str(card),
-                                "symbol": card.symbol(), "words": self._words(i, d)})
+                                "symbol": card.symbol(), "words": self._words(i, d),
+                                "told": d < PILE_DEPTH - 1})
         for r, card in enumerate(self.reserve):
             if self.game.reserve_full[r]:
                 out.append({"place": f"R{r + 1}", "card": str(card), "symbol": card.symbol(),
-                            "words": f"R{r + 1}"})
+                            "words": f"R{r + 1}", "told": False})
+        return out
+
+    def refused(self) -> dict[str, str]:
+        """Why the places of the table that hold no card to correct cannot be corrected (an
+        empty pile or slot: which move removed its card; a pile waiting for its card), by
+        source: what the page says when one is tapped to be corrected."""
+        out = {}
+        for source in PILE_SOURCES + RESERVE_SOURCES:
+            try:
+                self._place(source)
+            except AlongError as exc:
+                out[source] = str(exc)
         return out
 
     def correct(self, place: str, card: str) -> tuple[Card, Card]:

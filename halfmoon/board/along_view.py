@@ -64,7 +64,8 @@ def along_state(live: AlongLive) -> dict:
         "seen": sum(along.seen().values()),
         "unseen": sum(along.unseen().values()),
         # what a correction may change, and to what (the card itself aside)
-        "correct": {"places": along.correctable(), "possible": possible_cards(along.seen())},
+        "correct": {"places": along.correctable(), "possible": possible_cards(along.seen()),
+                    "refused": along.refused()},
         "corrections": len(along.corrections),
     }
     return out
