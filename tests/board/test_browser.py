@@ -639,9 +639,10 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
 
 
 def test_browser_corrects_a_card_told_wrongly(page):
-    """A card told wrongly, corrected from "Correct a card…": a removed card tapped says
-    which moves to undo; the card tapped on the table, the card it is picked; the moves
-    stay, the new card is on the table and the advice is made again for it."""
+    """A card told wrongly, corrected from "Correct a card…" (offered too when a third copy
+    is refused): a removed card tapped says which moves to undo; the card tapped on the
+    table, the card it is picked; the moves stay, the new card is on the table and the
+    advice is made again for it."""
     from playwright.sync_api import expect
 
     from halfmoon.game.moves import Move
@@ -654,6 +655,18 @@ def test_browser_corrects_a_card_told_wrongly(page):
     expect(page.locator("#code")).to_have_text("from the app")
     for source in dead_end[0].split("+"):
         card(page, source).click()
+    # a third copy refused: the dialog offers to correct a card told or entered before
+    dialog, third = page.locator("#correct"), page.locator("#reveal-correct")
+    expect(third).to_be_hidden()
+    page.locator("#reveal-card").fill("3S")  # entered at P10 and P11
+    page.locator("#reveal-card").press("Enter")
+    expect(page.locator("#reveal-error")).to_contain_text("a third 3♠")
+    third.click()
+    expect(dialog).to_be_visible()
+    expect(page.locator("#reveal")).to_be_hidden()
+    page.locator("#correct-cancel").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#reveal")).to_be_visible()
     page.locator(f'#reveal-picker button[data-card="{wrong}"]').click()
     expect(card(page, "P3")).to_have_attribute("data-card", wrong.symbol())
     advice_is_coherent(page)
@@ -663,7 +676,6 @@ def test_browser_corrects_a_card_told_wrongly(page):
     button = page.get_by_role("button", name="Correct a card…")
     expect(button).to_be_visible()
     button.click()
-    dialog = page.locator("#correct")
     expect(dialog).to_be_visible()
     expect(page.locator("#correct-says")).to_contain_text("tap it on the table, or pick it here")
     # the list: the cards seen still on the table (12 piles, 6 reserve cards)

@@ -177,6 +177,7 @@
     if (revealFor !== pile) {
       revealFor = pile;
       $("reveal-error").hidden = true;
+      $("reveal-third").hidden = true;
       $("reveal-card").value = "";
       if (!touch()) $("reveal-card").focus();
     }
@@ -201,6 +202,7 @@
       if (answer.ok || answer.status === 409) return board.answered(answer);
       $("reveal-error").hidden = false;
       $("reveal-error").textContent = answer.data.error;
+      $("reveal-third").hidden = !answer.data.error.startsWith("a third");
     });
   }
 
@@ -288,6 +290,7 @@
       const answer = await board.api("POST", `/api/games/${g.id}/correct`, { place, card, version: g.version });
       if (answer.ok || answer.status === 409) {
         correcting = null;
+        $("reveal-error").hidden = $("reveal-third").hidden = true; // told again from here
         return board.answered(answer);
       }
       $("correct-error").hidden = false;
@@ -338,6 +341,7 @@
     if (reveal.hidden) return false;
     $("reveal-error").hidden = false;
     $("reveal-error").textContent = text;
+    $("reveal-third").hidden = true;
     reveal.classList.remove("flash");
     void reveal.offsetWidth; // the flash runs again on each refusal
     reveal.classList.add("flash");
@@ -350,6 +354,7 @@
   board.hooks.error.push(refused);
   board.hooks.tap.push(correctTap);
   $("correct-button").addEventListener("click", () => (correcting ? closeCorrect() : openCorrect()));
+  $("reveal-correct").addEventListener("click", openCorrect); // a third copy: one told was wrong
   $("correct-cancel").addEventListener("click", closeCorrect);
   $("correct-place").addEventListener("change", (e) => choose(e.target.value));
   const typedCorrection = () => correcting && correcting.place &&
