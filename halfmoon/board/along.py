@@ -13,8 +13,15 @@ again shows it and asks for nothing, and the sampled layouts keep it there
 (:meth:`AlongGame.known_under`).  Since the stand-in's unknown places hold the unseen cards
 sorted, what is sent to the solver from it depends only on what was entered.
 
+A card entered or told wrongly is corrected in its place (:meth:`AlongGame.correct`)
+while it is on the table: a pile's top, a card under a top (told, then covered again by
+an undo) or a reserve card.  The moves made stay (none of them removed it), the stand-in
+is made again from the corrected knowledge.  A card already removed by a move is not
+corrected: the moves that removed it are to be undone first.
+
 Checked: no card is entered more than twice in all (a double deck has two of each), a
-reveal only on a waiting pile; every error names the card or the pile and why.
+reveal only on a waiting pile, a correction only of a card seen and still on the table;
+every error names the card or the place and why.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from collections import Counter
 from typing import Optional
 
 from halfmoon.game.cards import Card, parse_card
-from halfmoon.game.deal import PILE_DEPTH, PILE_SOURCES, PILES, RESERVE_SLOTS, Deal
+from halfmoon.game.deal import PILE_DEPTH, PILE_SOURCES, PILES, RESERVE_SLOTS, RESERVE_SOURCES, Deal
 from halfmoon.game.engine import Game, Settings
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.moves import Move
@@ -36,6 +43,11 @@ DECK = Counter({Card(rank, suit): 2 for rank in range(1, 14) for suit in range(4
 ORDER = "P1-P12 (the pile tops), then R1-R8 (the reserve)"
 # the picker's order: by suit as the app's cards are read, then by rank
 ALL_CARDS = tuple(Card(rank, suit) for suit in range(4) for rank in range(1, 14))
+# a place of the table: a pile's top (P7), a pile's card by depth (P7.5: 0 the bottom, 7
+# the top the app first showed), a reserve slot (R3)
+PLACE = re.compile(r"^(?:P(\d{1,2})(?:\.(\d))?|R(\d))$")
+PLACES = ("P1-P12 for a pile's top, P1.0-P12.7 for a pile's card by depth (0 the bottom, 7 "
+          "the top the app first showed) or R1-R8")
 
 
 class AlongError(HalfMoonError):
@@ -156,6 +168,8 @@ class AlongGame:
             [None] * (PILE_DEPTH - 1) + [cards[i]] for i in range(PILES)]
         self.reserve: tuple[Card, ...] = tuple(cards[PILES:])
         self.reveals: list[tuple[int, int, int]] = []  # (ply, pile, depth) in order told
+        # (ply, place, card before, card after) in order corrected
+        self.corrections: list[tuple[int, str, Card, Card]] = []
         self.game = Game(self._stand_in(), settings=settings)
 
     # --- what is known --------------------------------------------------------------
@@ -257,6 +271,118 @@ class AlongGame:
         self._restand()
         return told
 
+    # --- correcting a card entered or told ------------------------------------------
+    def correctable(self) -> list[dict]:
+        """The cards that can be corrected: every card seen that is still on the table (the
+        piles' tops, the cards known under them, the reserve), each with its place (as
+        :meth:`correct` takes it), its card, the place in words and whether it was told (or
+        entered: one of the 20 the app showed first)."""
+        out = []
+        for i, n in enumerate(self.game.counts):
+            for d in range(n - 1, -1, -1):
+                card = self.known[i][d]
+                if card is not None:
+                    out.append({"place": f"{PILE_SOURCES[i]}.{d}", "card": str(card),
+                                "symbol": card.symbol(), "words": self._words(i, d),
+                                "told": d < PILE_DEPTH - 1})
+        for r, card in enumerate(self.reserve):
+            if self.game.reserve_full[r]:
+                out.append({"place": f"R{r + 1}", "card": str(card), "symbol": card.symbol(),
+                            "words": f"R{r + 1}", "told": False})
+        return out
+
+    def refused(self) -> dict[str, str]:
+        """Why the places of the table that hold no card to correct cannot be corrected (an
+        empty pile or slot: which move removed its card; a pile waiting for its card), by
+        source: what the page says when one is tapped to be corrected."""
+        out = {}
+        for source in PILE_SOURCES + RESERVE_SOURCES:
+            try:
+                self._place(source)
+            except AlongError as exc:
+                out[source] = str(exc)
+        return out
+
+    def correct(self, place: str, card: str) -> tuple[Card, Card]:
+        """Correct the card seen at ``place`` (a pile's top ``P7``, a pile's card by depth
+        ``P7.5``, a reserve slot ``R3``) to ``card``: the moves made stay, the stand-in is
+        made again.  Returns (the card before, the card now); :class:`AlongError` naming the
+        place or the card when it cannot be (a place not seen yet, a card removed by a
+        move, a third copy)."""
+        i, d, name = self._place(place)
+        before = self.known[i][d] if i is not None else self.reserve[d]
+        try:
+            told = parse_card(card)
+        except HalfMoonError as exc:
+            raise AlongError(f"{name}: {exc}") from None
+        if told == before:
+            raise AlongError(f"{name} is already {told.symbol()}: nothing to correct")
+        if self.seen()[told] >= 2:
+            raise AlongError(f"a third {told.symbol()}: both copies are already on the table or "
+                             f"removed ({', '.join(self.where(told))}), a double deck has only two")
+        for source in reversed(self.game.selection):  # a card changes: nothing stays selected
+            self.game.tap(source)
+        if i is not None:
+            self.known[i][d] = told
+        else:
+            reserve = list(self.reserve)
+            reserve[d] = told
+            self.reserve = tuple(reserve)
+        self.corrections.append((len(self.game.stack), name, before, told))
+        self._restand()
+        return before, told
+
+    def _place(self, place: str) -> tuple[Optional[int], int, str]:
+        """(pile index, depth, name) of a pile's card, or (None, slot, name) of a reserve
+        card, seen and on the table; :class:`AlongError` saying why not."""
+        text = place.strip().upper() if isinstance(place, str) else ""
+        m = PLACE.match(text)
+        if not m or (m[1] and not 1 <= int(m[1]) <= PILES) or (m[3] and not 1 <= int(m[3]) <= 8) \
+                or (m[2] and int(m[2]) >= PILE_DEPTH):
+            raise AlongError(f"unknown place {str(place)[:20]!r}: expected {PLACES}")
+        if m[3]:
+            r = int(m[3]) - 1
+            if not self.game.reserve_full[r]:
+                raise AlongError(self._removed(f"R{r + 1}", self.reserve[r], f"R{r + 1}", 1))
+            return None, r, text
+        i = int(m[1]) - 1
+        pile, n = PILE_SOURCES[i], self.game.counts[i]
+        if m[2] is None:
+            if n == 0:
+                raise AlongError(self._removed(pile, self.known[i][0], pile, PILE_DEPTH,
+                                               "is empty: its last card"))
+            d = n - 1
+        else:
+            d = int(m[2])
+        name = pile if d == n - 1 else f"{pile}.{d}"
+        if d >= n:
+            raise AlongError(self._removed(name, self.known[i][d], pile, PILE_DEPTH - d))
+        if self.known[i][d] is None:
+            if d == n - 1:
+                raise AlongError(f"{pile} waits for the card that appeared: tell it (there is "
+                                 "nothing to correct yet)")
+            raise AlongError(f"{name} ({self._words(i, d)}) has not been seen: only a card "
+                             "entered or told can be corrected")
+        return i, d, name
+
+    def _removed(self, name: str, card: Card, source: str, k: int, says: str = "") -> str:
+        """Why the card at ``name`` cannot be corrected: the ``k``-th move from ``source``
+        removed it; undo back to before that move first."""
+        plies = [n for n, move in enumerate(self.game.stack, start=1) if source in move.sources]
+        ply = plies[k - 1]
+        undo = len(self.game.stack) - ply + 1
+        what = f"{name} {says}, {card.symbol()}," if says else f"{card.symbol()} at {name}"
+        return (f"{what} was removed by move {ply}: undo {undo} move{'s' if undo != 1 else ''} "
+                f"(back to before move {ply}) first, then correct it")
+
+    def _words(self, i: int, d: int) -> str:
+        """A pile's place in words: ``P7`` (its top), ``P7, 2nd card from the top``."""
+        k = self.game.counts[i] - d
+        if k <= 1:
+            return PILE_SOURCES[i]
+        nth = f"{k}{ {2: 'nd', 3: 'rd'}.get(k, 'th') }"
+        return f"{PILE_SOURCES[i]}, {nth} card from the top"
+
     def undo(self) -> Optional[Move]:
         """Undo the last move; the cards told since stay known (the app's player saw them)."""
         return self.game.undo()
@@ -301,3 +427,10 @@ class AlongLive(LiveGame):
         self.removed = None
         self.version += 1
         return told
+
+    def correct(self, place: str, card: str) -> tuple[Card, Card]:
+        before, told = self.along.correct(place, card)
+        self.message = None
+        self.removed = None
+        self.version += 1
+        return before, told

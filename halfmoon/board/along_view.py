@@ -16,7 +16,7 @@ from typing import Optional
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import format_layout
 
-from .along import AlongLive
+from .along import AlongLive, possible_cards
 from .opinion import fair_view, move_cards
 from .pool import Job
 from .view import position_token, state_view
@@ -57,13 +57,27 @@ def along_state(live: AlongLive) -> dict:
         out["over"] = None
         out["announcement"] = None
     out["status"]["code"] = "from the app"
+    out["position"] = along_position(live)
     out["along"] = {
         "waiting": waiting,
         "possible": along.possible() if waiting else [],
         "seen": sum(along.seen().values()),
         "unseen": sum(along.unseen().values()),
+        # what a correction may change, and to what (the card itself aside)
+        "correct": {"places": along.correctable(), "possible": possible_cards(along.seen()),
+                    "refused": along.refused()},
+        "corrections": len(along.corrections),
     }
     return out
+
+
+def along_position(live: AlongLive) -> str:
+    """The position's token (:func:`~halfmoon.board.view.position_token`), and after a
+    correction the number of corrections: the page ties every answer to it, so an answer
+    on the cards as they were told before is not drawn after."""
+    token = position_token(live.game.position)
+    corrected = len(live.along.corrections)
+    return f"{token}.{corrected}" if corrected else token
 
 
 # --- the solves wanted ------------------------------------------------------------------
@@ -77,11 +91,13 @@ def position_key(live: AlongLive) -> Optional[tuple]:
 
 
 def review_key(live: AlongLive) -> Optional[tuple]:
+    """The key of the review of a finished game: everything its job is made of (the deal as
+    known, the places never seen, the moves)."""
     along = live.along
     if not along.is_over:
         return None
     return ("review", format_layout(along.start_deal(), code=""),
-            tuple(str(m) for m in live.game.stack))
+            tuple(str(m) for m in live.game.stack), tuple(along.unknown_places()))
 
 
 def along_jobs(live: AlongLive, answers: dict) -> list[Job]:
@@ -105,7 +121,7 @@ def along_jobs(live: AlongLive, answers: dict) -> list[Job]:
         work = ("along", key[1], samples, seed, budget, [list(p) for p in key[2]])
     else:
         samples, seed = todo[0], zlib.crc32(key[1].encode())
-        unknown = [list(p) for p in live.along.unknown_places()]
+        unknown = [list(p) for p in key[3]]
         work = ("review", key[1], unknown, list(key[2]), samples, seed, budget)
     return [Job((key, samples), work, ("along", key))]
 
@@ -131,7 +147,7 @@ def along_opinion(live: AlongLive, answers: dict) -> dict:
     key = position_key(live)
     answer = answers.get(key) if key else None
     review = review_view(live, answers.get(review_key(live))) if along.is_over else None
-    out = {"position": position_token(game.position), "moves": move_list(game, review),
+    out = {"position": along_position(live), "moves": move_list(game, review),
            "hint": None, "line": None, "analysis": None, "review": review}
     share = None
     if game.is_won:

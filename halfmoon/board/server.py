@@ -22,6 +22,13 @@ The API, all JSON; every request is checked and a bad one gets a 4xx with its re
 - ``POST /api/games/{id}/reveal`` ``{"pile": "P5", "card": "9H", "version": 3}``: the card
   that appeared on a waiting pile of a game from the app (a 400 naming the pile or the card
   when it cannot be: a pile not waiting, a third copy of a card);
+- ``POST /api/games/{id}/correct`` ``{"place": "P7", "card": "9D", "version": 3}``: a card
+  entered or told of a game from the app corrected in its place while it is on the table
+  (``P7`` a pile's top, ``P7.5`` a pile's card by depth, 0 the bottom and 7 the top the app
+  first showed, ``R3`` a reserve card); the moves made stay, the shares are made again.
+  A 400 names the place or the card when it cannot be: a place not seen yet or not known,
+  a card removed by a move (undo the moves that removed it first), a third copy of a card,
+  a game whose deal is known;
 - ``GET /api/games/{id}/opinion?since=TAG&wait=S&hint=1&line=1``: the solver's opinion
   (:mod:`halfmoon.board.opinion`), at once if it differs from ``since``, else when it
   changes or after ``wait`` seconds.
@@ -134,6 +141,14 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
                                   check.required(body, "card", "the card that appeared"),
                                   body["version"]))
 
+    async def correct(request: Request):
+        body = check.check_fields(await check.json_body(request),
+                                  {"place": str, "card": str, "version": int})
+        return _json(board.correct(_game_id(request),
+                                   check.required(body, "place", "a place such as P7 or R3"),
+                                   check.required(body, "card", "the card it really is"),
+                                   body["version"]))
+
     async def state(request: Request):
         check.known_query(request.query_params, ())
         return _json(board.state(_game_id(request)))
@@ -187,6 +202,7 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
         Route("/api/along/check", along_check, methods=["POST"]),
         Route("/api/games/{game_id}", state, methods=["GET"]),
         Route("/api/games/{game_id}/reveal", reveal, methods=["POST"]),
+        Route("/api/games/{game_id}/correct", correct, methods=["POST"]),
         Route("/api/games/{game_id}/tap", tap, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/settings", settings, methods=["POST"]),

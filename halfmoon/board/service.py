@@ -144,6 +144,16 @@ class Board:
             live.reveal(pile, card)
         return self._change(game_id, version, reveal)
 
+    def correct(self, game_id: str, place: str, card: str,
+                version: Optional[int] = None) -> dict:
+        """Correct a card entered or told of a game from the app, still on the table."""
+        def correct(live: LiveGame) -> None:
+            if not isinstance(live, AlongLive):
+                raise BadRequest("only a game from the app has cards to correct: this game's "
+                                 "deal is known")
+            live.correct(place, card)
+        return self._change(game_id, version, correct)
+
     def game(self, game_id: str) -> LiveGame:
         with self._lock:
             live = self.store.get(game_id)
@@ -194,8 +204,10 @@ class Board:
     def _changed_game(self, live: LiveGame) -> None:
         # What a game wants solved depends on its moves and the analysis, not on the
         # selection: a tap that only selects leaves the plan as it is.
+        # a game from the app: what was told too (a reveal, a correction)
         wants = (tuple(live.game.stack), live.analysis_asked, live.fair_asked,
-                 len(live.along.reveals) if isinstance(live, AlongLive) else None)
+                 (len(live.along.reveals), len(live.along.corrections))
+                 if isinstance(live, AlongLive) else None)
         if self._wants.get(live.id) != wants or live.id not in self._plans:
             self._wants[live.id] = wants
             self._stale.add(live.id)

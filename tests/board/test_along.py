@@ -4,10 +4,12 @@ appeared, reveals, undo, and a stand-in deal that depends only on what was enter
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from halfmoon.board.along import (
+    DECK,
     AlongError,
     AlongGame,
     AlongLive,
@@ -18,6 +20,7 @@ from halfmoon.board.along import (
 from halfmoon.game.cards import Card
 from halfmoon.game.deal import Deal
 from halfmoon.game.layouts import format_layout
+from halfmoon.game.moves import Move
 
 # deal 27 reaches a dead end in four moves: every move uncovers pile cards
 DEAD_END_DEAL = 27
@@ -243,3 +246,119 @@ def test_the_live_game_counts_versions():
     assert live.version == 4
     live.undo()
     assert live.version == 5 and along.waiting == [] and len(along.reveals) == 1
+
+
+# --- correcting a card entered or told ---------------------------------------------------
+def _told_wrongly(deal: Deal):
+    """Deal 27 after its first two moves, P4's card told wrongly (the card that really lies
+    at the bottom of P1, never seen); returns the game, the wrong card and the true one."""
+    along = AlongGame(shown(deal))
+    for source in DEAD_END_MOVES[0].split("+"):
+        along.tap(source)
+    tell_all(along, deal)
+    for source in DEAD_END_MOVES[1].split("+"):
+        along.tap(source)
+    wrong, true = deal.piles[0][0], deal.piles[3][6]
+    assert along.seen()[wrong] == 0 and wrong != true
+    along.reveal("P4", str(wrong))
+    tell_all(along, deal)
+    return along, wrong, true
+
+
+def test_a_card_told_wrongly_is_corrected_in_its_place_and_the_moves_kept():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along, wrong, true = _told_wrongly(deal)
+    moves, counts = list(along.game.stack), list(along.game.counts)
+    along.tap("P1")  # a card selected: a correction clears the selection
+    assert along.game.selection == ("P1",)
+    assert along.correct("P4", str(true).upper()) == (wrong, true)
+    assert along.game.card_at("P4") == true and along.known[3][6] == true
+    assert list(along.game.stack) == moves and list(along.game.counts) == counts
+    assert along.game.selection == () and along.corrections == [(2, "P4", wrong, true)]
+    assert along.seen()[wrong] == 0 and along.seen()[true] == 1
+    # the stand-in made again: the same as if the card had been told right
+    right = play_along(deal, DEAD_END_MOVES[:2])
+    assert along.known_text() == right.known_text()
+    assert format_layout(along.start_deal()) == format_layout(right.start_deal())
+    assert format_layout(along.game.remaining_deal()) == \
+        format_layout(right.game.remaining_deal())
+    assert list(along.game.legal_moves) == list(right.game.legal_moves)
+    # one of the 20 entered: a pile top and a reserve card
+    r1, p9 = along.game.card_at("R1"), along.game.card_at("P9")
+    along.correct("R1", str(wrong))
+    along.correct("p9.7", str(r1))  # by depth: P9's top is the card the app first showed
+    assert along.game.card_at("R1") == wrong and along.reserve[0] == wrong
+    assert along.game.card_at("P9") == r1 and along.seen()[p9] == right.seen()[p9] - 1
+    assert along.seen()[wrong] == right.seen()[wrong] + 1
+    # the stand-in still holds the double deck, the unseen cards in the unknown places
+    stand_in = along.game.deal
+    assert Counter(c for p in stand_in.piles for c in p) + Counter(stand_in.reserve) == DECK
+    assert sorted(stand_in.piles[i][d] for i, d in along.unknown_places()) == \
+        sorted(along.unseen().elements())
+
+
+def test_a_correction_is_refused_naming_the_place_or_the_card_and_the_game_kept():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along = play_along(deal, DEAD_END_MOVES[:3])  # move 3 removes P4's card told at move 2
+    along.tap("P11")
+    along.tap("R2")
+    assert along.waiting == ["P11"]
+    twice = along.game.card_at("P2")  # a second copy entered at R1: a third is refused
+    if along.seen()[twice] == 1:
+        along.correct("R1", str(twice))
+    before = (along.known_text(), list(along.game.stack), along.waiting)
+    for place, card, says in [
+        ("P4.6", "AS", rf"{deal.piles[3][6].symbol()} at P4.6 was removed by move 3: undo 2 "
+                       r"moves \(back to before move 3\) first, then correct it"),
+        ("R7", "AS", rf"{deal.reserve[6].symbol()} at R7 was removed by move 1: undo 4 moves "
+                     r"\(back to before move 1\)"),
+        ("P11", "AS", "P11 waits for the card that appeared: tell it"),
+        ("P2.3", "AS", r"P2.3 \(P2, 5th card from the top\) has not been seen: only a card "
+                       "entered or told can be corrected"),
+        ("P13", "AS", "unknown place 'P13': expected P1-P12 for a pile's top"),
+        ("P2.8", "AS", "unknown place 'P2.8'"),
+        ("R9", "AS", "unknown place 'R9'"),
+        (7, "AS", "unknown place '7'"),
+        ("P2", "ZZ", "P2: not a card: 'ZZ'"),
+        ("P2", str(twice), f"P2 is already {twice.symbol()}: nothing to correct"),
+        ("P5", str(twice), rf"a third {twice.symbol()}: both copies are already on the table "
+                           r"or removed \(P2, R1\)"),
+    ]:
+        with pytest.raises(AlongError, match=says):
+            along.correct(place, card)
+        assert (along.known_text(), list(along.game.stack), along.waiting) == before, place
+    # an empty pile: its last card named, and the moves to undo
+    game = AlongGame(shown(deal))
+    for k in range(7, -1, -1):  # P1 and P2 emptied, each card told (no rule checked here)
+        game.game.push(Move(("P1", "P2")))
+        if k:
+            game.reveal("P1", str(deal.piles[0][k - 1]))
+            game.reveal("P2", str(deal.piles[1][k - 1]))
+    with pytest.raises(AlongError, match=rf"P1 is empty: its last card, "
+                                         rf"{deal.piles[0][0].symbol()}, was removed by move 8: "
+                                         r"undo 1 move \(back to before move 8\) first"):
+        game.correct("P1", "AS")
+
+
+def test_undo_after_a_correction_keeps_the_card_corrected():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    along, wrong, true = _told_wrongly(deal)
+    along.correct("P4", str(true))
+    along.undo()  # P4+P7 taken back: the card corrected is under P4's top, known
+    assert along.known_under() == [(3, 6), (6, 6)] and along.known[3][6] == true
+    assert along.where(true) == ["under P4's top"]
+    # corrected there too, by its depth; then the move again shows it at once
+    along.correct("P4.6", str(wrong))
+    assert along.known[3][6] == wrong and along.corrections[-1][1] == "P4.6"
+    assert [c["place"] for c in along.correctable()][:6] == \
+        ["P1.7", "P2.7", "P3.6", "P4.7", "P4.6", "P5.7"]
+    along.tap("P4")
+    along.tap("P7")
+    assert along.waiting == [] and along.game.card_at("P4") == wrong
+
+
+def test_the_live_game_counts_a_correction():
+    deal = Deal.from_number(DEAD_END_DEAL)
+    live = AlongLive("x", AlongGame(shown(deal)))
+    live.correct("R1", str(deal.piles[0][0]))
+    assert live.version == 1 and live.along.reserve[0] == deal.piles[0][0]

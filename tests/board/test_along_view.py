@@ -123,3 +123,40 @@ def test_cards_told_then_covered_by_an_undo_are_sent_as_known():
     fresh = live_of(play_along(DEAL, DEAD_END_MOVES[:1]))
     assert position_key(fresh)[2] == () and along_jobs(fresh, {})[0].work[5] == []
     assert position_key(fresh) != key
+
+
+def test_a_correction_asks_afresh_and_no_answer_of_before_is_drawn():
+    """A card corrected: the position's key, its job and the token the page ties answers to
+    all change, so an answer on the cards as told before is neither kept nor drawn; the
+    state lists the cards that can be corrected and the cards they may become."""
+    along = play_along(DEAL, DEAD_END_MOVES[:2])
+    live = live_of(along)
+    state, key = along_state(live), position_key(live)
+    places = {c["place"]: c for c in state["along"]["correct"]["places"]}
+    assert places["P4.6"]["card"] == str(DEAL.piles[3][6]) and "R1" in places
+    assert "P4.7" not in places and "R7" not in places  # removed: not offered
+    assert len(places) == 12 + 6 and state["along"]["corrections"] == 0  # R7, R8 gone
+    possible = state["along"]["correct"]["possible"]
+    assert len(possible) == 52 - sum(1 for n in along.seen().values() if n >= 2)
+    answers = {key: {"samples": 384, "wins": 300, "unresolved": 0, "move": None, "moves": []}}
+    assert along_opinion(live, answers)["light"] == "share"
+    job = along_jobs(live, {})[0]
+    live.correct("P4", str(DEAL.piles[0][0]))
+    after = along_state(live)
+    assert after["position"] == state["position"] + ".1" and after["along"]["corrections"] == 1
+    assert position_key(live) != key and along_jobs(live, answers)[0].message() != job.message()
+    out = along_opinion(live, answers)
+    assert out["position"] == after["position"] and out["light"] == "pending"
+    assert along_jobs(live, answers)[0].work[2] == ALONG_STAGES[0]  # from the first stage
+    # at the end, the review's key holds the deal as known: a correction changes it too
+    # (or none: a card corrected may open a move at a dead end, and the game goes on)
+    before = review_key(live_of(play_along(DEAL, DEAD_END_MOVES)))
+    ends = {}
+    for card in ("Kc", "Qd", "2s", "7h"):
+        end = live_of(play_along(DEAL, DEAD_END_MOVES))
+        end.correct("R1", card)
+        ends[end.along.is_over] = end
+    assert set(ends) == {True, False}, ends
+    assert review_key(ends[False]) is None and along_jobs(ends[False], {})[0].work[0] == "along"
+    end = ends[True]
+    assert review_key(end) != before and review_key(end)[3] == tuple(end.along.unknown_places())

@@ -636,3 +636,78 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
     expect(reveal).to_be_hidden()
     context.close()
     assert errors == [], errors
+
+
+def test_browser_corrects_a_card_told_wrongly(page):
+    """A card told wrongly, corrected from "Correct a card…" (offered too when a third copy
+    is refused): a removed card tapped says which moves to undo; the card tapped on the
+    table, the card it is picked; the moves stay, the new card is on the table and the
+    advice is made again for it."""
+    from playwright.sync_api import expect
+
+    from halfmoon.game.moves import Move
+
+    deal, dead_end = _along_deal()
+    wrong, right = deal.piles[0][0], deal.piles[2][6]  # never seen; P3's true card
+    page.locator("#along-button").click()
+    page.locator("#along-cards").fill(" ".join(_shown(deal)))
+    page.locator("#along-start").click()
+    expect(page.locator("#code")).to_have_text("from the app")
+    for source in dead_end[0].split("+"):
+        card(page, source).click()
+    # a third copy refused: the dialog offers to correct a card told or entered before
+    dialog, third = page.locator("#correct"), page.locator("#reveal-correct")
+    expect(third).to_be_hidden()
+    page.locator("#reveal-card").fill("3S")  # entered at P10 and P11
+    page.locator("#reveal-card").press("Enter")
+    expect(page.locator("#reveal-error")).to_contain_text("a third 3♠")
+    third.click()
+    expect(dialog).to_be_visible()
+    expect(page.locator("#reveal")).to_be_hidden()
+    page.locator("#correct-cancel").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#reveal")).to_be_visible()
+    page.locator(f'#reveal-picker button[data-card="{wrong}"]').click()
+    expect(card(page, "P3")).to_have_attribute("data-card", wrong.symbol())
+    advice_is_coherent(page)
+    game = Game(deal)
+    game.play(Move.parse(dead_end[0]))
+    legal = sorted("+".join(m.sources) for m in game.legal_moves)
+    button = page.get_by_role("button", name="Correct a card…")
+    expect(button).to_be_visible()
+    button.click()
+    expect(dialog).to_be_visible()
+    expect(page.locator("#correct-says")).to_contain_text("tap it on the table, or pick it here")
+    # the list: the cards seen still on the table (12 piles, 6 reserve cards)
+    expect(page.locator("#correct-place option")).to_have_count(1 + 12 + 6)
+    expect(page.locator('#correct-place option[value="P3.6"]')).to_have_text(
+        f"P3: {wrong.symbol()}")
+    card(page, "R8").click()  # removed by the move: refused, saying what to undo
+    expect(page.locator("#correct-error")).to_have_text(
+        f"{deal.reserve[7].symbol()} at R8 was removed by move 1: undo 1 move (back to before "
+        "move 1) first, then correct it")
+    expect(page.locator("#moves")).to_have_text("1")
+    card(page, "P3").click()
+    expect(page.locator("#correct-says")).to_have_text(
+        f"P3 is {wrong.symbol()} as told: which card is it?")
+    expect(page.locator("#correct-place")).to_have_value("P3.6")
+    expect(card(page, "P3")).to_have_class(re.compile(r"\bcorrecting\b"))
+    expect(page.locator(f'#correct-picker button[data-card="{wrong}"]')).to_be_disabled()
+    _shot(page, "board-along-correct", phone=False)
+    page.locator(f'#correct-picker button[data-card="{right}"]').click()
+    expect(dialog).to_be_hidden()
+    expect(card(page, "P3")).to_have_attribute("data-card", right.symbol())
+    expect(card(page, "P3")).not_to_have_class(re.compile(r"\bcorrecting\b"))
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(page.locator("#movelist li")).to_have_count(1)
+    # the advice made again on the corrected cards: the true position's moves, coherent
+    expect(page.locator("#fair tr")).to_have_count(len(legal))
+    advice_is_coherent(page)
+    rows = page.locator("#fair tr").evaluate_all("(trs) => trs.map((tr) => tr.dataset.sources)")
+    assert sorted(rows) == legal, rows
+    # C opens it again, Escape closes it
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("c")
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()

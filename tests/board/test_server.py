@@ -378,3 +378,69 @@ def test_an_undo_keeps_the_cards_told_and_a_replay_asks_for_none(example):
     from halfmoon.board.view import card_view
 
     assert not p3.get("unknown") and p3["card"] == card_view(deal.piles[2][6])
+
+
+def test_a_card_told_wrongly_is_corrected_through_http(example):
+    """A reveal mistyped, corrected in its place: the moves stay, the card is the new one on
+    the table, and the shares are asked afresh (the page's token names the correction)."""
+    from test_along import DEAD_END_DEAL
+
+    deal = Deal.from_number(DEAD_END_DEAL)
+    wrong, right = deal.piles[0][0], deal.piles[2][6]  # never seen, and P3's true card
+    s = example.post("/api/along", json={"cards": _along_text(DEAD_END_DEAL)}).json()
+    s = tap(example, s, "P3", "R7", "R8")
+    s = example.post(f"/api/games/{s['id']}/reveal", json={"pile": "P3", "card": str(wrong)}).json()
+    first = opinion_when(example, s["id"], lambda o: o["along"]["share"] is not None)
+    assert first["position"] == s["position"]
+    r = example.post(f"/api/games/{s['id']}/correct",
+                     json={"place": "P3", "card": str(right).upper(), "version": s["version"]})
+    assert r.status_code == 200, r.text
+    c = r.json()
+    from halfmoon.board.view import card_view
+
+    assert c["piles"][2]["card"] == card_view(right) and c["status"]["moves"] == 1
+    assert c["version"] == s["version"] + 1 and c["along"]["corrections"] == 1
+    assert c["position"] == s["position"] + ".1" and c["along"]["seen"] == 21
+    o = opinion_when(example, s["id"], lambda o: o["position"] == c["position"] and
+                     o["along"]["share"] is not None)
+    assert o["light"] == "share" and o["fair"]["moves"]
+    # a correction from a page that has not seen the latest change: 409, nothing changed
+    r = example.post(f"/api/games/{s['id']}/correct",
+                     json={"place": "P3", "card": str(wrong), "version": s["version"]})
+    assert r.status_code == 409 and r.json()["state"]["piles"][2]["card"] == card_view(right)
+
+
+def test_bad_corrections_get_a_400_naming_the_place_or_the_card(example):
+    from test_along import DEAD_END_DEAL
+
+    deal = Deal.from_number(DEAD_END_DEAL)
+    s = example.post("/api/along", json={"cards": _along_text(DEAD_END_DEAL)}).json()
+    s = tap(example, s, "P3", "R7", "R8")  # P3 waits for its card
+    url = f"/api/games/{s['id']}/correct"
+    p1 = deal.piles[0][-1]
+    for body, reason in [
+        ({"card": "AS"}, "field 'place' is missing (a place such as P7 or R3)"),
+        ({"place": "P1"}, "field 'card' is missing (the card it really is)"),
+        ({"place": "P1", "card": "AS", "pile": "P1"}, "unknown field 'pile'"),
+        ({"place": 1, "card": "AS"}, "field 'place' must be text"),
+        ({"place": "Q1", "card": "AS"}, "unknown place 'Q1': expected P1-P12"),
+        ({"place": "P1", "card": "1X"}, "P1: not a card"),
+        ({"place": "P1", "card": str(p1)}, f"P1 is already {p1.symbol()}: nothing to correct"),
+        ({"place": "P1", "card": "3S"},  # entered at P10 and P11
+         "a third 3♠: both copies are already on the table or removed (P10, P11)"),
+        ({"place": "P3", "card": "AS"}, "P3 waits for the card that appeared"),
+        ({"place": "P3.7", "card": "AS"},
+         f"{deal.piles[2][7].symbol()} at P3.7 was removed by move 1: undo 1 move"),
+        ({"place": "R8", "card": "AS"}, "at R8 was removed by move 1"),
+        ({"place": "P5.2", "card": "AS"}, "P5.2 (P5, 6th card from the top) has not been seen"),
+    ]:
+        r = example.post(url, json=body)
+        assert r.status_code == 400 and reason in r.json()["error"], (body, r.text)
+    kept = example.get(f"/api/games/{s['id']}").json()
+    assert kept["version"] == s["version"] and kept["along"]["corrections"] == 0
+    normal = new_game(example)
+    r = example.post(f"/api/games/{normal['id']}/correct", json={"place": "P1", "card": "AS"})
+    assert r.status_code == 400 and "only a game from the app has cards to correct" in \
+        r.json()["error"]
+    r = example.post("/api/games/nosuchgame00/correct", json={"place": "P1", "card": "AS"})
+    assert r.status_code == 404

@@ -18,6 +18,7 @@
   }
   let checkGen = 0;
   let revealFor = null; // the pile the picker was drawn for
+  let correcting = null; // "Correct a card…" open: {place: null} while the card is chosen
 
   // a phone's keyboard would cover the picker: the field is not focused by itself there
   const touch = () => window.matchMedia("(pointer: coarse)").matches;
@@ -151,6 +152,7 @@
   // --- the state: unknown tops, the card that appeared ------------------------------------
   function drawAlong(s) {
     const along = s.along;
+    drawCorrect(s);
     document.body.classList.toggle("along", !!along);
     document.querySelector(".tools").hidden = !!along; // the deal is not known: no solver tools
     // the dead end's "New game" offers a new entry from the app, not a deal of the toolkit
@@ -164,24 +166,25 @@
     }
     const reveal = $("reveal");
     const waiting = along ? along.waiting : [];
-    reveal.hidden = !waiting.length;
+    reveal.hidden = !waiting.length || !!correcting; // a correction first, then the card
     if (!waiting.length) { revealFor = null; return; }
+    if (correcting) return;
     const pile = waiting[0];
     $("reveal-says").textContent = `Which card appeared on ${pile}?` +
       (waiting.length > 1 ? ` (then ${waiting.slice(1).join(", ")})` : "");
     pickerButtons($("reveal-picker"), along.possible, (card) => tell(pile, card));
-    placeReveal(pile);
+    placeBeside(reveal, pile);
     if (revealFor !== pile) {
       revealFor = pile;
       $("reveal-error").hidden = true;
+      $("reveal-third").hidden = true;
       $("reveal-card").value = "";
       if (!touch()) $("reveal-card").focus();
     }
   }
 
-  // beside the waiting pile, inside the table
-  function placeReveal(pile) {
-    const reveal = $("reveal");
+  // beside a pile or slot (the waiting pile, the card to correct), inside the table
+  function placeBeside(reveal, pile) {
     const spot = board.spots[pile].card.parentElement;
     const table = $("table");
     let left = spot.offsetLeft + spot.offsetWidth + 8;
@@ -199,6 +202,99 @@
       if (answer.ok || answer.status === 409) return board.answered(answer);
       $("reveal-error").hidden = false;
       $("reveal-error").textContent = answer.data.error;
+      $("reveal-third").hidden = !answer.data.error.startsWith("a third");
+    });
+  }
+
+  // --- correcting a card entered or told wrongly -------------------------------------------
+  // "Correct a card…": the card is chosen (tapped on the table, or picked from the list of
+  // the cards seen that are still on the table), then the card it really is, on the same
+  // picker as the card that appeared; the server keeps the moves and asks for new shares.
+  function openCorrect() {
+    const s = board.game();
+    if (!s || !s.along) return;
+    correcting = { place: null };
+    $("correct-error").hidden = true;
+    drawAlong(s);
+    // on a phone the button is below the advice: the table comes back in view, to tap in
+    const table = $("table");
+    if (table.getBoundingClientRect().top < 0) table.scrollIntoView({ block: "start" });
+  }
+
+  function closeCorrect() {
+    correcting = null;
+    const s = board.game();
+    if (s) drawAlong(s); // the card that appeared is asked again, if a pile waits
+  }
+
+  const sourceOf = (place) => place.split(".")[0];
+
+  function drawCorrect(s) {
+    const dialog = $("correct");
+    const info = s.along && s.along.correct;
+    if (!info) correcting = null;
+    dialog.hidden = !correcting;
+    $("correct-button").setAttribute("aria-pressed", correcting ? "true" : "false");
+    let chosen = correcting && correcting.place && info.places.find((p) => p.place === correcting.place);
+    if (correcting && !chosen) correcting.place = null; // no longer on the table
+    for (const [source, { card }] of Object.entries(board.spots)) {
+      card.classList.toggle("correcting", !!chosen && sourceOf(chosen.place) === source);
+    }
+    if (!correcting) return;
+    const select = $("correct-place");
+    select.replaceChildren(new Option("Pick it here…", ""),
+      ...info.places.map((p) => new Option(`${p.words}: ${p.symbol}`, p.place)));
+    select.value = chosen ? chosen.place : "";
+    dialog.classList.toggle("choosing", !chosen);
+    $("correct-enter").hidden = !chosen;
+    $("correct-picker").hidden = !chosen;
+    if (!chosen) {
+      $("correct-says").textContent = "Correct a card entered or told: tap it on the table, or " +
+        "pick it here. A card already removed: undo the moves that removed it first.";
+      dialog.style.left = dialog.style.top = "";
+      return;
+    }
+    $("correct-says").textContent = `${chosen.words} is ${chosen.symbol} as ` +
+      `${chosen.told ? "told" : "entered"}: which card is it?`;
+    pickerButtons($("correct-picker"), info.possible.filter((c) => c !== chosen.card),
+      (card) => sendCorrect(chosen.place, card));
+    placeBeside(dialog, sourceOf(chosen.place));
+    if (correcting.drawn !== chosen.place) {
+      correcting.drawn = chosen.place;
+      $("correct-card").value = "";
+      if (!touch()) $("correct-card").focus();
+    }
+  }
+
+  function choose(place) {
+    correcting = { place: place || null };
+    $("correct-error").hidden = true;
+    drawAlong(board.game());
+  }
+
+  // a tap while the card to correct is chosen: that card (or why it cannot be)
+  function correctTap(source) {
+    if (!correcting) return false;
+    const s = board.game();
+    const pile = s.piles.find((p) => p.source === source);
+    const place = pile && pile.count ? `${source}.${pile.count - 1}` : source;
+    if (s.along.correct.places.some((p) => p.place === place)) return choose(place) || true;
+    $("correct-error").hidden = false;
+    $("correct-error").textContent = s.along.correct.refused[source] || `${source}: nothing to correct`;
+    return true;
+  }
+
+  function sendCorrect(place, card) {
+    board.send(async () => {
+      const g = board.game();
+      const answer = await board.api("POST", `/api/games/${g.id}/correct`, { place, card, version: g.version });
+      if (answer.ok || answer.status === 409) {
+        correcting = null;
+        $("reveal-error").hidden = $("reveal-third").hidden = true; // told again from here
+        return board.answered(answer);
+      }
+      $("correct-error").hidden = false;
+      $("correct-error").textContent = answer.data.error;
     });
   }
 
@@ -245,6 +341,7 @@
     if (reveal.hidden) return false;
     $("reveal-error").hidden = false;
     $("reveal-error").textContent = text;
+    $("reveal-third").hidden = true;
     reveal.classList.remove("flash");
     void reveal.offsetWidth; // the flash runs again on each refusal
     reveal.classList.add("flash");
@@ -255,6 +352,27 @@
   board.hooks.state.push(drawAlong);
   board.hooks.opinion.push(drawReview);
   board.hooks.error.push(refused);
+  board.hooks.tap.push(correctTap);
+  $("correct-button").addEventListener("click", () => (correcting ? closeCorrect() : openCorrect()));
+  $("reveal-correct").addEventListener("click", openCorrect); // a third copy: one told was wrong
+  $("correct-cancel").addEventListener("click", closeCorrect);
+  $("correct-place").addEventListener("change", (e) => choose(e.target.value));
+  const typedCorrection = () => correcting && correcting.place &&
+    sendCorrect(correcting.place, $("correct-card").value);
+  $("correct-ok").addEventListener("click", typedCorrection);
+  $("correct-card").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") typedCorrection();
+    else if (e.key === "Escape") closeCorrect();
+  });
+  // C opens it (a game from the app), Escape closes it
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const g = board.game();
+    if (e.key.toUpperCase() === "C" && g && g.along) {
+      e.preventDefault();
+      if (correcting) closeCorrect(); else openCorrect();
+    } else if (e.key === "Escape" && correcting) closeCorrect();
+  });
   $("along-button").addEventListener("click", openEntry);
   $("banner-advice").addEventListener("click", (e) => {
     const g = board.game();

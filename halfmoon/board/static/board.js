@@ -24,8 +24,9 @@
   let typed = "";
   let typedTimer = null;
   const spots = {};
-  // drawn after the board's own (along.js); an error hook returns true when it showed it
-  const hooks = { state: [], opinion: [], error: [] };
+  // drawn after the board's own (along.js); an error hook returns true when it showed it,
+  // a tap hook when it took the tap (a card chosen to be corrected)
+  const hooks = { state: [], opinion: [], error: [], tap: [] };
 
   // --- the table ---------------------------------------------------------------
   function buildTable() {
@@ -392,6 +393,7 @@
   }
 
   function tap(source) {
+    if (hooks.tap.some((f) => f(source))) return;
     send(async () => {
       if (!game) return;
       answered(await api("POST", `/api/games/${game.id}/tap`, { source, version: game.version }));
