@@ -28,6 +28,7 @@ from .count_clauses import line_by_steps
 from .count_propagation import REASON_ROOM, ROOM_CLAUSES, count_propagate, count_undo
 from .state import (
     GLUE,
+    INDEX_MAX,
     REDUCE_FIRST,
     REDUCE_INC,
     RESTART_BASE,
@@ -48,6 +49,7 @@ from .unit_propagation import _propagate
 # docs/tuning-log.md).
 VAR_DECAY = 0.85
 ROOM_LITS = ROOM_CLAUSES * (REASON_ROOM + 2)  # literals of the propagator's explanations
+MAX_CLAUSES = (INDEX_MAX + 1) // 2  # clauses the store may hold: watch entry 2 * clause + 1
 
 
 # ---------------------------------------------------------------------------
@@ -199,13 +201,17 @@ def _short(clauses, ncl, nlit, more_cl, more_lits):
 @njit(cache=True)
 def _regrown(clauses, ncl, nlit, more_cl, more_lits):
     """The clause arrays with room for ``more_cl`` clauses of ``more_lits`` literals
-    more (those that lack it regrown to twice their size and that room)."""
+    more (those that lack it regrown to twice their size and that room, within what
+    ``INDEX`` holds: past it, an OverflowError)."""
+    if nlit + more_lits > INDEX_MAX or ncl + more_cl > MAX_CLAUSES:
+        raise OverflowError("the grouping search's clauses outgrew 32-bit indices "
+                            "(a smaller budget of conflicts keeps them within)")
     lits = clauses.lits
     if nlit + more_lits > len(lits):
-        lits = grown(lits, nlit, 2 * len(lits) + more_lits, 0)
+        lits = grown(lits, nlit, min(2 * len(lits) + more_lits, INDEX_MAX), 0)
     start, length, lbd, wnext = clauses.start, clauses.length, clauses.lbd, clauses.watch_next
     if ncl + more_cl > len(start):
-        cap = 2 * len(start) + more_cl
+        cap = min(2 * len(start) + more_cl, MAX_CLAUSES)
         start = grown(start, ncl, cap, 0)
         length = grown(length, ncl, cap, 0)
         lbd = grown(lbd, ncl, cap, 0)

@@ -18,6 +18,9 @@ plain structures, so reading a field by name costs nothing):
 
 A literal is ``2 * v`` (variable v is 1) or ``2 * v + 1`` (v is 0); ``assign`` holds -1
 (unassigned), 0 or 1.  Clause cl is ``lits[s:s + length[cl]]`` with s = ``start[cl]``.
+The clause store (literals, starts, lengths, watch and implication lists) and the reasons
+are ``INDEX`` (int32) arrays: unit propagation and learning wait on their loads, and half
+the width is half the memory they read.
 """
 
 from __future__ import annotations
@@ -49,6 +52,12 @@ RESTART_BASE = 64
 REDUCE_FIRST = 4000
 REDUCE_INC = 1000
 GLUE = 2
+
+
+# the type of the clause store's arrays and of the reasons, and the most any of their
+# entries may hold (a literal, a clause's start, a watch entry 2 * clause + 1)
+INDEX = np.int32
+INDEX_MAX = 2**31 - 1
 
 
 class Ctl(IntEnum):
@@ -209,11 +218,12 @@ def empty_model(status):
     """A model of the same types as a real one, settled: :func:`grouping_run` answers
     ``status`` at once."""
     i = np.zeros(1, np.int64)
+    x = np.zeros(1, INDEX)
     b = np.zeros(1, np.int8)
     ctl = np.zeros(NCTL, np.int64)
     ctl[Ctl.STATUS] = status
-    return Model(ctl, Cards(i, i, i, i, i, i, i, i), Clauses(i, i, i, i, i, i, i, i, i),
-                 Trail(b, i, i, i, i),
+    return Model(ctl, Cards(i, i, i, i, i, i, i, i), Clauses(x, x, x, i, x, x, x, x, x),
+                 Trail(b, i, x, i, i),
                  Branching(np.zeros(1, np.float64), i, i, b, np.ones(1, np.float64)),
                  Scratch(b, i, i, i), no_count_state())
 
@@ -251,11 +261,11 @@ def _propagation_lists(lits, start, length, ncl, nlits):
     """Watch lists of the clauses of three literals and more (their first two literals
     watched), implication lists of the binary ones; returns them with the unit clauses'
     literals."""
-    watch_next = np.full(2 * len(start), -1, np.int64)
-    watch_head = np.full(nlits, -1, np.int64)
+    watch_next = np.full(2 * len(start), -1, INDEX)
+    watch_head = np.full(nlits, -1, INDEX)
     units = np.empty(ncl, np.int64)
     nunits = 0
-    imp_start = np.zeros(nlits + 1, np.int64)
+    imp_start = np.zeros(nlits + 1, INDEX)
     for cl in range(ncl):
         if length[cl] == 2:
             s = start[cl]
@@ -264,8 +274,8 @@ def _propagation_lists(lits, start, length, ncl, nlits):
     for lit in range(nlits):
         imp_start[lit + 1] += imp_start[lit]
     fill = imp_start[:nlits].copy()
-    imp_lits = np.empty(imp_start[nlits], np.int64)
-    imp_clause = np.empty(imp_start[nlits], np.int64)
+    imp_lits = np.empty(imp_start[nlits], INDEX)
+    imp_clause = np.empty(imp_start[nlits], INDEX)
     for cl in range(ncl):
         s = start[cl]
         if length[cl] == 1:
@@ -297,7 +307,7 @@ def fresh_state(cards, lits, start, length, ncl, nlit, nvars, pair_var0, nmoves,
     npairs = len(cards.pair_a)
     clauses, units = _propagation_lists(lits, start, length, ncl, 2 * nvars)
     trail = Trail(np.full(nvars, -1, np.int8), np.zeros(nvars, np.int64),
-                  np.full(nvars, -1, np.int64), np.empty(nvars, np.int64),
+                  np.full(nvars, -1, INDEX), np.empty(nvars, np.int64),
                   np.empty(nvars + 1, np.int64))
     assign = trail.assign
     tlen = 0
