@@ -145,7 +145,7 @@ class Version:
     def grouping_alone(self, number: int, budget: int) -> tuple[tuple, float]:
         """The grouping search alone from the start of a deal (by counts), in slices of the
         portfolio's size until it settles or ``budget`` conflicts are spent: (its status,
-        conflicts, line and counters; seconds)."""
+        conflicts, line and final counters; seconds)."""
         g, s = self.grouping, self.search
         piles, reserve = s.deal_arrays(Deal.from_number(number))
         part, npart = self.bounds.partner_table(piles, reserve)
@@ -161,7 +161,10 @@ class Version:
             conflicts += int(info[0])
         seconds = time.perf_counter() - t
         won = tuple(int(x) for x in line[:info[1]]) if status == g.WIN else ()
-        return (int(status), conflicts, won, tuple(int(x) for x in model.ctl)), seconds
+        # the counters but the clauses and literals stored (which reclaiming changes)
+        ctl = importlib.import_module(g.__name__.replace(".model", ".state")).Ctl
+        kept = [int(x) for i, x in enumerate(model.ctl) if i not in (ctl.CLAUSES, ctl.LITS)]
+        return (int(status), conflicts, won, tuple(kept)), seconds
 
     def setups(self) -> dict[str, tuple[int, int]]:
         p = self.pruning

@@ -37,6 +37,7 @@ from .state import (
     Clauses,
     Ctl,
     Model,
+    compacted,
     grown,
     heap_down,
     heap_up,
@@ -281,7 +282,8 @@ def _reduce(first, ncl, cl_len, cl_lbd):
     """Delete half of the learnt clauses first..ncl-1 that span more than GLUE levels,
     the most levels first, the older first among equals (at the root, where no clause
     is the reason of an assignment above level 0); returns how many went.  A deleted
-    clause's length is made negative; its watches are dropped as propagation meets them."""
+    clause's length is made negative, and :func:`compacted
+    <solver.grouping.state.compacted>` then reclaims it with its literals and watches."""
     cand = np.empty(ncl - first, np.int64)
     key = np.empty(ncl - first, np.int64)
     m = 0
@@ -300,12 +302,14 @@ def _reduce(first, ncl, cl_len, cl_lbd):
 @njit(cache=True)
 def _thin_when_due(ctl, conflicts, clauses, ncl):
     """At a restart: thin the learnt clauses if their time has come (``conflicts``: this
-    run's so far), and set the next time."""
+    run's so far), and set the next time; returns True if it thinned them."""
     total = ctl[Ctl.CONFLICTS] + conflicts
-    if total >= ctl[Ctl.NEXT_REDUCE]:
-        ctl[Ctl.REDUCTIONS] += 1
-        ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
-        ctl[Ctl.DELETED] += _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd)
+    if total < ctl[Ctl.NEXT_REDUCE]:
+        return False
+    ctl[Ctl.REDUCTIONS] += 1
+    ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
+    ctl[Ctl.DELETED] += _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd)
+    return True
 
 
 # ---------------------------------------------------------------------------
@@ -393,7 +397,11 @@ def grouping_run(model, budget, line, info):
             tlen, hsize = _undo(lim[1], tlen, hsize, tr, br, counts, rank, by_propagator)
             dl = 0
             qhead = tlen
-            _thin_when_due(ctl, conflicts, clauses, ncl)
+            if _thin_when_due(ctl, conflicts, clauses, ncl):  # reclaim the deleted clauses
+                clauses, ncl, nlit = compacted(clauses, ctl[Ctl.MODEL_CLAUSES], ncl, nlit,
+                                               assign, reason)
+                lits, start, length, lbd, wnext, whead, bstart, bimp, bcl = clauses
+                stamp[:] = 0  # clause numbers are used again: no level counted for them yet
         v, hsize = _pick(br, hsize, assign)
         if v < 0:
             result = WIN  # every variable assigned, no conflict: a solution

@@ -353,3 +353,55 @@ def fresh_state(cards, lits, start, length, ncl, nlit, nvars, pair_var0, nmoves,
     return UNRESOLVED, Model(ctl, cards, clauses, trail,
                              _branching(nvars, pair_var0, npairs, view != VIEW_PAIRS), scratch,
                              counts)
+
+
+@njit(cache=True)
+def compacted(clauses, first, ncl, nlit, assign, reason):
+    """The store without the deleted learnt clauses of first..ncl-1 (at the root, after a
+    thinning): the clauses kept move down in their order, their literals with them; each
+    watch list keeps its order without the deleted clauses' watches (which propagation
+    would have skipped), renumbered, and so do the root's reasons (-1 for a deleted clause,
+    which learning never reads at the root).  Returns (clauses, clauses and literals
+    stored)."""
+    lits, start, length, lbd = clauses.lits, clauses.start, clauses.length, clauses.lbd
+    whead, wnext = clauses.watch_head, clauses.watch_next
+    if first >= ncl:
+        return clauses, ncl, nlit
+    renum = np.full(ncl - first, -1, np.int64)
+    m = first
+    p = start[first]
+    for cl in range(first, ncl):
+        k = length[cl]
+        if k < 0:
+            continue
+        s = start[cl]
+        for j in range(k):
+            lits[p + j] = lits[s + j]
+        start[m] = p
+        length[m] = k
+        lbd[m] = lbd[cl]
+        renum[cl - first] = m
+        p += k
+        m += 1
+    relinked = np.full(len(wnext), -1, wnext.dtype)
+    for lit in range(len(whead)):
+        e = whead[lit]
+        tail = -1
+        whead[lit] = -1
+        while e >= 0:
+            cl = e >> 1
+            ne = e
+            if cl >= first:
+                ne = -1 if renum[cl - first] < 0 else 2 * renum[cl - first] + (e & 1)
+            if ne >= 0:
+                if tail < 0:
+                    whead[lit] = ne
+                else:
+                    relinked[tail] = ne
+                tail = ne
+            e = wnext[e]
+    for v in range(len(reason)):
+        if assign[v] >= 0 and reason[v] >= first:
+            reason[v] = renum[reason[v] - first]
+    return (Clauses(lits, start, length, lbd, relinked, whead, clauses.imp_start,
+                    clauses.imp_lits, clauses.imp_clause), m, p)
