@@ -5,6 +5,7 @@ git revision.
                                        [--deals 129,1570,38,390,876] [--solve LO:HI]
                                        [--random N --seed S] [--numbers FILE] [--budget N]
                                        [--pieces] [--grouping-alone C]
+                                       [--grouping-deals LIST]
 
 This machine switches between full and about half speed within seconds, so timing one
 version and then the other measures the machine's phases as much as the code.  Here the ``solver/``
@@ -28,7 +29,8 @@ package in the same process, and the two are timed in alternating rounds:
   path, its first turn in compiled code) instead; with ``--grouping-alone C``, then the
   grouping search alone (at most C conflicts, in the portfolio's slices) on each deal the
   base's grouping search settled, the versions in turn: seconds, and any deal whose status,
-  conflicts, line or final counters differ.
+  conflicts, line or final counters differ; ``--grouping-deals LIST`` does the same on
+  the deals listed, in ``--rounds`` rounds (long runs, where the clause store grows).
 
 Against itself the median ratio stays within a few per cent of 1 over 7 rounds (figures
 in docs/tuning-log.md): smaller differences need more rounds.
@@ -161,7 +163,8 @@ class Version:
             conflicts += int(info[0])
         seconds = time.perf_counter() - t
         won = tuple(int(x) for x in line[:info[1]]) if status == g.WIN else ()
-        # the counters but the clauses and literals stored (which reclaiming changes)
+        # the counters but the clauses and literals stored (which the store's housekeeping
+        # may change alone)
         ctl = importlib.import_module(g.__name__.replace(".model", ".state")).Ctl
         kept = [int(x) for i, x in enumerate(model.ctl) if i not in (ctl.CLAUSES, ctl.LITS)]
         return (int(status), conflicts, won, tuple(kept)), seconds
@@ -287,20 +290,23 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
     return [n for n in numbers if settlers[versions[0].name][n] == "grouping"]
 
 
-def compare_grouping(versions: list[Version], numbers: list[int], budget: int) -> None:
+def compare_grouping(versions: list[Version], numbers: list[int], budget: int, label: str,
+                     rounds: int = 1) -> None:
     """The grouping search alone on each deal, the versions in turn (the first first on
-    every other deal): seconds in all, and the deals whose status, conflicts, line or final
-    counters differ (a change meant to keep the search the same keeps them all)."""
+    every other deal, and on every other round): seconds in all, and the deals whose status,
+    conflicts, line or final counters differ (a change meant to keep the search the same
+    keeps them all)."""
     total = {v.name: 0.0 for v in versions}
     found: dict[str, dict[int, tuple]] = {v.name: {} for v in versions}
-    for k, number in enumerate(numbers):
-        for v in versions if k % 2 == 0 else versions[::-1]:
-            found[v.name][number], seconds = v.grouping_alone(number, budget)
-            total[v.name] += seconds
+    for r in range(rounds):
+        for k, number in enumerate(numbers):
+            for v in versions if (k + r) % 2 == 0 else versions[::-1]:
+                found[v.name][number], seconds = v.grouping_alone(number, budget)
+                total[v.name] += seconds
     a, b = (found[v.name] for v in versions)
     differ = [n for n in numbers if a[n] != b[n]]
-    print(f"the grouping search alone (by counts, at most {budget:,} conflicts) on the "
-          f"{len(numbers):,} deals the base's grouping search settled, in turn:")
+    print(f"the grouping search alone (by counts, at most {budget:,} conflicts) on {label}, "
+          f"in turn, {rounds} round{'s' if rounds > 1 else ''}:")
     w, lo, un = (versions[0].grouping.WIN, versions[0].grouping.LOSS,
                  versions[0].grouping.UNRESOLVED)
     for v in versions:
@@ -357,6 +363,9 @@ def main(argv=None) -> int:
     p.add_argument("--grouping-alone", type=int, default=0, metavar="C",
                    help="after solving, the grouping search alone (at most C conflicts) on the "
                         "deals the base's grouping search settled, checked the same")
+    p.add_argument("--grouping-deals", type=deal_list, metavar="LIST",
+                   help="the grouping search alone on these deals, --rounds rounds (at most "
+                        "--grouping-alone conflicts, default 30,000)")
     args = p.parse_args(argv)
     deals = args.deals
     jobs = []
@@ -392,7 +401,11 @@ def main(argv=None) -> int:
     for numbers, label in jobs:
         settled = compare_solve(versions, numbers, label, args.budget, args.pieces, args.slowest)
         if args.grouping_alone:
-            compare_grouping(versions, settled, args.grouping_alone)
+            compare_grouping(versions, settled, args.grouping_alone,
+                             f"the {len(settled):,} deals the base's grouping search settled")
+    if args.grouping_deals:
+        compare_grouping(versions, args.grouping_deals, args.grouping_alone or 30_000,
+                         f"deals {','.join(map(str, args.grouping_deals))}", args.rounds)
     return 0
 
 
