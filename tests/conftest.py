@@ -221,15 +221,13 @@ class Clauses:
     def __init__(self, nvars, clauses, deleted=()):
         import numpy as np
 
-        from solver.grouping.state import INDEX  # the clause store's type, as the model's
-
         nlits = 2 * nvars
-        self.cl_lits = np.array([lit for cl in clauses for lit in cl], INDEX)
-        self.cl_start = np.array(np.cumsum([0] + [len(cl) for cl in clauses])[:-1], INDEX)
+        self.cl_lits = np.array([lit for cl in clauses for lit in cl], np.int64)
+        self.cl_start = np.array(np.cumsum([0] + [len(cl) for cl in clauses])[:-1], np.int64)
         self.cl_len = np.array([-len(cl) if i in deleted else len(cl)
-                                for i, cl in enumerate(clauses)], INDEX)
-        self.whead = np.full(nlits, -1, INDEX)
-        self.wnext = np.full(2 * len(clauses), -1, INDEX)
+                                for i, cl in enumerate(clauses)], np.int64)
+        self.whead = np.full(nlits, -1, np.int64)
+        self.wnext = np.full(2 * len(clauses), -1, np.int64)
         implied = [[] for _ in range(nlits)]  # per literal made false: (literal made true, clause)
         for i, cl in enumerate(clauses):
             if len(cl) == 2:
@@ -239,12 +237,12 @@ class Clauses:
                 for w in range(2):
                     self.wnext[2 * i + w] = self.whead[cl[w]]
                     self.whead[cl[w]] = 2 * i + w
-        self.bstart = np.array(np.cumsum([0] + [len(x) for x in implied]), INDEX)
-        self.bimp = np.array([q for x in implied for q, _ in x], INDEX)
-        self.bcl = np.array([i for x in implied for _, i in x], INDEX)
+        self.bstart = np.array(np.cumsum([0] + [len(x) for x in implied]), np.int64)
+        self.bimp = np.array([q for x in implied for q, _ in x], np.int64)
+        self.bcl = np.array([i for x in implied for _, i in x], np.int64)
         self.assign = np.full(nvars, -1, np.int8)
         self.level = np.zeros(nvars, np.int64)
-        self.reason = np.full(nvars, -1, INDEX)
+        self.reason = np.full(nvars, -1, np.int64)
         self.trail = np.empty(nvars, np.int64)
         self.tlen = 0
 

@@ -28,7 +28,6 @@ from .count_clauses import line_by_steps
 from .count_propagation import REASON_ROOM, ROOM_CLAUSES, count_propagate, count_undo
 from .state import (
     GLUE,
-    INDEX_MAX,
     REDUCE_FIRST,
     REDUCE_INC,
     RESTART_BASE,
@@ -37,7 +36,6 @@ from .state import (
     Clauses,
     Ctl,
     Model,
-    compacted,
     grown,
     heap_down,
     heap_up,
@@ -50,7 +48,6 @@ from .unit_propagation import _propagate
 # docs/tuning-log.md).
 VAR_DECAY = 0.85
 ROOM_LITS = ROOM_CLAUSES * (REASON_ROOM + 2)  # literals of the propagator's explanations
-MAX_CLAUSES = (INDEX_MAX + 1) // 2  # clauses the store may hold: watch entry 2 * clause + 1
 
 
 # ---------------------------------------------------------------------------
@@ -202,17 +199,13 @@ def _short(clauses, ncl, nlit, more_cl, more_lits):
 @njit(cache=True)
 def _regrown(clauses, ncl, nlit, more_cl, more_lits):
     """The clause arrays with room for ``more_cl`` clauses of ``more_lits`` literals
-    more (those that lack it regrown to twice their size and that room, within what
-    ``INDEX`` holds: past it, an OverflowError)."""
-    if nlit + more_lits > INDEX_MAX or ncl + more_cl > MAX_CLAUSES:
-        raise OverflowError("the grouping search's clauses outgrew 32-bit indices "
-                            "(a smaller budget of conflicts keeps them within)")
+    more (those that lack it regrown to twice their size and that room)."""
     lits = clauses.lits
     if nlit + more_lits > len(lits):
-        lits = grown(lits, nlit, min(2 * len(lits) + more_lits, INDEX_MAX), 0)
+        lits = grown(lits, nlit, 2 * len(lits) + more_lits, 0)
     start, length, lbd, wnext = clauses.start, clauses.length, clauses.lbd, clauses.watch_next
     if ncl + more_cl > len(start):
-        cap = min(2 * len(start) + more_cl, MAX_CLAUSES)
+        cap = 2 * len(start) + more_cl
         start = grown(start, ncl, cap, 0)
         length = grown(length, ncl, cap, 0)
         lbd = grown(lbd, ncl, cap, 0)
@@ -282,8 +275,7 @@ def _reduce(first, ncl, cl_len, cl_lbd):
     """Delete half of the learnt clauses first..ncl-1 that span more than GLUE levels,
     the most levels first, the older first among equals (at the root, where no clause
     is the reason of an assignment above level 0); returns how many went.  A deleted
-    clause's length is made negative, and :func:`compacted
-    <solver.grouping.state.compacted>` then reclaims it with its literals and watches."""
+    clause's length is made negative; its watches are dropped as propagation meets them."""
     cand = np.empty(ncl - first, np.int64)
     key = np.empty(ncl - first, np.int64)
     m = 0
@@ -302,14 +294,12 @@ def _reduce(first, ncl, cl_len, cl_lbd):
 @njit(cache=True)
 def _thin_when_due(ctl, conflicts, clauses, ncl):
     """At a restart: thin the learnt clauses if their time has come (``conflicts``: this
-    run's so far), and set the next time; returns True if it thinned them."""
+    run's so far), and set the next time."""
     total = ctl[Ctl.CONFLICTS] + conflicts
-    if total < ctl[Ctl.NEXT_REDUCE]:
-        return False
-    ctl[Ctl.REDUCTIONS] += 1
-    ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
-    ctl[Ctl.DELETED] += _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd)
-    return True
+    if total >= ctl[Ctl.NEXT_REDUCE]:
+        ctl[Ctl.REDUCTIONS] += 1
+        ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
+        ctl[Ctl.DELETED] += _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd)
 
 
 # ---------------------------------------------------------------------------
@@ -397,11 +387,7 @@ def grouping_run(model, budget, line, info):
             tlen, hsize = _undo(lim[1], tlen, hsize, tr, br, counts, rank, by_propagator)
             dl = 0
             qhead = tlen
-            if _thin_when_due(ctl, conflicts, clauses, ncl):  # reclaim the deleted clauses
-                clauses, ncl, nlit = compacted(clauses, ctl[Ctl.MODEL_CLAUSES], ncl, nlit,
-                                               assign, reason)
-                lits, start, length, lbd, wnext, whead, bstart, bimp, bcl = clauses
-                stamp[:] = 0  # clause numbers are used again: no level counted for them yet
+            _thin_when_due(ctl, conflicts, clauses, ncl)
         v, hsize = _pick(br, hsize, assign)
         if v < 0:
             result = WIN  # every variable assigned, no conflict: a solution

@@ -59,7 +59,7 @@ from ..mirror.position import (
 from ..verdicts import LOSS, UNRESOLVED, WIN
 from .clause_learning import grouping_run
 from .count_clauses import FALSE, TRUE, _add, _le, _neg, counting_clauses, counting_room
-from .state import INDEX, VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, Cards, empty_model, fresh_state
+from .state import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, Cards, empty_model, fresh_state
 
 __all__ = ["grouping_model", "grouping_run", "grouping_search", "line_wins", "WIN", "LOSS",
            "UNRESOLVED", "VIEW_PAIRS", "VIEW_COUNTERS", "VIEW_COUNTS"]
@@ -368,9 +368,9 @@ def grouping_model(piles, reserve, part, npart, pos, view=VIEW_COUNTS):
         room_cl, room_lits = counting_room(count, nmoves)
         cap_cl += room_cl
         cap_lits += room_lits
-    lits = np.empty(cap_lits, INDEX)
-    start = np.empty(cap_cl, INDEX)
-    length = np.empty(cap_cl, INDEX)
+    lits = np.empty(cap_lits, np.int64)
+    start = np.empty(cap_cl, np.int64)
+    length = np.empty(cap_cl, np.int64)
     buf = np.empty(nvars + 8, np.int64)
     ncl, nlit, e1 = _order_clauses(lits, start, length, 0, 0, buf, lay, n)
     ncl, nlit, e2 = _pile_clauses(lits, start, length, ncl, nlit, buf, lay, n)

@@ -18,9 +18,6 @@ plain structures, so reading a field by name costs nothing):
 
 A literal is ``2 * v`` (variable v is 1) or ``2 * v + 1`` (v is 0); ``assign`` holds -1
 (unassigned), 0 or 1.  Clause cl is ``lits[s:s + length[cl]]`` with s = ``start[cl]``.
-The clause store (literals, starts, lengths, watch and implication lists) and the reasons
-are ``INDEX`` (int32) arrays: unit propagation and learning wait on their loads, and half
-the width is half the memory they read.
 """
 
 from __future__ import annotations
@@ -52,12 +49,6 @@ RESTART_BASE = 64
 REDUCE_FIRST = 4000
 REDUCE_INC = 1000
 GLUE = 2
-
-
-# the type of the clause store's arrays and of the reasons, and the most any of their
-# entries may hold (a literal, a clause's start, a watch entry 2 * clause + 1)
-INDEX = np.int32
-INDEX_MAX = 2**31 - 1
 
 
 class Ctl(IntEnum):
@@ -218,12 +209,11 @@ def empty_model(status):
     """A model of the same types as a real one, settled: :func:`grouping_run` answers
     ``status`` at once."""
     i = np.zeros(1, np.int64)
-    x = np.zeros(1, INDEX)
     b = np.zeros(1, np.int8)
     ctl = np.zeros(NCTL, np.int64)
     ctl[Ctl.STATUS] = status
-    return Model(ctl, Cards(i, i, i, i, i, i, i, i), Clauses(x, x, x, i, x, x, x, x, x),
-                 Trail(b, i, x, i, i),
+    return Model(ctl, Cards(i, i, i, i, i, i, i, i), Clauses(i, i, i, i, i, i, i, i, i),
+                 Trail(b, i, i, i, i),
                  Branching(np.zeros(1, np.float64), i, i, b, np.ones(1, np.float64)),
                  Scratch(b, i, i, i), no_count_state())
 
@@ -261,11 +251,11 @@ def _propagation_lists(lits, start, length, ncl, nlits):
     """Watch lists of the clauses of three literals and more (their first two literals
     watched), implication lists of the binary ones; returns them with the unit clauses'
     literals."""
-    watch_next = np.full(2 * len(start), -1, INDEX)
-    watch_head = np.full(nlits, -1, INDEX)
+    watch_next = np.full(2 * len(start), -1, np.int64)
+    watch_head = np.full(nlits, -1, np.int64)
     units = np.empty(ncl, np.int64)
     nunits = 0
-    imp_start = np.zeros(nlits + 1, INDEX)
+    imp_start = np.zeros(nlits + 1, np.int64)
     for cl in range(ncl):
         if length[cl] == 2:
             s = start[cl]
@@ -274,8 +264,8 @@ def _propagation_lists(lits, start, length, ncl, nlits):
     for lit in range(nlits):
         imp_start[lit + 1] += imp_start[lit]
     fill = imp_start[:nlits].copy()
-    imp_lits = np.empty(imp_start[nlits], INDEX)
-    imp_clause = np.empty(imp_start[nlits], INDEX)
+    imp_lits = np.empty(imp_start[nlits], np.int64)
+    imp_clause = np.empty(imp_start[nlits], np.int64)
     for cl in range(ncl):
         s = start[cl]
         if length[cl] == 1:
@@ -307,7 +297,7 @@ def fresh_state(cards, lits, start, length, ncl, nlit, nvars, pair_var0, nmoves,
     npairs = len(cards.pair_a)
     clauses, units = _propagation_lists(lits, start, length, ncl, 2 * nvars)
     trail = Trail(np.full(nvars, -1, np.int8), np.zeros(nvars, np.int64),
-                  np.full(nvars, -1, INDEX), np.empty(nvars, np.int64),
+                  np.full(nvars, -1, np.int64), np.empty(nvars, np.int64),
                   np.empty(nvars + 1, np.int64))
     assign = trail.assign
     tlen = 0
@@ -353,55 +343,3 @@ def fresh_state(cards, lits, start, length, ncl, nlit, nvars, pair_var0, nmoves,
     return UNRESOLVED, Model(ctl, cards, clauses, trail,
                              _branching(nvars, pair_var0, npairs, view != VIEW_PAIRS), scratch,
                              counts)
-
-
-@njit(cache=True)
-def compacted(clauses, first, ncl, nlit, assign, reason):
-    """The store without the deleted learnt clauses of first..ncl-1 (at the root, after a
-    thinning): the clauses kept move down in their order, their literals with them; each
-    watch list keeps its order without the deleted clauses' watches (which propagation
-    would have skipped), renumbered, and so do the root's reasons (-1 for a deleted clause,
-    which learning never reads at the root).  Returns (clauses, clauses and literals
-    stored)."""
-    lits, start, length, lbd = clauses.lits, clauses.start, clauses.length, clauses.lbd
-    whead, wnext = clauses.watch_head, clauses.watch_next
-    if first >= ncl:
-        return clauses, ncl, nlit
-    renum = np.full(ncl - first, -1, np.int64)
-    m = first
-    p = start[first]
-    for cl in range(first, ncl):
-        k = length[cl]
-        if k < 0:
-            continue
-        s = start[cl]
-        for j in range(k):
-            lits[p + j] = lits[s + j]
-        start[m] = p
-        length[m] = k
-        lbd[m] = lbd[cl]
-        renum[cl - first] = m
-        p += k
-        m += 1
-    relinked = np.full(len(wnext), -1, wnext.dtype)
-    for lit in range(len(whead)):
-        e = whead[lit]
-        tail = -1
-        whead[lit] = -1
-        while e >= 0:
-            cl = e >> 1
-            ne = e
-            if cl >= first:
-                ne = -1 if renum[cl - first] < 0 else 2 * renum[cl - first] + (e & 1)
-            if ne >= 0:
-                if tail < 0:
-                    whead[lit] = ne
-                else:
-                    relinked[tail] = ne
-                tail = ne
-            e = wnext[e]
-    for v in range(len(reason)):
-        if assign[v] >= 0 and reason[v] >= first:
-            reason[v] = renum[reason[v] - first]
-    return (Clauses(lits, start, length, lbd, relinked, whead, clauses.imp_start,
-                    clauses.imp_lits, clauses.imp_clause), m, p)

@@ -8,33 +8,19 @@
   activity order, the pair Booleans come first and true.
 - The heap's moves keep it a heap; ``grown`` keeps an array's first entries; the Luby
   sequence.
-- ``compacted`` drops the deleted learnt clauses and keeps the rest in their order: their
-  literals, each watch list's order, the root's reasons renumbered.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import Clauses as ClauseSet
-from conftest import Grouping, neg, pos
+from conftest import Grouping
 
 from halfmoon.game.deal import Deal
 from solver.depth_first.bounds import partner_table
 from solver.grouping.clause_learning import grouping_run
 from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model
-from solver.grouping.state import (
-    NCTL,
-    Clauses,
-    Ctl,
-    Model,
-    compacted,
-    empty_model,
-    grown,
-    heap_down,
-    heap_up,
-    luby,
-)
+from solver.grouping.state import NCTL, Ctl, Model, empty_model, grown, heap_down, heap_up, luby
 from solver.mirror.position import MAX_PLY
 from solver.verdicts import LOSS, UNRESOLVED, WIN
 
@@ -149,37 +135,3 @@ def test_grown_keeps_the_first_entries():
 
 def test_luby_sequence():
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-
-
-def _watches(whead, wnext, nlits):
-    """Each literal's watch list as (clause, which watch) in list order."""
-    out = []
-    for lit in range(nlits):
-        e, row = whead[lit], []
-        while e >= 0:
-            row.append((int(e) >> 1, int(e) & 1))
-            e = wnext[e]
-        out.append(row)
-    return out
-
-
-def test_compacted_reclaims_deleted_clauses_in_order():
-    # clause 0 the model's; 1..5 learnt, 2 and 4 deleted
-    learnt = [[neg(0), pos(1), pos(3)], [pos(0), neg(1), neg(2)], [neg(3), pos(2), pos(1), neg(0)],
-              [pos(0), pos(3), neg(2)], [pos(1), pos(3), pos(0)]]
-    c = ClauseSet(4, [[pos(0), pos(1), pos(2)]] + learnt, deleted={2, 4})
-    lbd = np.arange(10, 16, dtype=np.int64)
-    before = _watches(c.whead, c.wnext, 8)
-    assign = np.array([1, -1, 0, 1], np.int8)
-    reason = np.array([3, -1, 4, -1], c.reason.dtype)  # at the root: a kept, a deleted clause
-    cls, ncl, nlit = compacted(Clauses(c.cl_lits, c.cl_start, c.cl_len, lbd, c.wnext, c.whead,
-                                       c.bstart, c.bimp, c.bcl), 1, 6, len(c.cl_lits), assign,
-                               reason)
-    renum = {0: 0, 1: 1, 3: 2, 5: 3}
-    kept = [[pos(0), pos(1), pos(2)], learnt[0], learnt[2], learnt[4]]
-    assert (ncl, nlit) == (4, sum(len(k) for k in kept))
-    assert [list(cls.lits[cls.start[i]:cls.start[i] + cls.length[i]]) for i in range(4)] == kept
-    assert list(cls.lbd[:4]) == [10, 11, 13, 15]
-    assert _watches(cls.watch_head, cls.watch_next, 8) == [
-        [(renum[cl], w) for cl, w in row if cl in renum] for row in before]
-    assert list(reason) == [2, -1, -1, -1]
