@@ -367,6 +367,8 @@ def main(argv=None) -> int:
                    help="the grouping search alone on these deals, --rounds rounds (at most "
                         "--grouping-alone conflicts, default 30,000)")
     args = p.parse_args(argv)
+    if args.grouping_alone < 0:
+        p.error(f"--grouping-alone {args.grouping_alone}: expected a number of conflicts >= 0")
     deals = args.deals
     jobs = []
     if args.solve:
@@ -396,6 +398,10 @@ def main(argv=None) -> int:
         return 2
     sys.path.insert(0, str(home))
     versions = [Version(f"base {commit[:8]}", "solver_base"), Version("working tree", "solver")]
+    if (args.grouping_alone or args.grouping_deals) and not hasattr(versions[0], "grouping"):
+        print(f"error: revision {args.base!r} has no solver.grouping to run alone",
+              file=sys.stderr)
+        return 2
     if not args.no_kernel:
         compare_kernel(versions, deals, args.positions, args.rounds)
     for numbers, label in jobs:
