@@ -4,7 +4,8 @@ git revision.
     python benchmarks/bench_compare.py [--base REV] [--rounds 7] [--positions 200000]
                                        [--deals 129,1570,38,390,876] [--solve LO:HI]
                                        [--random N --seed S] [--numbers FILE] [--budget N]
-                                       [--pieces]
+                                       [--pieces] [--grouping-alone C]
+                                       [--grouping-deals LIST]
 
 This machine switches between full and about half speed within seconds, so timing one
 version and then the other measures the machine's phases as much as the code.  Here the ``solver/``
@@ -21,11 +22,15 @@ package in the same process, and the two are timed in alternating rounds:
   before the grouping search joins), in blocks of 250 deals that each version takes in turn,
   first one then the other: time and positions in all, how many deals took over 0.5 s, the
   ``--slowest`` K slowest (8), the positions a win took (median, mean, 99th percentile), the
-  time by verdict and by the search that settled each deal, any deal whose verdict differs,
-  and the time of the deals the base settles in over 100,000 positions (wins, losses) and of
-  the rest; with ``--pieces``,
+  time by verdict and by the search that settled each deal, any deal whose verdict differs
+  and any whose positions or settling search differ, and the time of the deals the base
+  settles in over 100,000 positions (wins, losses) and of the rest; with ``--pieces``,
   through :func:`solver.portfolio.deal_numbers.solve_numbers` in pieces of 16 (the batch's
-  path, its first turn in compiled code) instead.
+  path, its first turn in compiled code) instead; with ``--grouping-alone C``, then the
+  grouping search alone (at most C conflicts, in the portfolio's slices) on each deal the
+  base's grouping search settled, the versions in turn: seconds, and any deal whose status,
+  conflicts, line or final counters differ; ``--grouping-deals LIST`` does the same on
+  the deals listed, in ``--rounds`` rounds (long runs, where the clause store grows).
 
 Against itself the median ratio stays within a few per cent of 1 over 7 rounds (figures
 in docs/tuning-log.md): smaller differences need more rounds.
@@ -111,6 +116,9 @@ class Version:
             self.dfs = importlib.import_module(f"{package}.depth_first.dfs")
             self.pruning = importlib.import_module(f"{package}.depth_first.pruning")
             self.pieces = importlib.import_module(f"{package}.portfolio.deal_numbers")
+            self.grouping = importlib.import_module(f"{package}.grouping.model")
+            self.bounds = importlib.import_module(f"{package}.depth_first.bounds")
+            self.position = importlib.import_module(f"{package}.mirror.position")
         else:  # before: every module at the top of solver/
             self.search = importlib.import_module(f"{package}.search")
             self.dfs = importlib.import_module(f"{package}.dfs")
@@ -135,6 +143,31 @@ class Version:
         search(piles, reserve, tops, part, npart, root, positions, flags, tab.slots, gen, tab.bits,
                line, stats, stack, 0, proj, ptab_args, depth)
         return int(stats[0]), time.perf_counter() - t
+
+    def grouping_alone(self, number: int, budget: int) -> tuple[tuple, float]:
+        """The grouping search alone from the start of a deal (by counts), in slices of the
+        portfolio's size until it settles or ``budget`` conflicts are spent: (its status,
+        conflicts, line and final counters; seconds)."""
+        g, s = self.grouping, self.search
+        piles, reserve = s.deal_arrays(Deal.from_number(number))
+        part, npart = self.bounds.partner_table(piles, reserve)
+        root = self.position.initial_position(piles, reserve)
+        line = np.zeros(self.position.MAX_PLY, np.uint64)
+        info = np.zeros(2, np.int64)
+        t = time.perf_counter()
+        status, model = g.grouping_model(piles, reserve, part, npart, root, g.VIEW_COUNTS)
+        conflicts = 0
+        while status == g.UNRESOLVED and conflicts < budget:
+            status, model = g.grouping_run(model, min(s.GROUPING_SLICE, budget - conflicts),
+                                           line, info)
+            conflicts += int(info[0])
+        seconds = time.perf_counter() - t
+        won = tuple(int(x) for x in line[:info[1]]) if status == g.WIN else ()
+        # the counters but the clauses and literals stored (which the store's housekeeping
+        # may change alone)
+        ctl = importlib.import_module(g.__name__.replace(".model", ".state")).Ctl
+        kept = [int(x) for i, x in enumerate(model.ctl) if i not in (ctl.CLAUSES, ctl.LITS)]
+        return (int(status), conflicts, won, tuple(kept)), seconds
 
     def setups(self) -> dict[str, tuple[int, int]]:
         p = self.pruning
@@ -235,6 +268,12 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
     differ = [n for n in base if base[n] != work[n]]
     print(f"  verdicts differ on {len(differ)} deals"
           f"{': ' + ', '.join(map(str, differ[:20])) if differ else ''}")
+    # a change meant to keep the search the same keeps each deal's positions and settler
+    w = versions[1].name
+    moved = [n for n in base if positions[n] != spent[w][n] or settlers[versions[0].name][n]
+             != settlers[w][n]]
+    print(f"  positions or the settling search differ on {len(moved)} deals"
+          f"{': ' + ', '.join(map(str, moved[:20])) if moved else ''}")
     # by the base's positions: the deals past HARD of them (wins, losses), and the rest
     groups = {f"wins past {HARD:,} positions": [n for n in base
                                                 if positions[n] >= HARD and base[n] == "win"],
@@ -248,6 +287,36 @@ def compare_solve(versions: list[Version], numbers: list[int], label: str, budge
                  f"{len(members) / max(sum(times[v.name][n] for n in members), 1e-9):8.1f}/s"
                  for v in versions]
         print(f"    {group:28s} {len(members):6,} deals  " + "  ".join(cells))
+    return [n for n in numbers if settlers[versions[0].name][n] == "grouping"]
+
+
+def compare_grouping(versions: list[Version], numbers: list[int], budget: int, label: str,
+                     rounds: int = 1) -> None:
+    """The grouping search alone on each deal, the versions in turn (the first first on
+    every other deal, and on every other round): seconds in all, and the deals whose status,
+    conflicts, line or final counters differ (a change meant to keep the search the same
+    keeps them all)."""
+    total = {v.name: 0.0 for v in versions}
+    found: dict[str, dict[int, tuple]] = {v.name: {} for v in versions}
+    for r in range(rounds):
+        for k, number in enumerate(numbers):
+            for v in versions if (k + r) % 2 == 0 else versions[::-1]:
+                found[v.name][number], seconds = v.grouping_alone(number, budget)
+                total[v.name] += seconds
+    a, b = (found[v.name] for v in versions)
+    differ = [n for n in numbers if a[n] != b[n]]
+    print(f"the grouping search alone (by counts, at most {budget:,} conflicts) on {label}, "
+          f"in turn, {rounds} round{'s' if rounds > 1 else ''}:")
+    w, lo, un = (versions[0].grouping.WIN, versions[0].grouping.LOSS,
+                 versions[0].grouping.UNRESOLVED)
+    for v in versions:
+        f = found[v.name]
+        print(f"  {v.name:12s} {total[v.name]:7.1f} s  "
+              f"{sum(x[1] for x in f.values()):,} conflicts  "
+              f"{sum(x[0] == w for x in f.values())} wins, {sum(x[0] == lo for x in f.values())} "
+              f"losses, {sum(x[0] == un for x in f.values())} unresolved")
+    print(f"  status, conflicts, line or counters differ on {len(differ)} deals"
+          f"{': ' + ', '.join(map(str, differ[:20])) if differ else ''}")
 
 
 def deal_list(text: str) -> list[int]:
@@ -291,7 +360,15 @@ def main(argv=None) -> int:
     p.add_argument("--pieces", action="store_true",
                    help="solve through pieces.solve_numbers (the batch's compiled path) "
                         "instead of solve()")
+    p.add_argument("--grouping-alone", type=int, default=0, metavar="C",
+                   help="after solving, the grouping search alone (at most C conflicts) on the "
+                        "deals the base's grouping search settled, checked the same")
+    p.add_argument("--grouping-deals", type=deal_list, metavar="LIST",
+                   help="the grouping search alone on these deals, --rounds rounds (at most "
+                        "--grouping-alone conflicts, default 30,000)")
     args = p.parse_args(argv)
+    if args.grouping_alone < 0:
+        p.error(f"--grouping-alone {args.grouping_alone}: expected a number of conflicts >= 0")
     deals = args.deals
     jobs = []
     if args.solve:
@@ -321,10 +398,20 @@ def main(argv=None) -> int:
         return 2
     sys.path.insert(0, str(home))
     versions = [Version(f"base {commit[:8]}", "solver_base"), Version("working tree", "solver")]
+    if (args.grouping_alone or args.grouping_deals) and not hasattr(versions[0], "grouping"):
+        print(f"error: revision {args.base!r} has no solver.grouping to run alone",
+              file=sys.stderr)
+        return 2
     if not args.no_kernel:
         compare_kernel(versions, deals, args.positions, args.rounds)
     for numbers, label in jobs:
-        compare_solve(versions, numbers, label, args.budget, args.pieces, args.slowest)
+        settled = compare_solve(versions, numbers, label, args.budget, args.pieces, args.slowest)
+        if args.grouping_alone:
+            compare_grouping(versions, settled, args.grouping_alone,
+                             f"the {len(settled):,} deals the base's grouping search settled")
+    if args.grouping_deals:
+        compare_grouping(versions, args.grouping_deals, args.grouping_alone or 30_000,
+                         f"deals {','.join(map(str, args.grouping_deals))}", args.rounds)
     return 0
 
 
