@@ -67,7 +67,9 @@ def cmd_players(args: argparse.Namespace) -> int:
 
     compared = ("; differences paired by deal with Newcombe's 95 % intervals" if against
                 else "")
-    print(f"{len(deals)} deals ({describe_source(deals.source)}), seed {args.seed}; "
+    # a codes file as the user named it (the run's record keeps its absolute path)
+    source = f"--codes {args.codes}" if args.codes is not None else describe_source(deals.source)
+    print(f"{len(deals)} deals ({source}), seed {args.seed}; "
           f"win rates with 95 % Wilson intervals{compared}")
     width = max(len(n) for n in played)
     for name in played:

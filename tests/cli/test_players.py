@@ -53,6 +53,15 @@ def test_players_prints_a_line_a_player_and_json(capsys, tmp_path):
         (wide["rollout"] - wide["lookahead"]).mean())
 
 
+def test_players_names_a_codes_file_as_given(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deals.txt").write_text("3\n5\n")
+    status, out, err = run(capsys, "players", "--codes", "deals.txt", "--players", "greedy",
+                           "--against", "none", "--workers", "1")
+    assert status == 0, err
+    assert out.splitlines()[0].startswith("2 deals (--codes deals.txt), seed 0")
+
+
 def test_players_against_none_plays_only_the_named(capsys):
     status, out, err = run(capsys, "players", "--range", "0:4", "--players", "greedy",
                            "--against", "none", "--workers", "1", "--json")
