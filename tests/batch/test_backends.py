@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from batch_helpers import TIMEOUT, batch_args, chunk_names, quiet_run, solved, temp_files
 from pandas.testing import assert_frame_equal
+from process_groups import ctrl_c_as_on_a_terminal, wait_for_no_live_members
+from process_groups import members as group_members
 
 from halfmoon.batch import (
     parse_range,
@@ -68,13 +70,7 @@ def _start(out: Path, deals: str, chunk_size: int) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "halfmoon", *batch_args(out, "--range", deals, "--workers", "2",
                                                          "--chunk-size", str(chunk_size))]
     return subprocess.Popen(cmd, cwd=out.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, preexec_fn=_ctrl_c_as_on_a_terminal)
-
-
-def _ctrl_c_as_on_a_terminal() -> None:
-    """A shell runs background jobs with SIGINT ignored, and Python then keeps it
-    ignored; the run under test gets Ctrl-C as it would on a terminal."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+                            text=True, start_new_session=True, preexec_fn=ctrl_c_as_on_a_terminal)
 
 
 def _wait_for_first_chunk(proc: subprocess.Popen, out: Path) -> set[str]:
@@ -86,33 +82,6 @@ def _wait_for_first_chunk(proc: subprocess.Popen, out: Path) -> set[str]:
             pytest.fail(f"no chunk before the run ended: {proc.communicate()}")
         time.sleep(0.01)
     return chunk_names(out)
-
-
-def _members(pgid: int) -> dict[int, int]:
-    """Running (not zombie) processes of a process group: pid -> parent pid."""
-    out = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            out[int(stat.parent.name)] = int(fields[1])
-    return out
-
-
-def _live_members(pgid: int) -> list[int]:
-    return sorted(_members(pgid))
-
-
-def _wait_for_no_live_members(pgid: int, seconds: float) -> list[int]:
-    deadline = time.monotonic() + seconds
-    while _live_members(pgid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    live = _live_members(pgid)
-    for pid in live:  # do not leave them running after a failed test
-        os.kill(pid, signal.SIGKILL)
-    return live
 
 
 def test_kill_9_mid_run_then_rerun_gives_every_deal_once(tmp_path):
@@ -144,14 +113,14 @@ def test_workers_leave_when_the_parent_alone_is_killed(tmp_path):
     _wait_for_first_chunk(proc, out)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=TIMEOUT)
-    assert _wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"
+    assert wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"
 
 
 def test_a_worker_killed_mid_run_stops_it_with_exit_2(tmp_path):
     out = tmp_path / "results"
     proc = _start(out, "0:160", 8)
     _wait_for_first_chunk(proc, out)
-    members = _members(proc.pid)
+    members = group_members(proc.pid)
     # The workers are the children of the forkserver, itself a child of the run.
     workers = [pid for pid, parent in members.items() if parent in members and parent != proc.pid]
     assert workers
@@ -161,7 +130,7 @@ def test_a_worker_killed_mid_run_stops_it_with_exit_2(tmp_path):
     assert stderr.startswith("halfmoon: error: a worker process died (out of memory?) solving deal")
     assert stderr.count("\n") == 1
     assert load_results(out)["deal"].is_unique and temp_files(out) == []
-    assert _wait_for_no_live_members(proc.pid, 30) == []
+    assert wait_for_no_live_members(proc.pid, 30) == []
 
 
 def test_ctrl_c_exits_130_and_keeps_finished_chunks(tmp_path):
@@ -178,7 +147,7 @@ def test_ctrl_c_exits_130_and_keeps_finished_chunks(tmp_path):
     df = load_results(out)
     assert df["deal"].is_unique and len(df) == 8 * len(chunk_names(out))
     assert temp_files(out) == []
-    assert _wait_for_no_live_members(proc.pid, 30) == [], "worker processes outlived the run"
+    assert wait_for_no_live_members(proc.pid, 30) == [], "worker processes outlived the run"
     assert json.loads((out / MANIFEST_NAME).read_text())["status"] == "running"
 
 
@@ -197,7 +166,7 @@ def test_kill_9_of_the_run_alone_then_a_rerun_at_once_gives_every_deal_once(tmp_
     df = load_results(out)
     assert df["deal"].tolist() == list(range(160))
     assert temp_files(out) == [] and len(chunk_names(out)) == 20
-    assert _wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"
+    assert wait_for_no_live_members(proc.pid, 60) == [], "orphaned workers stayed"
 
 
 @pytest.mark.parametrize("after", [0.5, 1.5, 5.0])
@@ -209,7 +178,7 @@ def test_ctrl_c_at_any_moment_is_one_line_and_exit_130(tmp_path, after):
                                                          "--workers", "2", "--chunk-size", "500")]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True,
-                            preexec_fn=_ctrl_c_as_on_a_terminal)
+                            preexec_fn=ctrl_c_as_on_a_terminal)
     time.sleep(after)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
     stdout, stderr = proc.communicate(timeout=TIMEOUT)
@@ -217,7 +186,7 @@ def test_ctrl_c_at_any_moment_is_one_line_and_exit_130(tmp_path, after):
     lines = stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("halfmoon: interrupted"), stderr
     assert stdout == ""
-    assert _wait_for_no_live_members(proc.pid, 30) == [], "processes outlived the run"
+    assert wait_for_no_live_members(proc.pid, 30) == [], "processes outlived the run"
 
 
 def test_stopping_workers_amid_sending_a_result_leaves_no_thread_waiting():

@@ -8,11 +8,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from cli_helpers import assert_one_line_error, run
+from process_groups import ctrl_c_as_on_a_terminal, wait_for_no_live_members
 
 
 def test_players_prints_a_line_a_player_and_json(capsys, tmp_path):
@@ -129,19 +129,6 @@ def test_players_takes_a_bandit_with_settings(capsys):
         " samples)" in lines[2]
 
 
-def _group_alive(pgid: int) -> list[int]:
-    """Running (not zombie) processes of a process group."""
-    live = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            live.append(int(stat.parent.name))
-    return live
-
-
 @pytest.mark.parametrize("after", [1.0, 8.0])
 def test_ctrl_c_stops_players_and_their_workers_at_once(tmp_path, after):
     """Ctrl-C while the workers start and while they play: the run stops (it does not play
@@ -150,18 +137,13 @@ def test_ctrl_c_stops_players_and_their_workers_at_once(tmp_path, after):
            "--players", "fair", "--against", "none", "--workers", "2", "--quiet"]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=ctrl_c_as_on_a_terminal)
     time.sleep(after)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
     try:
         out, err = proc.communicate(timeout=90)  # the 400 games would take minutes
-    finally:
-        deadline = time.monotonic() + 10  # the resource tracker leaves after its parent
-        while _group_alive(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        left = _group_alive(proc.pid)
-        for pid in left:
-            os.kill(pid, signal.SIGKILL)
+    finally:  # the resource tracker leaves after its parent
+        left = wait_for_no_live_members(proc.pid, 10)
     assert proc.returncode == 130, err
     assert err.splitlines() == ["halfmoon: interrupted"] and out == ""
     assert left == []
