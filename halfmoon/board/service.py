@@ -137,22 +137,13 @@ class Board:
 
     def reveal(self, game_id: str, pile: str, card: str, version: Optional[int] = None) -> dict:
         """Tell the card that appeared on a waiting pile of a game from the app."""
-        def reveal(live: LiveGame) -> None:
-            if not isinstance(live, AlongLive):
-                raise BadRequest("only a game from the app has cards to tell: this game's "
-                                 "deal is known")
-            live.reveal(pile, card)
-        return self._change(game_id, version, reveal)
+        return self._change(game_id, version, lambda live: _along(live, "tell").reveal(pile, card))
 
     def correct(self, game_id: str, place: str, card: str,
                 version: Optional[int] = None) -> dict:
         """Correct a card entered or told of a game from the app, still on the table."""
-        def correct(live: LiveGame) -> None:
-            if not isinstance(live, AlongLive):
-                raise BadRequest("only a game from the app has cards to correct: this game's "
-                                 "deal is known")
-            live.correct(place, card)
-        return self._change(game_id, version, correct)
+        return self._change(game_id, version,
+                            lambda live: _along(live, "correct").correct(place, card))
 
     def game(self, game_id: str) -> LiveGame:
         with self._lock:
@@ -406,3 +397,12 @@ class _Cards:
 def _view(live: LiveGame) -> dict:
     """The state the page draws: a game from the app hides what the app does not show."""
     return along_state(live) if isinstance(live, AlongLive) else state_view(live)
+
+
+def _along(live: LiveGame, what: str) -> AlongLive:
+    """``live`` if it is a game from the app, else the 400 saying which cards it has none to
+    ``what`` (tell, correct)."""
+    if not isinstance(live, AlongLive):
+        raise BadRequest(f"only a game from the app has cards to {what}: this game's deal is "
+                         "known")
+    return live
