@@ -121,6 +121,20 @@ def default_workers() -> int:
 
 
 @contextlib.contextmanager
+def _ctrl_c_held():
+    """SIGINT blocked in this thread within the block: a process started meanwhile begins
+    with it blocked (the mask is kept across exec), and a Ctrl-C meanwhile comes when the
+    block ends."""
+    block = hasattr(signal, "pthread_sigmask")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
+    try:
+        yield
+    finally:
+        if block:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
 def _ctrl_c_after():
     """Ctrl-C within the block raises KeyboardInterrupt when the block ends (in the main
     thread; elsewhere no signal comes)."""
@@ -197,13 +211,8 @@ class Pool:
             # Ctrl-C waits and is raised when this ends (ignored, it would be lost).  The
             # resource tracker first: starting, it unblocks SIGINT behind it.
             resource_tracker.ensure_running()
-            block = hasattr(signal, "pthread_sigmask")
-            before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
-            try:
+            with _ctrl_c_held():
                 forkserver.ensure_running()
-            finally:
-                if block:
-                    signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
     def submit(self, fn, *args):
         # a submit may start a worker: Ctrl-C amid it would leave one starting that the run
@@ -220,7 +229,8 @@ class Pool:
     def close(self, cancel: bool) -> None:
         if cancel:
             stop_workers(self.executor)
-        self.executor.shutdown(wait=True, cancel_futures=cancel)
+        else:
+            self.executor.shutdown(wait=True)
 
 
 def stop_workers(executor: cf.ProcessPoolExecutor) -> None:
@@ -253,15 +263,10 @@ class _Stoppable:
         self.executor = executor
 
     def submit(self, fn, *args, **kwargs) -> cf.Future:
-        # a worker started now inherits the blocked signal, so a Ctrl-C amid its start
-        # cannot print its traceback; this process gets the Ctrl-C when it is unblocked
-        block = hasattr(signal, "pthread_sigmask")
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
-        try:
+        # a worker started now begins with Ctrl-C held back: none prints a traceback of
+        # its start
+        with _ctrl_c_held():
             return self.executor.submit(fn, *args, **kwargs)
-        finally:
-            if block:
-                signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 @contextlib.contextmanager
@@ -275,6 +280,5 @@ def stoppable_pool(workers: int):
         yield _Stoppable(executor)
     except BaseException:
         stop_workers(executor)
-        executor.shutdown(wait=True, cancel_futures=True)
         raise
     executor.shutdown(wait=True)
