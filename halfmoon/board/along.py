@@ -416,21 +416,15 @@ class AlongLive(LiveGame):
 
     def undo(self) -> Optional[Move]:
         move = self.along.undo()
-        self.message = None
-        self.removed = None
-        self.version += 1
+        self._changed()
         return move
 
     def reveal(self, pile: str, card: str) -> Card:
         told = self.along.reveal(pile, card)
-        self.message = None
-        self.removed = None
-        self.version += 1
+        self._changed()
         return told
 
     def correct(self, place: str, card: str) -> tuple[Card, Card]:
         before, told = self.along.correct(place, card)
-        self.message = None
-        self.removed = None
-        self.version += 1
+        self._changed()
         return before, told

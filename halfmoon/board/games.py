@@ -53,10 +53,15 @@ class LiveGame:
 
     def undo(self) -> Optional[Move]:
         move = self.game.undo()
+        self._changed()
+        return move
+
+    def _changed(self) -> None:
+        """The table changed other than by a tap: no tap's message or removed cards left
+        to show, and a new version."""
         self.message = None
         self.removed = None
         self.version += 1
-        return move
 
     def set_settings(self, move_errors: Optional[bool] = None,
                      placement_assistance: Optional[bool] = None) -> None:
