@@ -5,7 +5,8 @@ start to exit, so the figures include what a user waits for: starting Python and
 worker processes, loading the compiled solver (compiled beforehand, untimed).  Prints
 deals per second for each run and the speed-up of the last over the first (target: 2
 workers at least 1.9 times 1 worker; N workers at least 85 % of N times 1 worker), checks
-that the runs found the same results, and writes everything to benchmarks/results/batch.json.
+that the runs found the same results, and writes everything to ``--json`` (default
+``benchmarks/results/new/batch.json``, not kept in git).
 
 The speed-up needs two free cores.  To tell a slow batch from a busy machine, each run
 also records the CPU time of all its processes (sampled from /proc on Linux) and the
@@ -268,7 +269,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20261204)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2],
                     help="worker counts to run, the first the baseline (default: 1 2)")
-    ap.add_argument("--json", type=Path, default=HERE / "results" / "batch.json")
+    ap.add_argument("--json", type=Path, default=HERE / "results" / "new" / "batch.json")
     ap.add_argument("--control", action="store_true",
                     help="also time the bare solver in 1 and N processes (the machine's ceiling)")
     ap.add_argument("--rounds", type=int, default=1,

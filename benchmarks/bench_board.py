@@ -1,6 +1,7 @@
 """Load check of the web board: how fast taps are answered while the solver works.
 
     python benchmarks/bench_board.py [--games 8] [--moves 300] [--depth 12] [--seed 1]
+                                     [--out DIR]
 
 Starts ``halfmoon play --no-browser`` on a free local port (the server in its own
 process, its solver in another, as a player runs it), then plays ``--games`` games at
@@ -18,8 +19,9 @@ analysis (the solver settles only the light: mostly idle), then with it (the sol
 busy), so that what the solver's work costs the taps shows.  Prints, for each run, the
 taps' p50 / p99 / max in milliseconds and the share of moves made while solves were
 pending, with the machine's load average (other work on the machine slows every figure),
-and writes benchmarks/results/board.json.  Traffic goes to the
-loopback address only, and the run stops by itself after ``--moves`` moves.
+and writes ``board.json`` into ``--out`` (default ``benchmarks/results/new/``, not kept in
+git).  Traffic goes to the loopback address only, and the run stops by itself after
+``--moves`` moves.
 """
 
 from __future__ import annotations
@@ -141,6 +143,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--depth", type=int, default=12, help="moves before a game is replaced")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "new",
+                        help="the folder board.json is written to")
     args = parser.parse_args()
     out = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -157,9 +161,10 @@ def main() -> None:
               f"max {t['max']:.2f} ms; solves pending before "
               f"{result['moves_with_solves_pending']:.0%} of the moves; "
               f"load average {result['load_average']:.1f}")
-    path = HERE / "results" / "board.json"
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "board.json"
     path.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"written to {path.relative_to(ROOT)}")
+    print(f"written to {path}")
 
 
 if __name__ == "__main__":

@@ -18,9 +18,10 @@ deal, deals per second with 1 and 2 workers, and the time the whole code space w
   at the 2-worker run's rate per core is printed beside it.
 
 The deals are a uniform random sample of the code space (``--random N --seed S``, the
-population of a census) unless ``--range A:B`` is given.  Prints everything and writes
-benchmarks/results/cluster.json.  On a machine shared with other work the rates are
-understated: the load average before and after is recorded.
+population of a census) unless ``--range A:B`` is given.  Prints everything and writes it
+to ``--json`` (default ``benchmarks/results/new/cluster.json``, not kept in git).  On a
+machine shared with other work the rates are understated: the load average before and after
+is recorded.
 
     python benchmarks/bench_cluster.py                        # 2,000 random deals, default budget
     python benchmarks/bench_cluster.py --range 0:2000 --budget 200000 --cores 100
@@ -116,7 +117,7 @@ def main() -> None:
     ap.add_argument("--overhead-deals", type=int, default=400,
                     help="deals run in chunks of 1 and of 50 to time a chunk task (default: 400)")
     ap.add_argument("--cores", type=int, default=100, help="cores of the projection (default: 100)")
-    ap.add_argument("--json", type=Path, default=RESULTS / "cluster.json")
+    ap.add_argument("--json", type=Path, default=RESULTS / "new" / "cluster.json")
     args = ap.parse_args()
 
     deals = parse_range(args.range) if args.range else deals_from_random(args.random, args.seed)

@@ -1,7 +1,7 @@
 """Benchmark of the search kernel alone: time per position expanded, one core.
 
     python benchmarks/bench_kernel.py [--deals 129,1570,38,390,876] [--positions 200000]
-                                      [--repeats 5]
+                                      [--repeats 5] [--out DIR]
 
 Runs the search kernel (``solver.depth_first.dfs.search_kernel``: the plain search has a
 compiled version of its own) from the start of each deal, with no portfolio around it, for a
@@ -29,8 +29,9 @@ and after within 1.3 times its best: a slow stretch inside such a run still coun
 against it) and how many runs those were, and a position's time in units of the
 reference of its own run (median over the runs), which changes with the code and hardly
 with the machine's phases; and the target of 5 million positions a second, judged on the
-runs at full speed (on the best round if there were none).  Writes
-benchmarks/results/kernel.json with every run and its reference timings.
+runs at full speed (on the best round if there were none).  Writes ``kernel.json`` into
+``--out`` (default ``benchmarks/results/new/``, not kept in git) with every run and its
+reference timings.
 
 The kernel is one of the solver's insides, ``solver.depth_first``; it is given what the
 portfolio would give it: the deal's arrays from ``solver.mirror``, and the kernel's arrays,
@@ -113,7 +114,7 @@ def main(argv=None) -> int:
     p.add_argument("--deals", default="129,1570,38,390,876", help="deal numbers, comma-separated")
     p.add_argument("--positions", type=int, default=200_000, help="positions per deal and run")
     p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--out", type=Path, default=RESULTS)
+    p.add_argument("--out", type=Path, default=RESULTS / "new")
     args = p.parse_args(argv)
     deals = [DealArrays(int(n)) for n in args.deals.split(",")]
     warm_up()

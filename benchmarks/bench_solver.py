@@ -14,13 +14,13 @@ a process of its own (started fresh, one after another), so that its peak memory
 The ``plain`` engine measures the solver's insides: the portfolio's search of
 ``solver.portfolio.search`` with only the free-card rule of ``solver.depth_first.pruning``.
 
-Printed and written to ``--out`` (default ``benchmarks/results/new/``, not kept in git; the
-committed ``benchmarks/results/solver-0-1000.*`` are replaced only with ``--out
-benchmarks/results``): counts per verdict, deals per second, positions per second, time per
-deal at p50/p99/max, peak memory, and ratios against the solver; ``solver-A-B.json``,
-``solver-A-B.md`` and a chart ``solver-A-B.png``.  The machine's speed is not steady
-(benchmarks/reference.py), so the reference workload is timed before and after each engine
-and reported with its figures.
+Printed and written to ``--out`` (default ``benchmarks/results/new/``, not kept in git; a
+run to commit with ``--out benchmarks/results``; the last committed one, of version 12, is
+``benchmarks/results/history/solver-0-1000.*``): counts per verdict, deals per second,
+positions per second, time per deal at p50/p99/max, peak memory, and ratios against the
+solver; ``solver-A-B.json``, ``solver-A-B.md`` and a chart ``solver-A-B.png``.  The
+machine's speed is not steady (benchmarks/reference.py), so the reference workload is timed
+before and after each engine and reported with its figures.
 
 Before it starts it prints how long it should take, from the committed run's wall times scaled
 to the range (deals 0:1000: about 10 minutes, nearly all of it CP-SAT's; ``--only solver
@@ -55,7 +55,11 @@ from solver.depth_first.pruning import FREE_CARDS  # noqa: E402
 from solver.portfolio import search  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
-COMMITTED = RESULTS / "solver-0-1000.json"  # the committed run: what the expected time is from
+# the committed run (of this version, else the last one, in history/): what the expected time
+# is from
+COMMITTED = next((p for p in (RESULTS / "solver-0-1000.json",
+                              RESULTS / "history" / "solver-0-1000.json") if p.exists()),
+                 RESULTS / "solver-0-1000.json")
 PLAIN_BUDGET = 2_000_000
 
 

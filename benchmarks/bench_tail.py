@@ -3,7 +3,7 @@ space (or a range), one process per core, every deal timed.
 
     python benchmarks/bench_tail.py --random 100000 --seed 20261201     # the judging sample
     python benchmarks/bench_tail.py --range 0:10000                     # the second set
-                                    [--workers 2] [--budget N] [--top 20]
+                                    [--workers 2] [--budget N] [--top 20] [--out DIR]
 
 The deals are those of ``halfmoon batch --random N --seed S`` (or ``--range A:B``).  Each
 of ``--workers`` processes takes every W-th deal and does what a batch worker does with
@@ -12,12 +12,13 @@ them: pieces of ``--piece`` deals (16 by default, as a local batch run) solved b
 positions, which search settled it, the time the compiled code and the solver spent on it,
 and its whole time: that plus its share of the piece's remaining cost (calls, rows).
 
-Printed and written to ``benchmarks/results/tail-<set>-v<version>.json`` and ``.md``: counts
-by verdict and the unresolved deals, deals per second per core over the sample (deals over
-the sum of their whole times), time per deal at p50 / p99 / p99.9 / max, the share of the
-time spent on the slowest 1 %, the slowest deals with their verdict and settling search,
-which search settled how many deals, and the workers' peak memory.  The JSON keeps the
-200 slowest deals, for checking their verdicts by an independent method.
+Printed and written to ``tail-<set>-v<version>.json`` and ``.md`` in ``--out`` (default
+``benchmarks/results/new/``, not kept in git; ``--out benchmarks/results`` for a run to
+commit): counts by verdict and the unresolved deals, deals per second per core over the
+sample (deals over the sum of their whole times), time per deal at p50 / p99 / p99.9 / max,
+the share of the time spent on the slowest 1 %, the slowest deals with their verdict and
+settling search, which search settled how many deals, and the workers' peak memory.  The
+JSON keeps the 200 slowest deals, for checking their verdicts by an independent method.
 
 A run is resumable: the deals done so far are kept (one JSON line each) in
 ``benchmarks/results/tmp/tail-<set>-v<version>/``; running the same command again goes on
@@ -196,6 +197,8 @@ def main(argv=None) -> int:
     parser.add_argument("--piece", type=int, default=PIECE, help="deals per call of compiled code")
     parser.add_argument("--fresh", action="store_true",
                         help="time every deal again instead of going on from the kept records")
+    parser.add_argument("--out", type=Path, default=RESULTS / "new",
+                        help="the folder the .json and .md are written to")
     args = parser.parse_args(argv)
     name, numbers = deal_numbers(args)
     tag = f"tail-{name}-v{SOLVER_VERSION}" + ("" if args.budget == DEFAULT_BUDGET
@@ -227,13 +230,13 @@ def main(argv=None) -> int:
     summary = summarize(name, recs, workers, args, {"before": before, "after": after})
     summary["command"] = " ".join(argv if argv is not None else sys.argv[1:])
     summary["wall_seconds_this_run"] = wall
-    out = RESULTS / tag
+    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / tag
     out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
     text = markdown(summary, args.top)
     out.with_suffix(".md").write_text(text)
     print(text)
-    print(f"written: {out.with_suffix('.json').relative_to(ROOT)}, "
-          f"{out.with_suffix('.md').relative_to(ROOT)}")
+    print(f"written: {out.with_suffix('.json')}, {out.with_suffix('.md')}")
     return 0
 
 

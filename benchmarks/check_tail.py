@@ -1,7 +1,7 @@
 """Check the slowest deals of a tail benchmark by other means than the search that settled them.
 
     python benchmarks/check_tail.py benchmarks/results/tail-<set>-v<version>.json [--limit 120]
-                                    [--deals 200] [--model matching|counting]
+                                    [--deals 200] [--model matching|counting] [--out DIR]
 
 For each of the slowest ``--deals`` deals kept by bench_tail.py: a win is solved again and its
 winning line replayed move by move through the reference engine (``halfmoon.Game.play``, which
@@ -9,7 +9,8 @@ refuses an illegal move); a loss (or an unresolved deal) goes to the independent
 ``solver.check.cpsat`` (``--model``: its pair-matching view, or the counting view), which shares
 no code with the search, with ``--limit`` seconds.  Prints the counts — wins replayed, losses
 confirmed, losses the model did not settle within its limit, disagreements — and writes them
-with each deal's figures to ``<input>-check.json``.
+with each deal's figures to ``<input>-check.json`` in ``--out`` (default
+``benchmarks/results/new/``, not kept in git).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--limit", type=float, default=120.0, help="CP-SAT seconds per loss")
     parser.add_argument("--model", choices=("matching", "counting"), default="matching")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "new",
+                        help="the folder <input>-check.json is written to")
     args = parser.parse_args(argv)
     try:
         tail = json.loads(args.tail.read_text())
@@ -83,7 +86,8 @@ def main(argv=None) -> int:
                             "seconds": seconds})
         print(f"{n}: {verdict}, {checked[-1]['check']} ({checked[-1]['seconds']:.1f} s)",
               flush=True)
-    out = args.tail.with_name(args.tail.stem + "-check.json")
+    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / (args.tail.stem + "-check.json")
     out.write_text(json.dumps({"tail": args.tail.name, "model": args.model, "limit": args.limit,
                                "counts": counts, "deals": checked}, indent=1) + "\n")
     print(json.dumps(counts))

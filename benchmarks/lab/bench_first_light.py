@@ -1,6 +1,6 @@
 """How soon the board's first winnable light is lit, from ``halfmoon play`` being started.
 
-    python benchmarks/bench_first_light.py [--wait 3] [--deal 129] [--cold]
+    python benchmarks/lab/bench_first_light.py [--wait 3] [--deal 129] [--cold]
 
 Starts ``halfmoon play --no-browser`` (as a player does), waits ``--wait`` seconds (a page
 opening a moment after the server), then opens a game as the page does (``POST
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_board import Client  # noqa: E402

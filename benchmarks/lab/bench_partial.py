@@ -1,7 +1,7 @@
 """How soon the analysis of a partial position (playing along with the app) answers, and how
 close its shares are after a while.
 
-    python benchmarks/bench_partial.py [--deals 6] [--seed 1] [--plies 0,12,24] [--seconds 10]
+    python benchmarks/lab/bench_partial.py [--deals 6] [--seed 1] [--plies 0,12,24] [--seconds 10]
                                        [--player fair] [--fair-batch 1]
 
 For each of ``--deals`` random deals and each ply of ``--plies`` (positions along the greedy
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 

@@ -1,6 +1,6 @@
 """How soon the board's fair hint answers, stage by stage, on positions of real games.
 
-    python benchmarks/bench_fair_hint.py [--deals 10] [--seed 1] [--plies 0,10,20]
+    python benchmarks/lab/bench_fair_hint.py [--deals 10] [--seed 1] [--plies 0,10,20]
                                          [--screenshot FILE]
 
 Starts ``halfmoon play --no-browser``, waits until the solver is ready, then for each of
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 

@@ -1,8 +1,8 @@
 """The bandit player's sweep: win rate against the seconds a game, setting by setting.
 
-    python benchmarks/bench_bandit.py run --out FILE [--deals 500] [--seed 20261204]
+    python benchmarks/lab/bench_bandit.py run --out FILE [--deals 500] [--seed 20261204]
         [--chunk 20] [--players NAME,...]
-    python benchmarks/bench_bandit.py table FILE
+    python benchmarks/lab/bench_bandit.py table FILE
 
 ``run`` plays every player of ``--players`` (bandit settings as ``halfmoon players`` names
 them, plus lookahead and tuned as references) on random deals of ``--seed`` in chunks of
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 GRID = ("bandit@cap=100,lead=100,total=1000", "bandit@cap=1000,lead=100,total=1000",

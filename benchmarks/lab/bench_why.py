@@ -2,15 +2,17 @@
 (the bounded smallest deadlocked set that ``halfmoon solve``, ``analyse`` and the board give
 for a loss) on random losses of the census.
 
-    python benchmarks/bench_why.py [--losses 200] [--seed 20261204] [--budget N] [--total N]
+    python benchmarks/lab/bench_why.py [--losses 200] [--seed 20261204] [--budget N] [--total N]
+                                       [--out DIR]
 
 The losses are drawn (seeded) from ``docs/findings/losses.parquet`` (the census's losses,
 each with the deadlock the findings computed with a budget of 5,000,000 positions a
 projection and no total).  Per loss it records the wall and CPU seconds of ``why_lost``, the
 projections solved and their positions, and whether the answer is the census's set (or "not
-known within the budget").  Printed and written to
-``benchmarks/results/why-<losses>-seed<seed>.json``: seconds per loss (mean, p50, p90, p99,
-max, wall and CPU), how many were explained, and how many agree with the census.
+known within the budget").  Printed and written to ``why-<losses>-seed<seed>.json`` in
+``--out`` (default ``benchmarks/results/new/``, not kept in git): seconds per loss (mean,
+p50, p90, p99, max, wall and CPU), how many were explained, and how many agree with the
+census.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(argv=None) -> int:
@@ -35,6 +37,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=20261204)
     p.add_argument("--budget", type=int, default=WHY_BUDGET)
     p.add_argument("--total", type=int, default=WHY_TOTAL)
+    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "new",
+                   help="the folder the JSON is written to")
     args = p.parse_args(argv)
     census = pd.read_parquet(ROOT / "docs" / "findings" / "losses.parquet",
                              columns=["deal", "deadlock"])
@@ -62,7 +66,8 @@ def main(argv=None) -> int:
                                             for x in q}, "max": df["cpu"].max()},
         "nodes_mean": float(df["nodes"].mean()), "solves_mean": float(df["solves"].mean()),
     }
-    out = ROOT / "benchmarks" / "results" / f"why-{args.losses}-seed{args.seed}.json"
+    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / f"why-{args.losses}-seed{args.seed}.json"
     out.write_text(json.dumps({"summary": summary, "losses": rows}, indent=1) + "\n")
     print(json.dumps(summary, indent=1))
     explained = df[df["explained"]]
@@ -70,7 +75,7 @@ def main(argv=None) -> int:
           f"{int(explained['same'].sum())} of them give the census's set")
     print(f"seconds a loss: mean {df['wall'].mean():.3f} wall, {df['cpu'].mean():.3f} CPU; "
           f"p90 {df['wall'].quantile(0.9):.3f} wall; max {df['wall'].max():.3f} wall")
-    print(f"written to {out.relative_to(ROOT)}")
+    print(f"written to {out}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """The grouping search in its views (by counts through the propagator, by counts as totalizer
 clauses, by pairs), side by side in one process.
 
-    python benchmarks/bench_grouping.py [DEALS] [--budget 400000] [--solve]
+    python benchmarks/lab/bench_grouping.py [DEALS] [--budget 400000] [--solve]
                                         [--only counts|counters|pairs] [--json PATH]
 
 DEALS is a list of deal numbers and ranges (``1413,2502,0:100``); by default the hard deals
@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import solver.portfolio.search as search  # noqa: E402

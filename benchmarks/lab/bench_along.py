@@ -1,7 +1,7 @@
 """How soon the board answers a game played along with the app: the solver process's time
 for each stage of the winnable share and the fair hint, and for the end-of-game review.
 
-    python benchmarks/bench_along.py [--deals 6] [--seed 1] [--plies 0,10,20] [--before]
+    python benchmarks/lab/bench_along.py [--deals 6] [--seed 1] [--plies 0,10,20] [--before]
 
 For each of ``--deals`` random deals the greedy player's game is played along (the 20 cards
 the app shows entered, each card that appears told), and at each ply of ``--plies`` the
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 

@@ -1,8 +1,8 @@
 """When the grouping search should join a deal, asked of per-deal data instead of re-solving.
 
-    python benchmarks/bench_schedule.py collect --random 100000 --seed 31337 --out FILE
+    python benchmarks/lab/bench_schedule.py collect --random 100000 --seed 31337 --out FILE
                                                 [--workers 2]
-    python benchmarks/bench_schedule.py simulate FILE [--joins 30000,100000] [--shares 60,120]
+    python benchmarks/lab/bench_schedule.py simulate FILE [--joins 30000,100000] [--shares 60,120]
 
 The depth-first searches of a deal take their turns in the same order whatever the grouping
 search does between them (it shares no table with them), and the grouping search's turns do
@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from halfmoon.game.codes import DEAL_COUNT, random_numbers  # noqa: E402
