@@ -1,19 +1,9 @@
-"""How fast this machine runs at the moment: a fixed workload timed beside the benchmarks.
+"""How fast this machine runs at the moment: the solver's reference workload
+(:class:`solver.Reference`, in ``solver/timing.py``), timed once a second.
 
-This machine's speed is not steady: other work on the host shares its cores and, while
-it runs, slows every instruction, not only memory access.  A benchmark figure alone
-cannot tell a slower program from a slower machine, so the benchmarks time this workload
-beside their own runs and report it with their figures.
-
-The workload is one of the solver's insides, its move generation
-(``solver.depth_first.pruning.search_moves`` with the free-card rule, over the packed
-positions of ``solver.mirror``), on 2,048 positions of five deals, reached by random play
-from their starts: about 30 KiB of data, which stays in a core's first-level cache, so it
-measures the processor, not memory.  ``Reference.time()`` returns nanoseconds per
-generation, the best of three short runs (about 8 ms in all).  The machine was measured to
-run at full speed or at about half of it, switching within a second (figures in
-docs/tuning-log.md).  The kernel benchmark prints, for each set-up, its time per position in
-units of the reference timed around the same run, a figure steadier than positions a second.
+The machine was measured to run at full speed or at about half of it, switching within a
+second (figures in docs/tuning-log.md); ``halfmoon bench`` times this workload before,
+between and after its parts and reports it with its figures.
 
     python benchmarks/reference.py [--rounds 10]    # the machine's speed, once a second
 """
@@ -25,77 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from numba import njit
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from halfmoon.game.deal import Deal  # noqa: E402
-from solver.depth_first.pruning import FREE_CARDS, new_workspace, search_moves, top_table  # noqa: E402
-from solver.mirror.convert import deal_arrays  # noqa: E402
-from solver.mirror.position import MAX_MOVES, all_moves, initial_position  # noqa: E402
-
-DEALS = (129, 1570, 38, 390, 876)
-POSITIONS = 2048
-PASSES = 20
-
-
-@njit(cache=True)
-def _generate(tops, which, positions, passes, out, keys, ws):
-    """Move generation on every position ``passes`` times; returns the moves found (so
-    that nothing is left out as unused)."""
-    total = 0
-    for _ in range(passes):
-        for k in range(positions.size):
-            total += search_moves(tops[which[k]], positions[k], FREE_CARDS, out, keys, ws)
-    return total
-
-
-def sample_positions(numbers=DEALS, count: int = POSITIONS, seed: int = 0):
-    """``count`` positions of the deals ``numbers`` reached by random play from their
-    starts (the same ones for the same arguments): (top tables, deal index of each
-    position, positions)."""
-    rng = np.random.default_rng(seed)
-    arrays = [deal_arrays(Deal.from_number(n)) for n in numbers]
-    tops = np.stack([top_table(p, r) for p, r in arrays])
-    which = np.empty(count, np.int64)
-    positions = np.empty(count, np.uint64)
-    moves = np.empty(MAX_MOVES, np.uint64)
-    k = 0
-    while k < count:
-        d = k % len(arrays)
-        piles, reserve = arrays[d]
-        pos = initial_position(piles, reserve)
-        while k < count:
-            m = all_moves(piles, reserve, pos, moves)
-            if m == 0:
-                break
-            which[k], positions[k] = d, pos
-            k += 1
-            pos = pos - moves[rng.integers(m)]
-    return tops, which, positions
-
-
-class Reference:
-    """The reference workload, ready to time."""
-
-    def __init__(self, numbers=DEALS) -> None:
-        self.tops, self.which, self.positions = sample_positions(numbers)
-        self.out = np.empty(MAX_MOVES, np.uint64)
-        self.keys = np.empty(MAX_MOVES, np.int64)
-        self.ws = new_workspace()
-        self._run(1)  # compile or load from numba's cache
-
-    def _run(self, passes: int) -> float:
-        t = time.perf_counter()
-        _generate(self.tops, self.which, self.positions, passes, self.out, self.keys, self.ws)
-        return time.perf_counter() - t
-
-    def time(self, repeats: int = 3) -> float:
-        """Nanoseconds per move generation, the best of ``repeats`` runs."""
-        n = PASSES * self.positions.size
-        return min(self._run(PASSES) for _ in range(repeats)) / n * 1e9
+from solver import Reference  # noqa: E402,F401  (the benchmarks import it from here)
 
 
 def main(argv=None) -> int:

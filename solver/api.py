@@ -4,7 +4,8 @@ Everything else in :mod:`solver` (the kernels, the packed positions, the searche
 private to its subpackage and free to change; the applications (``halfmoon.batch``,
 ``halfmoon.research``, the board, the CLI, the notebooks) import from :mod:`solver` alone.
 
-- One deal: :func:`solve` (a :class:`Result`), :func:`solve_cpsat` (the independent check).
+- One deal: :func:`solve` (a :class:`Result`), :func:`solve_cpsat` (the independent check),
+  :func:`solve_plain` (the baseline: a plain memoized search).
 - Many deals by number: :func:`solve_numbers` (columns, one row a deal), :func:`line_moves`,
   :func:`deal_features`, :func:`census_features`.
 - The positions of a game: :func:`walk_games` (every child's verdict along games' moves).
@@ -13,7 +14,8 @@ private to its subpackage and free to change; the applications (``halfmoon.batch
   :func:`fair_hint` (the board's hint that does not peek), :func:`undo_game` (a player of
   the app with its undo, under some advice).
 - The build: :func:`warm_up`, :func:`compile_in_parallel`, :func:`compile_seconds`,
-  :func:`is_ready` over the kernel groups of :data:`KERNEL_GROUPS`.
+  :func:`is_ready` over the kernel groups of :data:`KERNEL_GROUPS`; :class:`Reference`, the
+  workload a benchmark times to know how fast the machine runs.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from .portfolio.deal_numbers import DEAL_FEATURES, Piece
 from .portfolio.positions import GameWalk
 from .portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, Result, _as_deal
 from .portfolio.search import solve as _solve
+from .timing import Reference
 from .verdicts import NAMES as _NAMES
 from .verdicts import VERDICTS
 
@@ -163,6 +166,20 @@ def solve_numbers(numbers: Sequence[int], budget: int = DEFAULT_BUDGET) -> Piece
     of each row (the solver's move numbers: :func:`line_moves` reads them), ``features``
     (:data:`DEAL_FEATURES`) and ``settled_by``."""
     return _numbers.solve_numbers(_check_numbers(numbers), _check_budget(budget))
+
+
+def solve_plain(deal: DealLike, budget: int = DEFAULT_BUDGET) -> Result:
+    """The baseline the solver is measured against: a plain memoized depth-first search of
+    the same packed positions, with only the free-card rule (no other pruning, no portfolio,
+    no grouping search), at most ``budget`` positions.  Its verdicts are exact too; a
+    :class:`Result` whose ``settled_by`` is ``"plain"``."""
+    from .depth_first.pruning import FREE_CARDS
+
+    budget = _check_budget(budget)
+    d = _check_deal(deal)
+    _make_solving_ready()
+    r = _solve(d, budget, rules=FREE_CARDS)
+    return dataclasses.replace(r, settled_by=None if r.verdict == "unresolved" else "plain")
 
 
 VERDICT_NAMES: dict[int, str] = dict(_NAMES)  # the verdict codes of solve_numbers, named
@@ -473,8 +490,9 @@ __all__ = [
     # one deal, the check, many deals by number, the build
     "DEFAULT_BUDGET", "SOLVER_VERSION", "VERDICTS", "VERDICT_NAMES", "Result", "Piece",
     "DEAL_FEATURES", "LAYOUT_FEATURES", "KERNEL_GROUPS", "SOLVING",
-    "solve", "solve_cpsat", "solve_numbers", "line_moves", "move_of", "deal_features",
-    "census_features", "warm_up", "compile_in_parallel", "compile_seconds", "is_ready",
+    "solve", "solve_cpsat", "solve_plain", "solve_numbers", "line_moves", "move_of",
+    "deal_features", "census_features", "warm_up", "compile_in_parallel", "compile_seconds",
+    "is_ready", "Reference",
     # the positions of a game
     "GameWalk", "walk_games",
     # the players
