@@ -3,8 +3,8 @@
 # game's seed is the run's seed and the deal); a piece done is skipped, so this resumes.
 # Optional arguments FIRST LAST run pieces FIRST..LAST only; copies run side by side each
 # take a piece no other copy holds (a lock that ends with its holder).
-cd "$(dirname "$0")/../../.."  # the repository
-D=benchmarks/results/ladder-recommend-seed20261254
+cd "$(dirname "$0")/../../../.."  # the repository
+D=benchmarks/results/lab/ladder-recommend-seed20261254
 for k in $(seq ${1:-0} ${2:-39}); do
   f=$D/piece$(printf %02d $k)
   [ -e $f.parquet ] && continue
