@@ -41,7 +41,7 @@ def _ready(out: Path, rows: int) -> bool:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rows", type=int, default=100_000_000)
-    p.add_argument("--dir", type=Path, default=Path("bench-stats-data"))
+    p.add_argument("--dir", type=Path, default=ROOT / "bench-stats-data")
     p.add_argument("--chunk-rows", type=int, default=1_000_000)
     p.add_argument("--lines", action="store_true", help="give each win a (made-up) line")
     p.add_argument("--seed", type=int, default=0)

@@ -44,7 +44,8 @@ def test_every_module_is_on_the_module_map():
     start, end = text.index("## Module map"), text.index("## Imports between subpackages")
     section = text[start:end]
     files = [p for top in ("halfmoon", "solver", "benchmarks") for p in (ROOT / top).rglob("*.py")
-             if p.name != "__init__.py"]
+             if p.name != "__init__.py" and "results" not in p.relative_to(ROOT / top).parts]
+    assert any(p.parent.name == "lab" for p in files)  # benchmarks/lab/ counted
     assert len(files) > 100
     missing = [str(p.relative_to(ROOT)) for p in files if p.name not in section]
     assert not missing, f"modules not on the module map of docs/architecture.md: {missing}"
