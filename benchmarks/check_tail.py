@@ -1,7 +1,8 @@
 """Check the slowest deals of a tail benchmark by other means than the search that settled them.
 
-    python benchmarks/check_tail.py benchmarks/results/tail-<set>-v<version>.json [--limit 120]
-                                    [--deals 200] [--model matching|counting] [--out DIR]
+    python benchmarks/check_tail.py benchmarks/results/new/tail-<set>-v<version>.json
+                                    [--limit 120] [--deals 200] [--model matching|counting]
+                                    [--out DIR]
 
 For each of the slowest ``--deals`` deals kept by bench_tail.py: a win is solved again and its
 winning line replayed move by move through the reference engine (``halfmoon.Game.play``, which
