@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from halfmoon.game.diagram import render
@@ -12,6 +11,7 @@ from halfmoon.game.layouts import format_layout
 
 from .checks import UsageError as _UsageError
 from .checks import check_output_file, seed
+from .output import json_line
 
 
 def deal_to_json(deal) -> dict:
@@ -37,7 +37,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.format == "layout":
         sys.stdout.write(format_layout(deal))
     elif args.format == "json":
-        print(json.dumps(deal_to_json(deal), ensure_ascii=False))
+        print(json_line(deal_to_json(deal)))
     else:
         sys.stdout.write(render(deal, reveal=args.reveal))
     return 0
@@ -112,20 +112,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
         result, budget = _solve_one(args, deal)
         why = why_lost(deal) if result.verdict == "loss" else None
         if args.json:
-            print(json.dumps({
+            print(json_line({
                 "code": label,
                 "number": deal_number(deal),
                 "verdict": result.verdict,
                 "moves": None if result.moves is None else moves_json(result.moves, deal),
                 "nodes": result.nodes,
-                "seconds": round(result.seconds, 6),
-                "setup_seconds": round(result.setup_seconds, 6),
+                "seconds": result.seconds,
+                "setup_seconds": result.setup_seconds,
                 "settled_by": result.settled_by,
                 "engine": args.engine,
                 "budget": budget,
                 "solver_version": SOLVER_VERSION,
                 "why": why,
-            }, ensure_ascii=False))
+            }))
         else:
             setup = (f" (and {result.setup_seconds:.3f} s loading the solver)"
                      if result.setup_seconds >= 0.0005 else "")
@@ -199,7 +199,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         out = {"number": deal_number(deal), **result.to_dict(), "why": why}
         if game is not None:
             out["game"] = game.to_dict()
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_line(out))
     else:
         sys.stdout.write(format_analysis(result))
         if why is not None:
@@ -216,7 +216,7 @@ def cmd_analyse_partial(args: argparse.Namespace, deal) -> int:
                              seed=args.seed, budget=args.budget or DEFAULT_BUDGET,
                              player=args.player)
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        print(json_line(result.to_dict()))
     else:
         sys.stdout.write(format_partial(result))
     return 0

@@ -31,6 +31,26 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{message} (see '{self.prog} --help')")
 
 
+def version_line() -> str:
+    """``halfmoon --version``: the package's version and the solver's, one line."""
+    from halfmoon import __version__
+    from solver import SOLVER_VERSION
+
+    return f"halfmoon {__version__} (solver version {SOLVER_VERSION})"
+
+
+class _Version(argparse.Action):
+    """``--version``: the line of :func:`version_line`, exit 0; the solver is loaded only
+    then."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_line())
+        parser.exit()
+
+
 # name, help, function that adds the arguments and returns the runner
 SUBCOMMANDS = [
     ("show", "show a deal or position as a diagram, a layout or JSON", add_show),
@@ -54,6 +74,8 @@ def build_parser(commands: Optional[Sequence[str]] = None) -> argparse.ArgumentP
     help names, so a run builds its own alone."""
     parser = _Parser(prog="halfmoon",
                      description="Half Moon solitaire: deals, engine, solver, batch runs.")
+    parser.add_argument("--version", action=_Version,
+                        help="print the package's version and the solver's, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, help_text, add in SUBCOMMANDS:

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from .checks import UsageError as _UsageError
 from .checks import add_quiet, check_output_file, seed
+from .output import json_line
 from .runs import add_deals
 
 
@@ -60,8 +60,8 @@ def cmd_players(args: argparse.Namespace) -> int:
                        evaluations_per_game=float(r["evaluations_per_game"]),
                        settings=settings[name])
             out.append(row)
-        print(json.dumps({"deals": len(deals), "seed": args.seed, "against": against,
-                          "per_deal": args.per_deal, "players": out}))
+        print(json_line({"deals": len(deals), "seed": args.seed, "against": against,
+                         "per_deal": args.per_deal, "players": out}))
         return 0
     from halfmoon.batch.sources import describe_source
 

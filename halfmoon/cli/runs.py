@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .checks import EXIT_INTERRUPTED, add_quiet, check_output_dir, seed
 from .checks import UsageError as _UsageError
+from .output import json_line
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -128,7 +128,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return 0
     summary["run"] = run_notes(args.dir, summary["deals"])
     if args.json:
-        print(json.dumps(_nan_to_none(summary)))
+        print(json_line(_nan_to_none(summary)))
     else:
         sys.stdout.write(stats.format_summary(summary, args.dir))
     return 0

@@ -51,12 +51,14 @@ class Analysis:
         return tuple(m.move for m in self.moves if m.verdict == "win")
 
     def to_dict(self) -> dict:
+        """As JSON (``analyse --json``): the legal moves under ``legal_moves``, a name no
+        reader takes for a line to play (``solve --json``'s ``moves``)."""
         return {
             "code": self.code,
             "cards_left": self.cards_left,
             "verdict": self.verdict,
             "budget": self.budget,
-            "moves": [
+            "legal_moves": [
                 {
                     "move": str(m.move),
                     "text": m.written,

@@ -121,17 +121,20 @@ class PartialAnalysis:
     recommended: Optional[Move] = None
 
     def to_dict(self) -> dict:
+        """As JSON (``analyse --json`` of a partial layout): each legal move's share under
+        ``legal_moves``."""
         return {
             "cards_left": self.cards_left,
             "unknown": self.unknown,
             "winnable": {"question": "share of layouts consistent with what is known in which "
                          "the position can be won by someone who then sees every card",
                          **self.winnable.to_dict()},
-            "moves": [{"move": str(m.move), "cards": list(m.cards), **m.share.to_dict(),
-                       "vs_best": {"difference": m.diff, "low": m.diff_low, "high": m.diff_high,
-                                   "only_this": m.only, "only_best": m.only_best,
-                                   "clearly_below": m.clearly_below}}
-                      for m in self.moves],
+            "legal_moves": [
+                {"move": str(m.move), "cards": list(m.cards), **m.share.to_dict(),
+                 "vs_best": {"difference": m.diff, "low": m.diff_low, "high": m.diff_high,
+                             "only_this": m.only, "only_best": m.only_best,
+                             "clearly_below": m.clearly_below}}
+                for m in self.moves],
             "best": None if self.best is None else str(self.best),
             "recommended": {"rule": RULE,
                             "move": None if self.recommended is None else str(self.recommended)},

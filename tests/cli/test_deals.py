@@ -9,6 +9,7 @@ from cli_helpers import DEAL1_LAYOUT, assert_one_line_error, run
 from conftest import make_layout
 
 from halfmoon import Deal, Game, Move
+from halfmoon.cli.output import SCHEMA
 from halfmoon.game.layouts import format_layout
 
 
@@ -24,7 +25,7 @@ def test_show_json(capsys):
     status, out, err = run(capsys, "show", "HM1-N-AAAAAAB", "--format", "json")
     assert status == 0 and err == ""
     data = json.loads(out)
-    assert set(data) == {"code", "piles", "reserve"}
+    assert list(data) == ["schema", "code", "piles", "reserve"] and data["schema"] == SCHEMA
     assert data["code"] == "HM1-N-AAAAAAB"
     assert len(data["piles"]) == 12
     assert data["piles"][0] == ["6h", "7h", "Jc", "8c", "Ks", "7d", "6s", "8c"]
@@ -196,12 +197,13 @@ def test_analyse_json_gives_each_move_in_the_notation_and_the_deal_number(capsys
     status, out, err = run(capsys, "analyse", "3", "--budget", "20000", "--json")
     data = json.loads(out)
     assert status == 0 and data["number"] == 3 and data["code"] == "HM1-N-AAAAAAD"
-    for m in data["moves"]:
+    assert "moves" not in data  # not to be taken for a line to play (solve --json's)
+    for m in data["legal_moves"]:
         assert Move.parse(m["move"]).sources == tuple(m["sources"])
         assert m["text"] == " + ".join(f"{c} {s}" for c, s in zip(m["cards"], m["sources"]))
     # a position (a layout with cards gone) has no deal number
     game = Game(Deal.from_number(3))
-    game.play(data["moves"][0]["move"])
+    game.play(data["legal_moves"][0]["move"])
     path = tmp_path / "position.txt"
     path.write_text(format_layout(game.remaining_deal()))
     status, out, err = run(capsys, "analyse", str(path), "--budget", "20000", "--json")
@@ -305,11 +307,11 @@ def test_analyse_a_partial_layout(capsys, tmp_path):
     status, out, err = run(capsys, "analyse", str(path), "--samples", "16", "--player", "fair@4",
                            "--seed", "3", "--games", "2", "--json")
     data = json.loads(out)
-    assert data["winnable"]["samples"] == 16 and len(data["moves"]) == 15
+    assert data["winnable"]["samples"] == 16 and len(data["legal_moves"]) == 15
     assert data["unknown"] == 84 and data["player"] == "fair@4"
     assert data["fair"]["samples"] == 2 and "sees every card" in data["winnable"]["question"]
-    assert data["recommended"]["move"] in [m["move"] for m in data["moves"]]
-    assert all(m["wins"] <= data["winnable"]["wins"] for m in data["moves"])
+    assert data["recommended"]["move"] in [m["move"] for m in data["legal_moves"]]
+    assert all(m["wins"] <= data["winnable"]["wins"] for m in data["legal_moves"])
 
 
 def test_analyse_a_partial_layout_bad_input(capsys, tmp_path):

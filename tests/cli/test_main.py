@@ -117,3 +117,23 @@ def test_every_command_is_listed_and_its_own_help_is_whole(capsys):
     with pytest.raises(SystemExit):
         main(["batch", "--help"])
     assert "(default: 5,000)" in capsys.readouterr().out
+
+
+def test_version_names_the_package_and_the_solver(capsys):
+    import halfmoon
+    from solver import SOLVER_VERSION
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"halfmoon {halfmoon.__version__} (solver version " \
+                                      f"{SOLVER_VERSION})\n"
+
+
+def test_the_package_version_is_the_installed_one():
+    """``__version__`` is the version pyproject.toml gives the installed package."""
+    from importlib.metadata import version
+
+    import halfmoon
+
+    assert halfmoon.__version__ == version("halfmoon")

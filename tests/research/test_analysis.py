@@ -86,7 +86,8 @@ def test_analyse_command_on_a_layout_file(tmp_path, capsys):
     assert "stays winnable" in capsys.readouterr().out
     assert main(["analyse", str(f), "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
-    assert obj["verdict"] == "win" and [m["verdict"] for m in obj["moves"]] == ["win", "loss"]
+    assert obj["verdict"] == "win"
+    assert [m["verdict"] for m in obj["legal_moves"]] == ["win", "loss"]
 
 
 @pytest.mark.parametrize("args", [["analyse", "HM1-X-AAAAAAA"], ["analyse", "0", "--budget", "0"],

@@ -103,7 +103,7 @@ def test_the_answers_depend_only_on_what_was_entered():
                 along.reveal(pile, truth.piles[i][along.counts[i] - 1])
         a = analyse_partial(along, samples=16, games=3, seed=42, player=PLAYER)
         answers.append({k: v for k, v in a.to_dict().items() if k != "seconds"})
-    assert answers[0] == answers[1] and answers[0]["moves"]
+    assert answers[0] == answers[1] and answers[0]["legal_moves"]
     assert answers[0]["fair"]["samples"] == 3 and answers[0]["winnable"]["samples"] == 16
 
 
@@ -136,7 +136,7 @@ def test_the_text_says_which_number_answers_which_question():
     d = a.to_dict()
     assert "sees every card" in d["winnable"]["question"]
     assert "seeing only what the app shows" in d["fair"]["question"]
-    assert len(d["moves"]) == len(a.moves) and d["fair"]["move"] == str(a.fair_move)
+    assert len(d["legal_moves"]) == len(a.moves) and d["fair"]["move"] == str(a.fair_move)
 
 
 def test_a_share_counts_the_unresolved_on_both_sides():
@@ -205,5 +205,5 @@ def test_the_moves_are_paired_with_the_position_and_the_best(number, cards):
     assert a.best == (tuned if tuned in tops else tops[0])
     d = a.to_dict()
     assert d["recommended"]["move"] == str(a.recommended) and d["best"] == str(a.best)
-    assert all("clearly_below" in m["vs_best"] for m in d["moves"])
+    assert all("clearly_below" in m["vs_best"] for m in d["legal_moves"])
     assert "recommended:" in format_partial(a)
