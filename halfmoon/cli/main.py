@@ -14,6 +14,7 @@ from typing import Optional, Sequence
 
 from halfmoon.game.errors import HalfMoonError
 
+from .bench import add_bench
 from .checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from .checks import UsageError as _UsageError
 from .deals import add_analyse, add_show, add_solve
@@ -65,6 +66,8 @@ SUBCOMMANDS = [
     ("players", "fair players (who see only the app's cards) against others (greedy, lookahead),"
      " paired", add_players),
     ("play", "play a deal in the browser, with the solver's opinion beside the game", add_play),
+    ("bench", "benchmark the solver: a suite's figures with the machine beside them, or side "
+     "by side with another revision", add_bench),
 ]
 
 
@@ -110,6 +113,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         argv = _join_dashed_values(sys.argv[1:] if argv is None else list(argv))
         names = {name for name, _, _ in SUBCOMMANDS}
         args = build_parser([argv[0]] if argv and argv[0] in names else []).parse_args(argv)
+        args.command_line = argv[1:]
         return args.run(args)
     except BrokenPipeError:  # the reader left (piped into head): stop quietly
         _quiet_stdout()

@@ -1,0 +1,157 @@
+"""The machine a benchmark ran on, and whether it was quiet enough for its figures to mean
+anything: what it is (processor, cores, Python, numba, the commit), how loaded it was before
+and after, how much of it other processes used meanwhile, and how fast the reference
+workload (:class:`solver.Reference`) ran between the parts.
+
+A figure measured while other work shares the cores is slower by an amount nobody knows;
+so a run says in one line when the machine was busy and marks its result: more other work
+than the cores the benchmark left free, a load above the cores before it started, or the
+reference workload's timings spread by more than :data:`SPREAD` (the machine changed speed).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+SPREAD = 1.25  # the reference workload's slowest over fastest timing that still counts as steady
+SLACK = 0.25  # cores of other work tolerated beyond those the benchmark leaves free
+
+
+def cpu_model() -> str:
+    """The processor's name, as the system gives it ("" when it does not)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith(("model name", "hardware", "cpu model")):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _busy_seconds() -> Optional[float]:
+    """Seconds of CPU the whole machine has spent busy since it started (None off Linux)."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except (OSError, IndexError):
+        return None
+    ticks = [int(x) for x in fields[:8]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_seconds() -> float:
+    """CPU seconds of this process and of its children that have ended."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def load() -> Optional[float]:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):
+        return None
+
+
+def revision(root: Path) -> dict:
+    """The commit of the checkout at ``root`` and whether its tracked files differ from it."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
+                              timeout=30)
+    try:
+        head = git("rev-parse", "HEAD")
+        if head.returncode != 0:
+            return {"commit": None, "dirty": None}
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+        return {"commit": head.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+    except (OSError, subprocess.TimeoutExpired):
+        return {"commit": None, "dirty": None}
+
+
+def describe(root: Path) -> dict:
+    """What the machine and the software are: the facts a figure is read with."""
+    import numba
+    import numpy
+
+    import halfmoon
+    import solver
+
+    cores = os.cpu_count() or 1
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = cores
+    return {"cpu": cpu_model(), "cores": cores, "usable_cores": usable,
+            "system": f"{platform.system()} {platform.release()}",
+            "python": platform.python_version(), "numba": numba.__version__,
+            "numpy": numpy.__version__, "halfmoon": halfmoon.__version__,
+            "solver_version": str(solver.SOLVER_VERSION), **revision(root)}
+
+
+@dataclass
+class Watch:
+    """The machine watched over a run: load, other processes' CPU, the reference timings."""
+
+    workers: int  # the most cores the benchmark itself keeps busy
+    reference: object = None  # a solver.Reference, made on start
+    timings: list = field(default_factory=list)  # (label, ns a generation)
+    load_before: Optional[float] = None
+    load_after: Optional[float] = None
+    others: Optional[float] = None  # other processes' cores, on average
+    wall: float = 0.0
+    _t0: float = 0.0
+    _busy0: Optional[float] = None
+    _own0: float = 0.0
+
+    def start(self) -> "Watch":
+        from solver import Reference
+
+        self.load_before = load()
+        self.reference = Reference()
+        self.mark("before")
+        self._t0, self._busy0, self._own0 = time.perf_counter(), _busy_seconds(), _own_seconds()
+        return self
+
+    def mark(self, label: str) -> float:
+        ns = float(self.reference.time())
+        self.timings.append((label, round(ns, 2)))
+        return ns
+
+    def stop(self) -> None:
+        """Call once every worker process has ended (their CPU is counted when reaped)."""
+        self.wall = time.perf_counter() - self._t0
+        busy = _busy_seconds()
+        if busy is not None and self._busy0 is not None and self.wall > 0:
+            mine = _own_seconds() - self._own0
+            self.others = round(max(0.0, (busy - self._busy0 - mine) / self.wall), 2)
+        self.mark("after")
+        self.load_after = load()
+
+    def reasons(self, cores: int) -> list[str]:
+        """Why the run's figures are not to be trusted ([] when the machine was quiet)."""
+        out = []
+        free = max(0, cores - self.workers)
+        if self.others is not None and self.others > free + SLACK:
+            out.append(f"other processes used {self.others:.1f} cores on average while the "
+                       f"benchmark kept {self.workers} of {cores} busy")
+        if self.load_before is not None and self.load_before > cores:
+            out.append(f"the load was {self.load_before:.1f} on {cores} cores before it started")
+        ns = [t for _, t in self.timings]
+        if len(ns) > 1 and max(ns) > SPREAD * min(ns):
+            out.append(f"the reference workload ran at {min(ns):.0f} to {max(ns):.0f} ns "
+                       f"({max(ns) / min(ns):.2f}x apart): the machine changed speed")
+        return out
+
+    def as_dict(self, cores: int) -> dict:
+        reasons = self.reasons(cores)
+        ns = [t for _, t in self.timings]
+        return {"load_before": self.load_before, "load_after": self.load_after,
+                "other_processes_cores": self.others,
+                "reference_ns": dict(self.timings),
+                "reference_spread": round(max(ns) / min(ns), 3) if ns else None,
+                "busy": bool(reasons), "busy_reasons": reasons}

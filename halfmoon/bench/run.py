@@ -1,0 +1,178 @@
+"""Running a suite: its parts on worker processes, the machine watched around them, the
+figures of each part, and the result as one dictionary (what ``bench.json`` holds).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional, Sequence, TextIO
+
+from .errors import BenchError
+from .figures import BLOCK, differing, part_figures
+from .lanes import Lane, Row, can_pin, open_lanes, run_parallel, usable_cores
+from .machine import Watch, describe
+from .suites import CPSAT_LIMIT, PLAIN_BUDGET, SUITES, part_numbers, scaling_steps, set_version
+
+SCHEMA = 1  # raised when a key of bench.json changes meaning or goes away
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Progress:
+    """One line per part on ``out`` and a bar while it runs (a terminal only)."""
+
+    def __init__(self, out: Optional[TextIO]) -> None:
+        self.out = out
+
+    def say(self, text: str) -> None:
+        if self.out is not None:
+            print(f"halfmoon bench: {text}", file=self.out, flush=True)
+
+    def bar(self, total: int, what: str):
+        if self.out is None or not getattr(self.out, "isatty", lambda: False)():
+            return None
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc=what, unit="deal", file=self.out, leave=False,
+                    smoothing=0.05)
+
+
+def solve_part(lanes: Sequence[Lane], numbers: Sequence[int], progress: Progress, what: str,
+               block: int = BLOCK, **how) -> tuple[list[Row], float]:
+    bar = progress.bar(len(numbers), what)
+    try:
+        return run_parallel(lanes, numbers, block,
+                            on_block=None if bar is None else bar.update, **how)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _baseline(name: str, rows: list[Row], wall: float, workers: int,
+              solver_rows: dict[int, Row], limit: str) -> dict:
+    """A baseline's figures beside the solver's on the same deals."""
+    mine = [solver_rows[r.number] for r in rows]
+    fig = part_figures(rows, wall, workers)
+    solver_fig = part_figures(mine, sum(r.whole for r in mine) / max(workers, 1), workers)
+    settled = [r for r in rows if r.verdict != "unresolved"]
+    fig.update({
+        "limit": limit,
+        "settled": len(settled),
+        "verdicts_differ": differing(rows, mine),
+        "solver_on_the_same_deals": {k: solver_fig[k] for k in (
+            "deals", "deals_per_second_per_core", "per_deal_seconds", "positions",
+            "seconds")},
+        "solver_speedup": (round(sum(r.whole for r in rows) / sum(r.whole for r in mine), 1)
+                           if sum(r.whole for r in mine) else None),
+    })
+    return fig
+
+
+def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
+              progress: Optional[TextIO] = sys.stderr, command: str = "") -> tuple[dict, dict]:
+    """Run suite ``suite`` on ``workers`` worker processes (default: every usable core; the
+    quick suite one, pinned): the result (a dict, as bench.json) and each part's rows."""
+    if suite not in SUITES:
+        raise BenchError(f"no suite {suite!r} (expected one of {', '.join(SUITES)})")
+    spec = SUITES[suite]
+    p = Progress(progress)
+    cores = usable_cores()
+    pinned_one = any(part.pinned_one for part in spec.parts)
+    n = 1 if pinned_one else (workers or len(cores))
+    if n < 1:
+        raise BenchError(f"--workers {n}: expected at least 1")
+    machine = describe(ROOT)
+    watch = Watch(workers=n)
+    p.say(f"suite {suite} ({spec.about}; {spec.minutes} on two cores), solver version "
+          f"{machine['solver_version']}, {n} worker{'s' if n > 1 else ''}"
+          + ((" pinned to a core each" if n > 1 else " pinned to a core") if can_pin() else "")
+          + " …")
+    t_setup = time.perf_counter()
+    lanes = open_lanes(n)
+    setup = time.perf_counter() - t_setup
+    watch.start()
+    parts: dict[str, dict] = {}
+    rows_of: dict[str, list[Row]] = {}
+    try:
+        for part in spec.parts:
+            numbers = part_numbers(part.name, suite)
+            p.say(f"{part.name}: {part.about} …")
+            if part.name == "workers":
+                parts[part.name] = _scaling(lanes, numbers, budget, p)
+            else:
+                how = {"engine": part.engine, "budget": budget}
+                block = BLOCK
+                if part.engine == "plain":
+                    how["budget"], block = PLAIN_BUDGET, 20
+                elif part.engine == "cpsat":
+                    how["limit"], block = CPSAT_LIMIT, 2
+                rows, wall = solve_part(lanes, numbers, p, part.name, block=block, **how)
+                rows_of[part.name] = rows
+                if part.engine == "solver":
+                    parts[part.name] = part_figures(rows, wall, len(lanes))
+                else:
+                    solver_rows = {r.number: r for r in rows_of.get("random", [])}
+                    limit = (f"{PLAIN_BUDGET:,} positions" if part.engine == "plain"
+                             else f"{CPSAT_LIMIT:.0f} s")
+                    parts[part.name] = _baseline(part.name, rows, wall, len(lanes),
+                                                 solver_rows, limit)
+            parts[part.name].update({"about": part.about, "engine": part.engine})
+            watch.mark(part.name)
+            p.say(_line(part.name, parts[part.name]))
+    except BaseException:
+        for lane in lanes:
+            lane.close(kill=True)
+        raise
+    for lane in lanes:
+        lane.close()
+    watch.stop()
+    result = {
+        "schema": SCHEMA,
+        "suite": suite,
+        "about": spec.about,
+        "command": command,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "solver_version": machine["solver_version"],
+        "commit": machine["commit"],
+        "dirty": machine["dirty"],
+        "budget": budget,
+        "workers": n,
+        "pinned": can_pin(),
+        "setup_seconds": round(setup, 2),
+        "machine": machine,
+        "sets": {name: set_version(name) for name in ("quick", "hard")},
+        **watch.as_dict(len(cores)),
+        "parts": parts,
+    }
+    return result, rows_of
+
+
+def _scaling(lanes: Sequence[Lane], numbers: Sequence[int], budget: int, p: Progress) -> dict:
+    steps = []
+    for w in scaling_steps(len(lanes)):
+        rows, wall = solve_part(lanes[:w], numbers, p, f"{w} worker{'s' if w > 1 else ''}",
+                                engine="solver", budget=budget)
+        fig = part_figures(rows, wall, w)
+        steps.append({"workers": w, "deals": fig["deals"],
+                      "wall_deals_per_second": fig["wall_deals_per_second"],
+                      "deals_per_second_per_core": fig["deals_per_second_per_core"],
+                      "wall_seconds": fig["seconds"]["wall"]})
+    one = steps[0]["wall_deals_per_second"] or 0
+    for s in steps:
+        s["efficiency"] = round(s["wall_deals_per_second"] / (one * s["workers"]), 3) \
+            if one else None
+    return {"deals": len(numbers), "steps": steps}
+
+
+def _line(name: str, fig: dict) -> str:
+    if name == "workers":
+        return "workers: " + ", ".join(f"{s['workers']}: {s['wall_deals_per_second']:,.0f}/s"
+                                       f" ({100 * s['efficiency']:.0f} %)"
+                                       for s in fig["steps"])
+    q = fig["per_deal_seconds"]
+    c = fig["counts"]
+    return (f"{name}: {fig['deals']:,} deals ({c['win']:,} won, {c['loss']:,} lost, "
+            f"{c['unresolved']:,} unresolved), {fig['deals_per_second_per_core']:,.1f} a "
+            f"second per core, p99 {q['p99'] * 1e3:.1f} ms, max {q['max']:.2f} s")

@@ -1,0 +1,111 @@
+"""The benchmark command: a suite of this version's solver, on this machine, with the machine
+beside every figure; against another revision or a saved result; the deal sets exported."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .checks import UsageError as _UsageError
+from .checks import add_quiet, check_output_dir
+
+DEFAULT_OUT = "bench-results"  # git ignores it
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from halfmoon.bench import run_against, run_suite, write_result
+    from halfmoon.bench.against import compare_saved, load_saved
+    from solver import DEFAULT_BUDGET, SOLVER_VERSION
+
+    if args.export:
+        return _export(args)
+    if args.workers is not None and args.workers < 1:
+        raise _UsageError(f"--workers must be at least 1, got {args.workers}")
+    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+    if budget < 1:
+        raise _UsageError(f"--budget must be at least 1 position, got {budget}")
+    if args.refit_tail_model and (args.suite != "standard" or args.against
+                                  or budget != DEFAULT_BUDGET):
+        raise _UsageError("--refit-tail-model needs the standard suite at the default budget, "
+                          "without --against")
+    out = Path(args.out) if args.out else Path(DEFAULT_OUT) / (
+        f"{args.suite}-v{SOLVER_VERSION}-{time.strftime('%Y%m%d-%H%M%S')}")
+    check_output_dir(str(out), "--out")
+    saved = None
+    if args.against and (Path(args.against).exists() or args.against.endswith(".json")):
+        saved = load_saved(Path(args.against))  # a bad file fails before any work
+    command = "halfmoon bench " + " ".join(sys.argv[2:] if args.command_line is None
+                                          else args.command_line)
+    progress = None if args.quiet else sys.stderr
+    if args.against and saved is None:
+        result, rows = run_against(args.suite, args.against, workers=args.workers,
+                                   budget=budget, progress=progress, command=command)
+    else:
+        result, rows = run_suite(args.suite, workers=args.workers, budget=budget,
+                                 progress=progress, command=command)
+        if saved is not None:
+            result["versus_saved"] = compare_saved(result, rows, saved[0], saved[1],
+                                                   args.against)
+    paths = write_result(out, result, rows)
+    if args.refit_tail_model:
+        paths.append(_refit(result, rows, out))
+    from halfmoon.bench.output import markdown
+
+    text = markdown(result)
+    print(text.split("\n## ")[0].rstrip())
+    print(f"\nwritten: {', '.join(str(p) for p in paths)}")
+    if result.get("busy"):
+        print("halfmoon bench: busy machine: " + "; ".join(result["busy_reasons"])
+              + ": the result is marked busy; rerun on a quiet machine", file=sys.stderr)
+    return 0
+
+
+def _refit(result: dict, rows: dict, out: Path) -> Path:
+    from halfmoon.batch.estimate import MODEL_FILE, write_tail_model
+
+    random = rows["random"]
+    write_tail_model([r.solve for r in random], made_from=str(out / "bench.json"),
+                     command=result["command"], budget=result["budget"],
+                     solver_version=result["solver_version"], path=MODEL_FILE)
+    return MODEL_FILE
+
+
+def _export(args: argparse.Namespace) -> int:
+    from halfmoon.bench.sets import export_set
+
+    if not args.out:
+        raise _UsageError("--export needs --out DIR: the folder for the layout files")
+    check_output_dir(args.out, "--out")
+    n = export_set(args.export, Path(args.out))
+    print(f"written: {n:,} layout files and {args.export}.csv in {args.out}")
+    return 0
+
+
+def add_bench(p: argparse.ArgumentParser):
+    from halfmoon.bench.suites import SUITES
+
+    p.epilog = ("Suites: " + "; ".join(f"{s.name}: {s.about} ({s.minutes} on two cores)"
+                                      for s in SUITES.values())
+                + ". Writes bench.json, bench.md, deals.parquet, cactus.png and times.png.")
+    p.add_argument("--suite", choices=list(SUITES), default="quick",
+                   help="what to measure (default quick)")
+    p.add_argument("--out", metavar="DIR",
+                   help=f"folder for the result (default: a new folder under {DEFAULT_OUT}/)")
+    p.add_argument("--against", metavar="REV|FILE",
+                   help="side by side with a git revision (checked out beside this one, the "
+                        "two in turn on each block of deals) or against a saved result "
+                        "(its bench.json or folder)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes (default: every usable core; quick: one, pinned)")
+    p.add_argument("--budget", type=int, metavar="N",
+                   help="positions a deal at most (default: the solver's)")
+    p.add_argument("--refit-tail-model", action="store_true",
+                   help="(standard only) refit the batch's tail model, which prices a dry "
+                        "run, from this run's random deals: the release step")
+    p.add_argument("--export", metavar="SET", choices=["quick", "hard"],
+                   help="write the set's layout files and verdicts into --out, and stop")
+    add_quiet(p)
+    p.set_defaults(command_line=None)
+    return cmd_bench
