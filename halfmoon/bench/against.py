@@ -23,7 +23,7 @@ from .machine import Watch, describe
 from .run import ROOT, SCHEMA, Progress
 from .suites import SUITES, part_numbers, set_version
 
-WORKTREES = ROOT / "build" / "bench-worktrees"
+WORKTREES = Path("build") / "bench-worktrees"  # in the repository, which git ignores
 
 
 def checkout(rev: str, root: Path = ROOT) -> tuple[str, Path]:
@@ -38,7 +38,7 @@ def checkout(rev: str, root: Path = ROOT) -> tuple[str, Path]:
     except subprocess.CalledProcessError:
         raise BenchError(f"--against {rev}: no such revision in this repository, and no such "
                          "result file") from None
-    home = WORKTREES / commit[:12]
+    home = root / WORKTREES / commit[:12]
     if not (home / "solver" / "__init__.py").is_file():
         if git("cat-file", "-e", f"{commit}:solver/api.py", check=False).returncode != 0:
             raise BenchError(f"--against {rev}: that revision has no solver front door "
@@ -60,10 +60,12 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
     with its interval, and the deals whose verdicts differ."""
     spec = SUITES[suite]
     p = Progress(progress)
-    commit, home = checkout(rev)
     cores = usable_cores()
     pinned_one = any(part.pinned_one for part in spec.parts)
-    n = 1 if pinned_one else (workers or len(cores))
+    n = 1 if pinned_one else (len(cores) if workers is None else workers)
+    if n < 1:
+        raise BenchError(f"--workers {n}: expected at least 1")
+    commit, home = checkout(rev)
     machine = describe(ROOT)
     base_machine = describe(home)
     p.say(f"suite {suite} against {rev} ({commit[:12]}), in turn on blocks of {BLOCK} deals, "

@@ -63,7 +63,10 @@ class Lane:
         self.setup = float(hello["setup"])
 
     def _read(self) -> dict:
-        line = self.proc.stdout.readline()
+        try:
+            line = self.proc.stdout.readline()
+        except (OSError, ValueError):
+            line = ""
         if not line:
             code = self.proc.wait()
             where = f" of {self.home}" if self.home else ""
@@ -73,10 +76,13 @@ class Lane:
     def send(self, numbers: Sequence[int], engine: str = "solver", budget: int = 0,
              piece: int = 16, limit: Optional[float] = None) -> None:
         """Start a block (the answer is read by :meth:`receive`)."""
-        self.proc.stdin.write(json.dumps({"engine": engine, "numbers": [int(n) for n in numbers],
-                                          "budget": budget, "piece": piece,
-                                          "limit": limit}) + "\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(json.dumps({"engine": engine, "budget": budget,
+                                              "numbers": [int(n) for n in numbers],
+                                              "piece": piece, "limit": limit}) + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._read()  # says how it stopped
 
     def receive(self) -> tuple[list[Row], float]:
         """The rows of the block sent last, and its wall time in the worker."""
@@ -101,6 +107,11 @@ class Lane:
             except (OSError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
 
     def __enter__(self) -> "Lane":
         return self

@@ -74,7 +74,9 @@ def markdown(r: dict) -> str:
         + (" with changes not committed" if r.get("dirty") else "") + ".  ",
         f"Machine: {m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable); "
         f"{m['system']}; Python {m['python']}, numba {m['numba']}, numpy {m['numpy']}.  ",
-        f"Workers: {r['workers']}" + (", each pinned to a core" if r.get("pinned") else "")
+        (f"Workers: {r['workers']} pair{'s' if r['workers'] > 1 else ''} (one of each version)"
+         if against else f"Workers: {r['workers']}")
+        + (", pinned to a core each" if r.get("pinned") else "")
         + f"; budget {r['budget']:,} positions a deal.  ",
         f"Load {r['load_before']} before, {r['load_after']} after; other processes used "
         f"{r['other_processes_cores']} cores on average meanwhile; the reference workload "

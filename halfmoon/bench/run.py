@@ -80,7 +80,7 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
     p = Progress(progress)
     cores = usable_cores()
     pinned_one = any(part.pinned_one for part in spec.parts)
-    n = 1 if pinned_one else (workers or len(cores))
+    n = 1 if pinned_one else (len(cores) if workers is None else workers)
     if n < 1:
         raise BenchError(f"--workers {n}: expected at least 1")
     machine = describe(ROOT)

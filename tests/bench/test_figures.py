@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from bench_helpers import rows
 
 from halfmoon.bench.figures import differing, part_figures, ratio, settled_within
-from halfmoon.bench.lanes import Row
-
-
-def rows(times, verdicts=None, by="quick"):
-    verdicts = verdicts or ["win"] * len(times)
-    return [Row(k, v, 100 * (k + 1), t * 0.9, t, None if v == "unresolved" else by)
-            for k, (t, v) in enumerate(zip(times, verdicts))]
 
 
 def test_rates_are_deals_over_the_summed_times_and_over_the_wall():

@@ -1,0 +1,85 @@
+"""Against another revision (checked out beside this one) or a saved result."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from bench_helpers import fake_result
+
+import solver
+from halfmoon.bench.against import _alternate, checkout, compare_saved, load_saved
+from halfmoon.bench.errors import BenchError
+from halfmoon.bench.lanes import Lane
+from halfmoon.bench.output import write
+from halfmoon.bench.run import Progress
+
+
+def git(root, *args):
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "repo"
+    (root / "solver").mkdir(parents=True)
+    git(root, "init", "-q")
+    (root / "README").write_text("no solver yet\n")
+    git(root, "add", "README")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first")
+    (root / "solver" / "__init__.py").write_text("")
+    (root / "solver" / "api.py").write_text("")
+    git(root, "add", "solver")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "second")
+    return root
+
+
+def test_a_revision_is_checked_out_once_beside_the_repository(repo):
+    commit, home = checkout("HEAD", repo)
+    assert (home / "solver" / "api.py").is_file() and home.is_relative_to(repo / "build")
+    assert checkout(commit[:8], repo) == (commit, home)
+
+
+def test_a_missing_revision_or_one_without_a_solver_is_refused(repo):
+    with pytest.raises(BenchError, match="no such revision"):
+        checkout("nonsense", repo)
+    with pytest.raises(BenchError, match="no solver front door"):
+        checkout("HEAD~1", repo)
+
+
+def test_the_two_sides_take_each_block_in_turn_with_the_same_verdicts():
+    pairs = [(Lane(), Lane())]
+    try:
+        base, new, walls = _alternate(pairs, list(range(10, 40)), solver.DEFAULT_BUDGET,
+                                      Progress(None), "x")
+    finally:
+        for lane in pairs[0]:
+            lane.close()
+    assert [r.number for r in base] == [r.number for r in new] == list(range(10, 40))
+    assert [r.verdict for r in base] == [r.verdict for r in new]
+    assert [r.nodes for r in base] == [r.nodes for r in new]
+    assert walls[0] > 0 and walls[1] > 0
+
+
+def test_a_saved_result_compares_rate_by_rate_and_deal_by_deal(tmp_path):
+    from bench_helpers import rows as make_rows
+
+    rows = {"random": make_rows([0.001, 0.002, 0.05])}
+    write(tmp_path / "saved", fake_result(), rows)
+    saved, saved_rows = load_saved(tmp_path / "saved")
+    faster = {"random": make_rows([0.0005, 0.001, 0.025])}
+    now = fake_result()
+    now["parts"]["random"]["deals_per_second_per_core"] *= 2
+    v = compare_saved(now, faster, saved, saved_rows, "saved")
+    cell = v["parts"]["random"]
+    assert cell["ratio"] == pytest.approx(2.0, rel=1e-3)
+    assert cell["speedup"]["ratio"] == pytest.approx(2.0, rel=1e-3)
+    assert cell["verdicts_differ"] == []
+
+
+def test_a_file_that_is_not_a_result_is_refused(tmp_path):
+    (tmp_path / "x.json").write_text('{"a": 1}')
+    with pytest.raises(BenchError, match="not a saved benchmark result"):
+        load_saved(tmp_path / "x.json")
+    with pytest.raises(BenchError, match="not a saved benchmark result"):
+        load_saved(tmp_path / "missing.json")

@@ -1,0 +1,55 @@
+"""A suite run end to end, on a few deals: every part's figures, the baselines beside the
+solver, the workers' steps, the machine."""
+
+from __future__ import annotations
+
+import pytest
+
+import halfmoon.bench.run as run
+import solver
+from halfmoon.bench.errors import BenchError
+from halfmoon.bench.suites import Part, Suite
+
+
+@pytest.fixture
+def small(monkeypatch):
+    """The standard suite's parts on a few deals each."""
+    numbers = list(range(200, 260))
+    cut = {"random": numbers, "hard": numbers[:20], "plain": numbers[:12],
+           "cpsat": numbers[:2], "workers": numbers[:30]}
+    monkeypatch.setattr(run, "part_numbers", lambda part, suite: cut[part])
+    return numbers
+
+
+def test_the_standard_suite_gives_every_parts_figures(small):
+    result, rows = run.run_suite("standard", workers=2, budget=solver.DEFAULT_BUDGET,
+                                 progress=None, command="halfmoon bench --suite standard")
+    assert result["schema"] == run.SCHEMA and result["solver_version"] == str(
+        solver.SOLVER_VERSION)
+    parts = result["parts"]
+    assert list(parts) == ["random", "hard", "plain", "cpsat", "workers"]
+    assert parts["random"]["deals"] == 60 and len(rows["random"]) == 60
+    assert parts["random"]["deals_per_second_per_core"] > 0
+    for base in ("plain", "cpsat"):
+        assert parts[base]["verdicts_differ"] == []
+        assert parts[base]["solver_on_the_same_deals"]["deals"] == parts[base]["deals"]
+    assert parts["plain"]["settled"] == 12
+    assert [s["workers"] for s in parts["workers"]["steps"]] == [1, 2]
+    assert parts["workers"]["steps"][0]["efficiency"] == 1.0
+    assert set(result["reference_ns"]) == {"before", "random", "hard", "plain", "cpsat",
+                                           "workers", "after"}
+    assert isinstance(result["busy"], bool) and result["machine"]["cores"] >= 1
+
+
+def test_an_unknown_suite_or_no_worker_is_refused():
+    with pytest.raises(BenchError, match="no suite 'huge'"):
+        run.run_suite("huge", budget=1, progress=None)
+    with pytest.raises(BenchError, match="at least 1"):
+        run.run_suite("tail", workers=0, budget=1, progress=None)
+
+
+def test_the_quick_suite_runs_one_pinned_worker(small, monkeypatch):
+    monkeypatch.setitem(run.SUITES, "quick", Suite("quick", "a few deals", (
+        Part("random", "a few", pinned_one=True),), "seconds"))
+    result, _ = run.run_suite("quick", workers=2, budget=solver.DEFAULT_BUDGET, progress=None)
+    assert result["workers"] == 1 and result["parts"]["random"]["workers"] == 1

@@ -1,0 +1,19 @@
+"""A set's layout files for another solver."""
+
+from __future__ import annotations
+
+from halfmoon.bench.sets import export_set
+from halfmoon.bench.suites import deal_set
+from halfmoon.game.deal import Deal
+from halfmoon.game.layouts import read_layout
+
+
+def test_every_layout_file_reads_back_as_its_deal_and_names_its_verdict(tmp_path):
+    n = export_set("hard", tmp_path)
+    rows = deal_set("hard")
+    assert n == len(rows) == len(list(tmp_path.glob("HM1-*.txt")))
+    assert (tmp_path / "hard.csv").read_text().splitlines()[1].startswith("number,code")
+    for r in rows[:20]:
+        path = tmp_path / f"{r.code}.txt"
+        assert read_layout(path).piles == Deal.from_number(r.number).piles
+        assert f"# verdict: {r.verdict} " in path.read_text()
