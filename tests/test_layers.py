@@ -20,9 +20,10 @@ LAYERS = {
     "halfmoon.batch": 2,
     "halfmoon.research": 3,
     "halfmoon.report": 4,
-    "halfmoon.board": 5,
-    "halfmoon.cli": 6,  # its play command imports the board lazily
-    "halfmoon": 7,  # the package's __init__ and __main__: the public face
+    "halfmoon.bench": 5,
+    "halfmoon.board": 6,
+    "halfmoon.cli": 7,  # its play command imports the board lazily
+    "halfmoon": 8,  # the package's __init__ and __main__: the public face
 }
 ALLOWED_UP: set[tuple[str, str]] = set()
 
