@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test package-check lint bench findings notebooks install clean
+.PHONY: run test package-check lint bench bench-release findings notebooks install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,15 @@ package-check: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# halfmoon bench: SUITE=quick (a minute once compiled), standard (10-25 min) or tail; a result
+# folder under bench-results/ (git ignores it).  bench-release: the committed standard result
+# and the dry run's tail model made again, for a new solver version (benchmarks/release.py).
+SUITE ?= quick
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_solver.py $(RANGE)  # about 10 min (CP-SAT); writes benchmarks/results/new/
+	$(BIN)/halfmoon bench --suite $(SUITE)
+
+bench-release: $(STAMP)
+	$(BIN)/python benchmarks/release.py
 
 # The census behind docs/findings.md (resumable: rerun it to go on), then the page, its
 # charts and data from it (each stage resumable under $(CENSUS)/_findings/).
