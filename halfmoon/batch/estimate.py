@@ -10,10 +10,13 @@ time of that measurement in total, and the 200 slowest one by one, from
 
 So the sample's times are *capped*: the mean of ``min(t, τ)`` (τ: the model's 200th slowest
 time, scaled to this machine) is steady, and its ratio ``r`` to the model's same capped mean
-is this machine's speed against the model's.  The time a deal is ``r`` times the model's mean
-(its tail included), plus what the sample spent beside the solver (rows).  The interval
-joins a bootstrap over the sample (for ``r``) and the model's own sampling error (its tail
-above τ, from its 200 slowest deals).
+is this machine's speed against the model's.  Which deals a sample holds still moves that
+ratio (a few thousand deals are easier or harder than the run's); their positions tell by
+how much, for positions are the same on every machine.  So ``r`` is the sample's capped time
+a capped position (positions capped at the model's 200th most, ν) over the model's.  The
+time a deal is ``r`` times the model's mean (its tail included), plus what the sample spent
+beside the solver (rows).  The interval joins a bootstrap over the sample (for ``r``) and
+the model's own sampling error (its tail above τ, from its 200 slowest deals).
 
 The model holds for the deals it measured: uniformly random deals (a range or a random
 sample of the code space: every deal number is a uniform shuffle), the solver version and
@@ -36,6 +39,7 @@ import numpy as np
 MODEL_FILE = Path(__file__).with_name("tail_model.json")
 BOOTSTRAP = 2000  # resamples of the sample
 Z95 = 1.959964
+TOP = 200  # the model's slowest deals listed one by one (its cap τ: the slowest of them)
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,9 @@ class TailModel:
     solve_seconds: float  # every deal's time, summed
     slowest: tuple[float, ...]  # the slowest deals' times, slowest first
     made_from: str
+    positions: int = 0  # every deal's positions, summed (0: not in the model)
+    most: tuple[int, ...] = ()  # the most positions of a deal, most first
+    error: float = math.nan  # relative standard error of mean × capped positions / capped_mean
 
     @property
     def mean(self) -> float:
@@ -65,6 +72,13 @@ class TailModel:
         return (self.solve_seconds - above) / self.deals
 
     @property
+    def capped_positions(self) -> float:
+        """The mean of ``min(positions, ν)`` over the model's deals (ν: ``most[-1]``)."""
+        if not self.most:
+            return math.nan
+        return (self.positions - sum(k - self.most[-1] for k in self.most)) / self.deals
+
+    @property
     def tail_error(self) -> float:
         """Standard error of the model's mean from its tail above τ (the body's is far smaller)."""
         excess = np.asarray(self.slowest) - self.cap
@@ -75,12 +89,53 @@ class TailModel:
 
 @lru_cache(maxsize=1)
 def tail_model() -> TailModel:
-    data = json.loads(MODEL_FILE.read_text())
+    return read_tail_model(MODEL_FILE)
+
+
+def read_tail_model(path: Path) -> TailModel:
+    data = json.loads(Path(path).read_text())
     return TailModel(solver_version=str(data["solver_version"]), budget=int(data["budget"]),
                      deals=int(data["deals"]), solve_seconds=float(data["solve_seconds"]),
                      slowest=tuple(sorted(map(float, data["slowest_solve_seconds"]),
                                           reverse=True)),
-                     made_from=str(data["made_from"]))
+                     made_from=str(data["made_from"]), positions=int(data.get("positions", 0)),
+                     most=tuple(sorted(map(int, data.get("most_positions", ())), reverse=True)),
+                     error=float(data.get("relative_error", math.nan)))
+
+
+def write_tail_model(solve_seconds: Sequence[float], positions: Sequence[int], made_from: str,
+                     command: str, path: Path = MODEL_FILE, *, budget: Optional[int] = None,
+                     solver_version: Optional[str] = None, top: int = TOP) -> TailModel:
+    """Make the tail model from a run's solver time and positions of every deal (of uniformly
+    random deals, at least ``top`` of them) and write it to ``path`` (by default the model the
+    dry run reads): the release step's refit for a new solver version.
+
+    ``made_from`` names the run's result (a file), ``command`` its command line; the budget
+    and the solver version are the solver's defaults unless given."""
+    from solver import DEFAULT_BUDGET, SOLVER_VERSION
+
+    t = np.asarray(solve_seconds, dtype=np.float64)
+    k = np.asarray(positions, dtype=np.int64)
+    if len(t) < top or len(k) != len(t) or not np.all(np.isfinite(t)) or np.any(t < 0) \
+            or np.any(k < 0):
+        raise ValueError(f"a tail model needs at least {top} deals' times and positions, each"
+                         f" finite and not negative; got {len(t)} times, {len(k)} positions")
+    slowest, most = np.sort(t)[::-1][:top], np.sort(k)[::-1][:top]
+    # what the model gives an estimate is its mean times its capped positions over its capped
+    # mean (see estimate); its relative standard error by the delta method, every deal's share
+    tc, kc = np.minimum(t, slowest[-1]), np.minimum(k, most[-1]).astype(np.float64)
+    share = t / t.mean() + kc / kc.mean() - tc / tc.mean()
+    data = {"made_from": made_from, "command": command,
+            "solver_version": str(SOLVER_VERSION if solver_version is None else solver_version),
+            "budget": int(DEFAULT_BUDGET if budget is None else budget),
+            "deals": len(t), "solve_seconds": float(t.sum()),
+            "slowest_solve_seconds": [round(float(x), 7) for x in slowest],
+            "positions": int(k.sum()), "most_positions": most.tolist(),
+            "relative_error": float(share.std() / math.sqrt(len(t)))}
+    Path(path).write_text(json.dumps(data, indent=1) + "\n")
+    if Path(path).resolve() == MODEL_FILE.resolve():
+        tail_model.cache_clear()
+    return read_tail_model(path)
 
 
 @dataclass(frozen=True)
@@ -99,10 +154,10 @@ class Estimate:
         interval = f"[{self.low * 1000:.3g}, {self.high * 1000:.3g}] ms (95 %)"
         if self.method == "tail model":
             m = tail_model()
-            return (f"{self.per_deal * 1000:.3g} ms a deal {interval}: this machine runs the"
-                    f" sample's deals at {self.speed:.2f} times the time of the solver's tail"
-                    f" model ({m.deals:,} random deals, {m.made_from}), whose slow deals"
-                    f" are priced in; the sample's own mean {self.sample_mean * 1000:.3g} ms")
+            return (f"{self.per_deal * 1000:.3g} ms a deal {interval}: this machine takes"
+                    f" {self.speed:.2f} times the time a position of the solver's tail model"
+                    f" ({m.deals:,} random deals, {m.made_from}), whose slow deals are priced"
+                    f" in; the sample's own mean {self.sample_mean * 1000:.3g} ms")
         return (f"{self.per_deal * 1000:.3g} ms a deal {interval}: the sample's mean, the interval"
                 f" a bootstrap over the sample ({self.reason}: no model of the slow deals, which"
                 f" a sample can miss)")
@@ -121,13 +176,16 @@ def model_fits(source: dict, budget: int, solver_version: str) -> str:
 
 
 def estimate(times: Sequence[float], wall: float, *, use_model: bool, reason: str = "",
-             seed: int = 0) -> Estimate:
-    """The time a deal of a run, from a sample's solver ``times`` (seconds a deal) and the
-    sample's ``wall`` time (its rows made too)."""
+             seed: int = 0, positions: Optional[Sequence[int]] = None) -> Estimate:
+    """The time a deal of a run, from a sample's solver ``times`` (seconds a deal), their
+    ``positions`` (the time a capped position is then the speed, when the model has them)
+    and the sample's ``wall`` time (its rows made too)."""
     t = np.asarray(times, dtype=np.float64)
     n = len(t)
     if n == 0:
         raise ValueError("an estimate needs at least one timed deal")
+    if positions is not None and len(positions) != n:
+        raise ValueError(f"{n} times but {len(positions)} positions")
     overhead = max(0.0, wall - float(t.sum())) / n
     rng = np.random.default_rng(seed)
     picks = [rng.integers(0, n, n) for _ in range(BOOTSTRAP)] if n > 1 else []
@@ -137,13 +195,18 @@ def estimate(times: Sequence[float], wall: float, *, use_model: bool, reason: st
         return Estimate(t.mean() + overhead, low + overhead, high + overhead, t.mean() + overhead,
                         "sample mean", reason=reason)
     m = tail_model()
-    speed = _speed(t, m)
+    by_positions = positions is not None and bool(m.most) and m.capped_positions > 0
+    # capped positions of each deal, over the model's mean of them (ones without them)
+    k = (np.minimum(np.asarray(positions, dtype=np.float64), m.most[-1]) / m.capped_positions
+         if by_positions else np.ones(n))
+    k = np.maximum(k, 1e-12)  # no deal settles without a position; a 0 would divide by it
+    speed = _speed(t, k, m)
     cap = m.cap * speed
-    speeds = (np.array([np.minimum(t[p], cap).mean() for p in picks]) / m.capped_mean
-              if picks else np.array([speed]))
+    speeds = (np.array([np.minimum(t[p], cap).sum() / k[p].sum() for p in picks])
+              / m.capped_mean if picks else np.array([speed]))
     lo_r, hi_r = np.percentile(speeds, [2.5, 97.5])
     # the sample's error (on the speed) and the model's (on its mean), joined in quadrature
-    model_rel = Z95 * m.tail_error / m.mean
+    model_rel = Z95 * (m.error if by_positions and m.error == m.error else m.tail_error / m.mean)
     down = math.hypot(1 - lo_r / speed, model_rel)
     up = math.hypot(hi_r / speed - 1, model_rel)
     mean = speed * m.mean
@@ -151,12 +214,13 @@ def estimate(times: Sequence[float], wall: float, *, use_model: bool, reason: st
                     t.mean() + overhead, "tail model", speed=speed)
 
 
-def _speed(t: np.ndarray, m: TailModel, rounds: int = 20) -> float:
-    """``r`` with mean(min(t, r·τ)) = r · the model's capped mean (a fixed point, found by
-    iterating from the plain ratio of the means)."""
+def _speed(t: np.ndarray, k: np.ndarray, m: TailModel, rounds: int = 20) -> float:
+    """``r`` with Σ min(t, r·τ) / Σ k = r · the model's capped mean (``k``: each deal's capped
+    positions over the model's mean of them, or 1; a fixed point, found by iterating from the
+    plain ratio of the means)."""
     r = max(float(t.mean()) / m.mean, 1e-9)
     for _ in range(rounds):
-        nxt = float(np.minimum(t, m.cap * r).mean()) / m.capped_mean
+        nxt = float(np.minimum(t, m.cap * r).sum() / k.sum()) / m.capped_mean
         if abs(nxt - r) <= 1e-9 * r:
             return nxt
         r = nxt

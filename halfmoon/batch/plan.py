@@ -207,7 +207,8 @@ def calibrate(deals: DealList, budget: int, sample: int = SAMPLE, lines: str = "
     share = min(1.0, cpu / seconds) if seconds > 0 and cpu > 0 else 1.0
     why_not = model_fits(deals.source, budget, SOLVER_VERSION)
     est = estimate([row["seconds"] * share for row in rows], seconds * share,
-                   use_model=not why_not, reason=why_not, seed=0 if seed is None else seed)
+                   use_model=not why_not, reason=why_not, seed=0 if seed is None else seed,
+                   positions=[row["nodes"] for row in rows])
     spread = max(est.per_deal - est.low, est.high - est.per_deal) / est.per_deal
     per_deal, file_bytes = price_rows(rows, lines == "all", neighbours)
     return Calibration(len(numbers), seconds, spread, per_deal, file_bytes, est, seed, share)
