@@ -4,7 +4,8 @@ Everything else in :mod:`solver` (the kernels, the packed positions, the searche
 private to its subpackage and free to change; the applications (``halfmoon.batch``,
 ``halfmoon.research``, the board, the CLI, the notebooks) import from :mod:`solver` alone.
 
-- One deal: :func:`solve` (a :class:`Result`), :func:`solve_cpsat` (the independent check),
+- One deal: :func:`solve` (a :class:`Result`), :func:`why_lost` and :func:`deadlock` (why
+  a loss is lost: a :class:`Deadlock`), :func:`solve_cpsat` (the independent check),
   :func:`solve_plain` (the baseline: a plain memoized search).
 - Many deals by number: :func:`solve_numbers` (columns, one row a deal), :func:`line_moves`,
   :func:`deal_features`, :func:`census_features`.
@@ -33,6 +34,16 @@ from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.moves import Move
 
 from .build import warmup as _warmup
+from .checks import check_budget as _check_budget
+from .checks import check_deal as _check_deal
+from .checks import check_deals as _check_deals
+from .checks import check_games as _check_games
+from .checks import check_known as _check_known
+from .checks import check_numbers as _check_numbers
+from .checks import check_player as _check_player
+from .checks import check_seeds as _check_seeds
+from .checks import check_total as _check_total
+from .checks import check_whole as _check_whole
 from .mirror.convert import delta_to_move as _delta_to_move
 from .mirror.generator import LAYOUT_FEATURES
 from .players import games as _games
@@ -46,11 +57,14 @@ from .players.hint import FairHint
 from .players.roster import FAIR, Player
 from .players.undo import POLICIES as UNDO_POLICIES
 from .players.undo import UndoGame
+from .portfolio import deadlocks as _deadlocks
 from .portfolio import deal_numbers as _numbers
 from .portfolio import positions as _positions
+from .portfolio.deadlocks import WHY_BUDGET, WHY_TOTAL, Deadlock
 from .portfolio.deal_numbers import DEAL_FEATURES, Piece
 from .portfolio.positions import GameWalk
-from .portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, Result, _as_deal
+from .portfolio.search import DEFAULT_BUDGET, SOLVER_VERSION, Result
+from .portfolio.search import deal_number as _deal_number
 from .portfolio.search import solve as _solve
 from .timing import Reference
 from .verdicts import NAMES as _NAMES
@@ -61,26 +75,6 @@ DealLike = Union[Deal, str, int]
 # the kernel groups (name -> what it compiles) and the ones solving any deal may call
 KERNEL_GROUPS: dict[str, str] = {name: what for name, (_, what) in _warmup.GROUPS.items()}
 SOLVING: tuple[str, ...] = tuple(_warmup.SOLVER)
-
-
-def _check_budget(budget) -> int:
-    if isinstance(budget, bool) or not isinstance(budget, Integral):
-        raise HalfMoonError(f"budget must be a whole number of positions, got {budget!r}")
-    if budget < 1:
-        raise HalfMoonError(f"budget must be at least 1 position, got {budget}")
-    return int(budget)
-
-
-def _check_deal(deal) -> Deal:
-    if isinstance(deal, bool) or not isinstance(deal, (Deal, str, Integral)):
-        raise HalfMoonError("expected a Deal, a deal code, a deal number or a layout file, "
-                            f"got {deal!r}")
-    d = _as_deal(int(deal) if isinstance(deal, Integral) else deal)
-    if d.is_partial:
-        raise HalfMoonError(f"a partial deal ({sum(d.unknown().values())} cards not known yet, "
-                            "??): the solver needs every card; halfmoon.research.partial "
-                            "analyses a partial position on layouts drawn from it")
-    return d
 
 
 # --- one deal ------------------------------------------------------------------------------
@@ -100,22 +94,30 @@ def _make_solving_ready() -> float:
     return time.perf_counter() - t0
 
 
-def solve(deal: DealLike, budget: int = DEFAULT_BUDGET) -> Result:
+def solve(deal: DealLike, budget: int = DEFAULT_BUDGET, *, why: bool = False) -> Result:
     """Settle ``deal`` (a :class:`~halfmoon.game.deal.Deal`, a deal code, a deal number or a
     layout file's path) with at most ``budget`` positions (and conflicts) of search.
 
     Returns a :class:`Result`: ``verdict`` ("win", "loss" or "unresolved"), ``moves`` (the
     winning line, which replays through the reference engine), ``nodes``, ``seconds`` (the
-    search alone), ``code``, ``settled_by`` (the search that settled it: a member of the
-    portfolio, such as ``"quick"`` or ``"urgency"``, or ``"grouping"``; None if unresolved)
-    and ``setup_seconds`` (the kernels made ready before the search: on the first solve of
-    a process only, 0.0 after).  Raises :class:`~halfmoon.game.errors.HalfMoonError` (a
-    ``ValueError``) on a bad deal or budget."""
+    search alone), ``code``, ``number`` (the deal number of a whole deal; None for a
+    position), ``settled_by`` (the search that settled it: a member of the portfolio, such
+    as ``"quick"`` or ``"urgency"``, or ``"grouping"``; None if unresolved),
+    ``setup_seconds`` (the kernels made ready before the search: on the first solve of a
+    process only, 0.0 after) and ``solver_version``.  With ``why``, a loss also says why it
+    is lost (``why``: :func:`why_lost`, as ``halfmoon solve`` says it; it costs more solves,
+    bounded).  Raises :class:`~halfmoon.game.errors.HalfMoonError` (a ``ValueError``) on a
+    bad deal or budget."""
     budget = _check_budget(budget)
     d = _check_deal(deal)
     setup = _make_solving_ready()
     result = _solve(d, budget)
-    return dataclasses.replace(result, setup_seconds=setup) if setup else result
+    if setup:
+        result = dataclasses.replace(result, setup_seconds=setup)
+    if why and result.verdict == "loss":
+        result = dataclasses.replace(result, why=_deadlocks.smallest_deadlock(
+            _solve, d, WHY_BUDGET, result.number, WHY_TOTAL))
+    return result
 
 
 def solve_cpsat(deal: DealLike, time_limit: Optional[float] = None, *,
@@ -139,23 +141,41 @@ def solve_cpsat(deal: DealLike, time_limit: Optional[float] = None, *,
                counting=bool(counting))
     moves = None if r.moves is None else tuple(Move(m) for m in r.moves)
     settled_by = None if r.verdict == "unresolved" else "cpsat"
-    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code, settled_by)
+    return Result(r.verdict, moves, int(r.branches), float(r.seconds), d.code, settled_by,
+                  number=_deal_number(d))
+
+
+def deadlock(deal: DealLike, budget: int = DEFAULT_BUDGET,
+             total: Optional[int] = None) -> Deadlock:
+    """Why ``deal`` (a deal or a position) is lost: its smallest set of classes (A+10, 2+9,
+    3+8, 4+7, 5+6, J+Q+K) whose cards alone can never all be cleared, whatever else is
+    played (the smallest lost projection, solved by size: proof in docs/solver.md).  Each
+    projection gets ``budget`` positions, and all of them ``total`` (None: no bound).
+
+    Returns a :class:`Deadlock`: ``classes`` (empty when none is lost), ``kind``
+    (``"faces"``, ``"faces+2"``, ``"pairs:1"``, ...; ``"none"`` for a deal that can be won,
+    ``"unresolved"`` past the budget), ``minimal_sets``, ``unresolved``, ``text`` (in
+    words), its cost (``solves``, ``nodes``, ``seconds``) and ``to_dict()``."""
+    budget = _check_budget(budget)
+    total = _check_total(total)
+    d = _check_deal(deal)
+    _make_solving_ready()
+    return _deadlocks.smallest_deadlock(_solve, d, budget, _deal_number(d), total)
+
+
+def why_lost(deal: DealLike, budget: int = WHY_BUDGET, total: int = WHY_TOTAL) -> Deadlock:
+    """:func:`deadlock` kept small for a user waiting on one lost deal or position (what
+    ``solve(deal, why=True)`` and ``halfmoon solve`` give a loss): past ``budget`` positions
+    a projection or ``total`` in all, ``kind == "unresolved"`` ("why is not known within
+    the budget").  Called on a deal that can be won it finds no lost projection
+    (``kind == "none"``) after solving them all: ask it of deals proved lost."""
+    if total is None:
+        raise HalfMoonError("why_lost is bounded: give total a number of positions "
+                            "(deadlock has no total)")
+    return deadlock(deal, budget, total)
 
 
 # --- many deals by number ------------------------------------------------------------------
-
-def _check_numbers(numbers) -> np.ndarray:
-    from halfmoon.game.codes import MAX_NUMBER
-
-    nums = np.asarray(numbers)
-    if nums.ndim != 1 or (nums.size and nums.dtype.kind not in "iu"):
-        raise HalfMoonError("deal numbers must be a flat sequence of whole numbers")
-    nums = np.ascontiguousarray(nums, dtype=np.int64)
-    bad = nums[(nums < 0) | (nums > MAX_NUMBER)]
-    if bad.size:
-        raise HalfMoonError(f"deal number {int(bad[0])} is outside 0..{MAX_NUMBER}")
-    return nums
-
 
 def solve_numbers(numbers: Sequence[int], budget: int = DEFAULT_BUDGET) -> Piece:
     """Settle many deals by number, the first turn of each in one call of compiled code:
@@ -260,21 +280,6 @@ def is_ready(group: str) -> bool:
 # --- the positions of a game (forgiveness, deadlocks) -------------------------------------
 
 
-def _check_games(games) -> list[list[Move]]:
-    if isinstance(games, (str, bytes, Move)) or not isinstance(games, Iterable):
-        raise HalfMoonError(f"games must be a sequence of games (of Moves each), got {games!r}")
-    out = []
-    for g, moves in enumerate(games):
-        if isinstance(moves, (str, bytes, Move)) or not isinstance(moves, Iterable):
-            raise HalfMoonError(f"game {g} must be a sequence of Moves, got {moves!r}")
-        moves = list(moves)
-        for ply, m in enumerate(moves):
-            if not isinstance(m, Move):
-                raise HalfMoonError(f"game {g}: ply {ply} is not a Move, got {m!r}")
-        out.append(moves)
-    return out
-
-
 def walk_games(deal: DealLike, games: Iterable[Sequence[Move]],
                budget: int = DEFAULT_BUDGET) -> tuple[GameWalk, ...]:
     """The verdict on every child of every position along each of ``games`` (each a sequence
@@ -312,50 +317,6 @@ FAIR_PLAYERS: tuple[str, ...] = (*_roster.PLAYERS, "fair")
 # greedy's moves as the weighted player's weights over the NMOVE_FEATURES move features
 GREEDY_WEIGHTS: np.ndarray = _GREEDY_WEIGHTS.copy()
 GREEDY_WEIGHTS.flags.writeable = False
-
-
-def _check_whole(value, what: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
-        raise HalfMoonError(f"{what} must be a whole number of at least {least}, got {value!r}")
-    return int(value)
-
-
-def _check_deals(deals) -> DealBatch:
-    if isinstance(deals, DealBatch):
-        return deals
-    if isinstance(deals, np.ndarray):
-        return _games.deal_batch(_check_numbers(deals))
-    if isinstance(deals, (str, Deal)) or not isinstance(deals, Iterable):
-        raise HalfMoonError(f"expected a sequence of deals (Deals, codes or numbers), "
-                            f"got {deals!r}")
-    items = list(deals)
-    if all(isinstance(d, Integral) and not isinstance(d, bool) for d in items):
-        return _games.deal_batch(_check_numbers(items))
-    return _games.deal_batch([_check_deal(d) for d in items])
-
-
-def _check_seeds(seeds, n: int) -> np.ndarray:
-    if seeds is None:
-        return np.zeros(n, np.uint64)
-    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
-        raise HalfMoonError(f"seeds must be a sequence of whole numbers, got {seeds!r}")
-    values = list(seeds)
-    for s in values:
-        if isinstance(s, bool) or not isinstance(s, Integral) or not 0 <= s < 1 << 64:
-            raise HalfMoonError(f"a seed must be a whole number in 0..2**64-1, got {s!r}")
-    if len(values) != n:
-        raise HalfMoonError(f"expected a seed for each of the {n} deals, got {len(values)}")
-    return np.array([int(s) for s in values], np.uint64)
-
-
-def _check_player(player) -> Player:
-    if isinstance(player, Player):
-        if player.kind not in _roster.KINDS:
-            raise HalfMoonError(f"player {player.name!r} is of no known kind: {player.kind!r}")
-        return player
-    if not isinstance(player, str):
-        raise HalfMoonError(f"expected a player's name or a Player, got {player!r}")
-    return _roster.player_named(player)
 
 
 def player_named(name: str, samples: Optional[int] = None) -> Player:
@@ -441,25 +402,6 @@ def fair_hint(position: DealLike, samples: int, seed: int, budget: int = 20_000,
                            _check_known(d, known))
 
 
-def _check_known(d: Deal, known) -> Optional[np.ndarray]:
-    """``known`` places under the tops of ``d`` as the samplers' mask (None: none)."""
-    if isinstance(known, (str, bytes)) or not isinstance(known, Iterable):
-        raise HalfMoonError(f"known must be places (pile, depth), got {known!r}")
-    places = list(known)
-    if not places:
-        return None
-    mask = np.zeros((len(d.piles), max(len(p) for p in d.piles) or 1), np.bool_)
-    for place in places:
-        ok = (isinstance(place, (tuple, list)) and len(place) == 2
-              and all(isinstance(x, Integral) and not isinstance(x, bool) for x in place))
-        if not ok or not (0 <= place[0] < len(d.piles)
-                          and 0 <= place[1] < len(d.piles[place[0]]) - 1):
-            raise HalfMoonError(f"known place {place!r} is not under a pile's top (pile "
-                                f"0-{len(d.piles) - 1}, depth below the top)")
-        mask[place[0], place[1]] = True
-    return mask
-
-
 def undo_game(deal: DealLike, policy: str, *, samples: int = 16, review: int = 16,
               budget: int = 20_000, max_moves: int = 2_000, seed: int = 0,
               rollouts: int = 0) -> UndoGame:
@@ -489,6 +431,7 @@ def undo_game(deal: DealLike, policy: str, *, samples: int = 16, review: int = 1
 __all__ = [
     # one deal, the check, many deals by number, the build
     "DEFAULT_BUDGET", "SOLVER_VERSION", "VERDICTS", "VERDICT_NAMES", "Result", "Piece",
+    "Deadlock", "deadlock", "why_lost", "WHY_BUDGET", "WHY_TOTAL",
     "DEAL_FEATURES", "LAYOUT_FEATURES", "KERNEL_GROUPS", "SOLVING",
     "solve", "solve_cpsat", "solve_plain", "solve_numbers", "line_moves", "move_of",
     "deal_features", "census_features", "warm_up", "compile_in_parallel", "compile_seconds",

@@ -93,6 +93,25 @@ def brute_force(game: Game) -> dict[int, bool]:
     return memo
 
 
+# the classes of the deadlock search (halfmoon.game.cards.CLASS_NAMES), J+Q+K the last
+ENGINE_CLASSES = ("A+10", "2+9", "3+8", "4+7", "5+6", "J+Q+K")
+
+
+def engine_class(card) -> int:
+    """The class index of a card (0..4 the pairs, 5 the faces) from the reference engine's
+    own card: its face, or the pair its rank and 11 less it make."""
+    name = {1: "A+10", 2: "2+9", 3: "3+8", 4: "4+7", 5: "5+6"}
+    return 5 if card.is_face else ENGINE_CLASSES.index(name[min(card.rank, 11 - card.rank)])
+
+
+def engine_projection(deal: Deal, classes) -> Game:
+    """The deal with only the cards of ``classes`` (class indices), built by the engine's
+    classes: the deadlock search's projections are checked against it."""
+    piles = [[c for c in p if engine_class(c) in classes] for p in deal.piles]
+    reserve = [c if c is not None and engine_class(c) in classes else None for c in deal.reserve]
+    return Game(Deal(piles=piles, reserve=reserve))
+
+
 def games_near_the_end(seed, off_line_moves, off_line_random):
     """Small positions for exhaustive checks: deals 0-9 followed along a winning line
     until 26 cards are left, and deals 10-15 followed for ``off_line_moves`` moves and

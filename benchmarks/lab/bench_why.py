@@ -1,4 +1,4 @@
-"""What saying why a lost deal is lost costs: :func:`halfmoon.research.deadlocks.why_lost`
+"""What saying why a lost deal is lost costs: :func:`solver.why_lost`
 (the bounded smallest deadlocked set that ``halfmoon solve``, ``analyse`` and the board give
 for a loss) on random losses of the census.
 
@@ -29,8 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(argv=None) -> int:
-    from halfmoon.research.deadlocks import WHY_BUDGET, WHY_TOTAL, why_lost
-    from solver import SOLVER_VERSION, solve
+    from solver import SOLVER_VERSION, WHY_BUDGET, WHY_TOTAL, solve, why_lost
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--losses", type=int, default=200)

@@ -6,7 +6,7 @@ between processes unchanged:
 - ``("solve", layout, budget[, why])``: settle a position given as layout text;
   answer ``{"verdict", "moves", "nodes", "seconds"}`` (``moves``: the winning line as
   ``"P1+P8"`` strings, or None), and with ``why`` true, for a loss, ``"why"``: why it is
-  lost, in words (its smallest deadlocked set, :func:`halfmoon.research.deadlocks.why_lost`);
+  lost, in words (its smallest deadlocked set, :func:`solver.why_lost`);
 - ``("fair", layout, samples, seed, budget)``: the fair hint of a position given as the
   layout text of :func:`halfmoon.research.fairplay.view_deal` (the hidden cards sorted:
   the process is never told where they lie); answer ``{"move", "samples", "moves"}``
@@ -43,12 +43,10 @@ def solve_job(layout: str, budget: int, why: bool = False) -> dict[str, Any]:
     from solver import solve
 
     position = parse_layout(layout, name="position")
-    result = solve(position, budget=budget)
+    result = solve(position, budget=budget, why=why)
     answer = _answer(result)
-    if why and result.verdict == "loss":
-        from halfmoon.research.deadlocks import explain, why_lost
-
-        answer["why"] = explain(why_lost(position))
+    if result.why is not None:
+        answer["why"] = result.why.text
     return answer
 
 

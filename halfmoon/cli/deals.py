@@ -58,20 +58,6 @@ def solution_lines(deal, moves) -> list[str]:
     return [f"{k:2d}. {text}" for k, text in enumerate(format_moves(moves, deal), start=1)]
 
 
-def why_lost(deal) -> dict:
-    """Why a lost deal or position is lost (its smallest deadlocked set, bounded), as JSON
-    with its cost in ``seconds``."""
-    import time
-
-    from halfmoon.research.deadlocks import why_dict
-    from halfmoon.research.deadlocks import why_lost as _why_lost
-
-    t0 = time.perf_counter()
-    out = why_dict(_why_lost(deal))
-    out["seconds"] = round(time.perf_counter() - t0, 6)
-    return out
-
-
 def moves_json(moves, deal) -> list[dict]:
     """Moves as programs read them: ``{"move": "P5+P9", "text": "5♦ P5 + 6♥ P9"}``, the
     notation ``analyse --moves`` and ``play --moves`` read beside the text with the cards."""
@@ -87,17 +73,22 @@ def deal_number(deal):
 
 
 def _solve_one(args: argparse.Namespace, deal):
-    from solver import DEFAULT_BUDGET, solve, solve_cpsat
+    """The deal's Result, a loss with its ``why``, and the budget it had (None: cpsat)."""
+    import dataclasses
+
+    from solver import DEFAULT_BUDGET, solve, solve_cpsat, why_lost
 
     if args.engine == "cpsat":
-        return solve_cpsat(deal), None
+        result = solve_cpsat(deal)
+        if result.verdict == "loss":
+            result = dataclasses.replace(result, why=why_lost(deal))
+        return result, None
     budget = DEFAULT_BUDGET if args.budget is None else args.budget
-    return solve(deal, budget=budget), budget
+    return solve(deal, budget=budget, why=True), budget
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from halfmoon.game.inputs import deal_label
-    from solver import SOLVER_VERSION
 
     if args.budget is not None and args.budget < 1:
         raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
@@ -110,11 +101,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     deals = [(deal_label(arg, d), d) for arg in args.deals for d in [load_deal(arg)]]
     for label, deal in deals:
         result, budget = _solve_one(args, deal)
-        why = why_lost(deal) if result.verdict == "loss" else None
+        why = result.why
         if args.json:
             print(json_line({
                 "code": label,
-                "number": deal_number(deal),
+                "number": result.number,
                 "verdict": result.verdict,
                 "moves": None if result.moves is None else moves_json(result.moves, deal),
                 "nodes": result.nodes,
@@ -123,8 +114,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 "settled_by": result.settled_by,
                 "engine": args.engine,
                 "budget": budget,
-                "solver_version": SOLVER_VERSION,
-                "why": why,
+                "solver_version": result.solver_version,
+                "why": None if why is None else why.to_dict(),
             }))
         else:
             setup = (f" (and {result.setup_seconds:.3f} s loading the solver)"
@@ -133,7 +124,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"{label}: {result.verdict} in {result.seconds:.3f} s{setup}, "
                   f"{result.nodes} positions{by}")
             if why is not None:
-                print(f"lost: {why['text']} [{why['seconds']:.3f} s]")
+                print(f"lost: {why.text} [{why.seconds:.3f} s]")
             if result.moves is not None:
                 print("\n".join(solution_lines(deal, result.moves)))
         sys.stdout.flush()
@@ -194,16 +185,19 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         result = analyse(deal, budget=budget)
     why = None
     if result.verdict == "loss" and result.cards_left:
+        from solver import why_lost
+
         why = why_lost(deal if game is None else position.remaining_deal())
     if args.json:
-        out = {"number": deal_number(deal), **result.to_dict(), "why": why}
+        out = {"number": deal_number(deal), **result.to_dict(),
+               "why": None if why is None else why.to_dict()}
         if game is not None:
             out["game"] = game.to_dict()
         print(json_line(out))
     else:
         sys.stdout.write(format_analysis(result))
         if why is not None:
-            print(f"lost: {why['text']} [{why['seconds']:.3f} s]")
+            print(f"lost: {why.text} [{why.seconds:.3f} s]")
     return 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from ..mirror.convert import deal_arrays, delta_to_move
 from ..mirror.position import MAX_PLY, initial_position
 from ..mirror.table import Table
 from ..verdicts import LOSS, NAMES, UNRESOLVED, WIN
+
+if TYPE_CHECKING:
+    from .deadlocks import Deadlock
 
 SOLVER_VERSION = "15"
 DEFAULT_BUDGET = 5_000_000
@@ -103,9 +106,11 @@ def kernel_arrays(piles: np.ndarray, reserve: np.ndarray) -> tuple:
 class Result:
     """The verdict on a deal or position: ``verdict`` ("win", "loss" or "unresolved"),
     ``moves`` (the winning line, None unless won), ``nodes``, ``seconds`` (the search's
-    alone), the deal's ``code``, the search that settled it (``settled_by``) and the seconds
+    alone), the deal's ``code``, the search that settled it (``settled_by``), the seconds
     spent before the search making the kernels ready in this process (``setup_seconds``:
-    loading or compiling them, on a process's first solve only)."""
+    loading or compiling them, on a process's first solve only), the deal ``number`` (None
+    for a position), the ``solver_version`` that gave it and, for a loss when asked, ``why``
+    it is lost (a :class:`~solver.portfolio.deadlocks.Deadlock`; None otherwise)."""
 
     verdict: str  # "win" | "loss" | "unresolved"
     moves: Optional[tuple[Move, ...]]
@@ -116,6 +121,9 @@ class Result:
     # "cpsat" for the constraint model, None if unresolved
     settled_by: Optional[str] = None
     setup_seconds: float = 0.0
+    number: Optional[int] = None
+    solver_version: str = SOLVER_VERSION
+    why: Optional[Deadlock] = None
 
     @property
     def solved(self) -> bool:
@@ -168,7 +176,14 @@ def solve(
     moves = None
     if status == WIN:
         moves = tuple(delta_to_move(int(line[k])) for k in range(nline))
-    return Result(NAMES[status], moves, nodes, time.perf_counter() - t0, d.code, settled_by)
+    return Result(NAMES[status], moves, nodes, time.perf_counter() - t0, d.code, settled_by,
+                  number=deal_number(d))
+
+
+def deal_number(deal: Deal) -> Optional[int]:
+    """The deal number of a whole deal (a code, a number, a layout file of a deal), else
+    None (a position, a partial layout)."""
+    return deal.number if deal.is_full and not deal.is_partial else None
 
 
 def _next_seed(seed: int) -> int:

@@ -1,4 +1,5 @@
-"""Deadlock sets of lost deals, against projections built and searched by the reference engine."""
+"""Deadlock sets of lost deals (the solver's search, applied to the census), against
+projections built and searched by the reference engine."""
 
 from __future__ import annotations
 
@@ -6,36 +7,21 @@ import random
 from itertools import combinations
 
 import pytest
-from conftest import brute_force, make_game, make_layout, near_end, pack
+from conftest import brute_force, engine_projection, make_game, near_end, pack
 
-from halfmoon import Deal, Game, parse_layout
+from halfmoon import Deal
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.research.deadlocks import (
     CLASSES,
-    FACES,
     class_table,
     deadlock,
     deadlocks,
     explain,
-    kind_of,
     kind_table,
-    project,
     why_dict,
     why_lost,
 )
 from solver import solve
-
-
-def engine_class(card) -> int:
-    """The class index of deadlocks.CLASSES from the reference engine's own classes."""
-    name = {1: "A+10", 2: "2+9", 3: "3+8", 4: "4+7", 5: "5+6"}
-    return FACES if card.is_face else CLASSES.index(name[min(card.rank, 11 - card.rank)])
-
-
-def engine_projection(deal: Deal, classes) -> Game:
-    piles = [[c for c in p if engine_class(c) in classes] for p in deal.piles]
-    reserve = [c if c is not None and engine_class(c) in classes else None for c in deal.reserve]
-    return Game(Deal(piles=piles, reserve=reserve))
 
 
 def brute_deadlock(deal: Deal):
@@ -65,23 +51,6 @@ def lost_positions(count: int, seed: int):
         if len(found) == count:
             break
     return found
-
-
-def test_projection_keeps_the_classes_cards_in_their_order():
-    deal = parse_layout(make_layout({1: "Jc 3d Qh 8s Ac", 2: "10d"}, "2h 9s Kd"))
-    p = project(deal, {FACES, 2})  # faces and 3+8
-    assert [[c.rank for c in pile] for pile in p.piles[:3]] == [[11, 3, 12, 8], [], []]
-    assert [None if c is None else c.rank for c in p.reserve] == [None, None, 13] + [None] * 5
-    assert p.piles[0][1] == deal.piles[0][1]  # the cards themselves, suits kept
-    for s in ({0}, {1, 3}, set(range(6))):
-        assert project(deal, s) == engine_projection(deal, s).deal
-
-
-def test_kinds():
-    assert kind_of({FACES}) == "faces"
-    assert kind_of({FACES, 0, 3}) == "faces+2"
-    assert kind_of({1}) == "pairs:1"
-    assert kind_of(set()) == "none"
 
 
 def test_faces_alone_and_one_pair_class_alone():
