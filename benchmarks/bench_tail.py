@@ -4,6 +4,7 @@ space (or a range), one process per core, every deal timed.
     python benchmarks/bench_tail.py --random 100000 --seed 20261201     # the judging sample
     python benchmarks/bench_tail.py --range 0:10000                     # the second set
                                     [--workers 2] [--budget N] [--top 20] [--out DIR]
+                                    [--model]
 
 The deals are those of ``halfmoon batch --random N --seed S`` (or ``--range A:B``).  Each
 of ``--workers`` processes takes every W-th deal and does what a batch worker does with
@@ -25,6 +26,11 @@ A run is resumable: the deals done so far are kept (one JSON line each) in
 from there, so a cut run loses nothing.  ``--fresh`` drops those records and times every deal
 again (to measure the same version anew, say on a quieter machine).  Compile the solver first
 (any solve does): a worker that compiles it reports numba's memory as its peak.
+
+``--model`` also refits the dry run's tail model (``halfmoon/batch/tail_model.json``) from
+every deal's solve time and positions: the step a new solver version needs, on 100,000
+random deals of a fresh seed with ``--out benchmarks/results`` (the model names the result
+it was made from).
 """
 
 from __future__ import annotations
@@ -199,6 +205,8 @@ def main(argv=None) -> int:
                         help="time every deal again instead of going on from the kept records")
     parser.add_argument("--out", type=Path, default=RESULTS / "new",
                         help="the folder the .json and .md are written to")
+    parser.add_argument("--model", action="store_true",
+                        help="also refit the dry run's tail model from these deals")
     args = parser.parse_args(argv)
     name, numbers = deal_numbers(args)
     tag = f"tail-{name}-v{SOLVER_VERSION}" + ("" if args.budget == DEFAULT_BUDGET
@@ -237,6 +245,15 @@ def main(argv=None) -> int:
     out.with_suffix(".md").write_text(text)
     print(text)
     print(f"written: {out.with_suffix('.json')}, {out.with_suffix('.md')}")
+    if args.model:
+        from halfmoon.batch.estimate import MODEL_FILE, write_tail_model
+
+        source = out.with_suffix(".json").resolve()
+        made_from = (source.relative_to(ROOT).as_posix() if source.is_relative_to(ROOT)
+                     else source.name)
+        write_tail_model([r["solve"] for r in recs], made_from, summary["command"],
+                         positions=[r["nodes"] for r in recs], budget=args.budget)
+        print(f"written: {MODEL_FILE.relative_to(ROOT)}")
     return 0
 
 

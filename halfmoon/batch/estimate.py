@@ -1,12 +1,13 @@
 """A dry run's time a deal, with an interval that holds: the solver's heavy tail priced from a
 model instead of from the few slow deals a sample happens to catch.
 
-The solver's time on random deals is heavy-tailed: on 100,000 random deals (solver version
-14) the slowest 1 % take over half the time and one deal in 100,000 takes seconds, so the
+The solver's time on random deals is heavy-tailed: on 100,000 random deals (solver versions
+14 and 15) the slowest 1 % take over half the time and some take seconds, so the
 mean of a sample of a few hundred or thousand deals swings by tens of percent with the slow
 deals it happens to hold.  The shape of that tail is known (``tail_model.json``: every deal's
-time of that measurement in total, and the 200 slowest one by one, from
-``benchmarks/bench_tail.py``); what a sample must tell is only how fast this machine runs.
+time and positions of that measurement in total, and the 200 slowest and the 200 longest one
+by one, from ``benchmarks/bench_tail.py`` by :func:`write_tail_model`); what a sample must
+tell is only how fast this machine runs.
 
 So the sample's times are *capped*: the mean of ``min(t, τ)`` (τ: the model's 200th slowest
 time, scaled to this machine) is steady, and its ratio ``r`` to the model's same capped mean
@@ -16,7 +17,7 @@ how much, for positions are the same on every machine.  So ``r`` is the sample's
 a capped position (positions capped at the model's 200th most, ν) over the model's.  The
 time a deal is ``r`` times the model's mean (its tail included), plus what the sample spent
 beside the solver (rows).  The interval joins a bootstrap over the sample (for ``r``) and
-the model's own sampling error (its tail above τ, from its 200 slowest deals).
+the model's own sampling error (from every deal's time and positions when it was made).
 
 The model holds for the deals it measured: uniformly random deals (a range or a random
 sample of the code space: every deal number is a uniform shuffle), the solver version and
@@ -103,9 +104,10 @@ def read_tail_model(path: Path) -> TailModel:
                      error=float(data.get("relative_error", math.nan)))
 
 
-def write_tail_model(solve_seconds: Sequence[float], positions: Sequence[int], made_from: str,
-                     command: str, path: Path = MODEL_FILE, *, budget: Optional[int] = None,
-                     solver_version: Optional[str] = None, top: int = TOP) -> TailModel:
+def write_tail_model(solve_seconds: Sequence[float], made_from: str, command: str,
+                     path: Path = MODEL_FILE, *, positions: Sequence[int],
+                     budget: Optional[int] = None, solver_version: Optional[str] = None,
+                     top: int = TOP) -> TailModel:
     """Make the tail model from a run's solver time and positions of every deal (of uniformly
     random deals, at least ``top`` of them) and write it to ``path`` (by default the model the
     dry run reads): the release step's refit for a new solver version.

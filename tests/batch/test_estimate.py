@@ -49,7 +49,7 @@ def test_positions_take_out_which_deals_a_sample_holds(monkeypatch, tmp_path):
     still holds the true mean."""
     times = population()
     positions = positions_of(times)
-    model = write_tail_model(times, positions, "a test", "-", tmp_path / "model.json")
+    model = write_tail_model(times, "a test", "-", tmp_path / "model.json", positions=positions)
     monkeypatch.setattr(est, "tail_model", lambda: model)
     truth = 3 * times.mean()
     rng = np.random.default_rng(7)
@@ -132,8 +132,8 @@ def test_the_model_fits_random_deals_of_its_budget_and_version_only(monkeypatch)
 def test_a_run_s_times_make_the_model(tmp_path):
     times = population(1000)
     positions = positions_of(times)
-    m = write_tail_model(times, positions, "a run.json", "--random 1000 --seed 1",
-                         tmp_path / "model.json", budget=1000, solver_version="9", top=20)
+    m = write_tail_model(times, "a run.json", "--random 1000 --seed 1", tmp_path / "model.json",
+                         positions=positions, budget=1000, solver_version="9", top=20)
     assert (m.deals, m.budget, m.solver_version, m.made_from) == (1000, 1000, "9", "a run.json")
     assert m.solve_seconds == pytest.approx(times.sum())
     assert list(m.slowest) == pytest.approx(sorted(times, reverse=True)[:20], abs=1e-7)
@@ -145,9 +145,9 @@ def test_a_run_s_times_make_the_model(tmp_path):
                           "solve_seconds", "slowest_solve_seconds", "positions", "most_positions",
                           "relative_error"]
     assert data["command"] == "--random 1000 --seed 1"
-    for bad in ((times[:19], positions[:19]), (times, positions[:999]), (-times, positions)):
+    for t, k in ((times[:19], positions[:19]), (times, positions[:999]), (-times, positions)):
         with pytest.raises(ValueError):
-            write_tail_model(*bad, "x", "y", tmp_path / "bad.json", top=20)
+            write_tail_model(t, "x", "y", tmp_path / "bad.json", positions=k, top=20)
     assert not (tmp_path / "bad.json").exists()
 
 
