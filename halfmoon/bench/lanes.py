@@ -74,19 +74,22 @@ class Lane:
         return json.loads(line)
 
     def send(self, numbers: Sequence[int], engine: str = "solver", budget: int = 0,
-             piece: int = 16, limit: Optional[float] = None) -> None:
+             piece: int = 16, limit: Optional[float] = None, beside: bool = False) -> None:
         """Start a block (the answer is read by :meth:`receive`)."""
         try:
             self.proc.stdin.write(json.dumps({"engine": engine, "budget": budget,
                                               "numbers": [int(n) for n in numbers],
-                                              "piece": piece, "limit": limit}) + "\n")
+                                              "piece": piece, "limit": limit,
+                                              "beside": beside}) + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             self._read()  # says how it stopped
 
     def receive(self) -> tuple[list[Row], float]:
-        """The rows of the block sent last, and its wall time in the worker."""
+        """The rows of the block sent last, and its wall time in the worker (the solver's
+        rows on the same deals, when asked for ``beside`` a baseline, in :attr:`beside`)."""
         answer = self._read()
+        self.beside = [Row(*r) for r in answer.get("beside", ())]
         return [Row(*r) for r in answer["rows"]], float(answer["wall"])
 
     def run(self, numbers: Sequence[int], **how) -> tuple[list[Row], float]:
@@ -135,10 +138,13 @@ def open_lanes(count: int, home: Optional[Path] = None, first_core: int = 0) -> 
 
 
 def run_parallel(lanes: Sequence[Lane], numbers: Sequence[int], block: int,
-                 on_block=None, **how) -> tuple[list[Row], float]:
+                 on_block=None, beside: Optional[dict] = None,
+                 **how) -> tuple[list[Row], float]:
     """Every deal of ``numbers`` solved on the lanes, each taking the next block of
     ``block`` deals as it finishes one: the rows in the order of ``numbers``, and the
-    wall time.  ``on_block(deals)`` is called as each block comes back."""
+    wall time.  ``on_block(deals)`` is called as each block comes back; with a dict
+    ``beside``, a baseline's blocks are solved by the solver too, its rows put there by
+    deal."""
     import selectors
     import time
 
@@ -147,6 +153,8 @@ def run_parallel(lanes: Sequence[Lane], numbers: Sequence[int], block: int,
     sel = selectors.DefaultSelector()
     t0 = time.perf_counter()
     busy = 0
+    if beside is not None:
+        how["beside"] = True
     for lane in lanes:
         if todo:
             lane.send(todo.pop(0), **how)
@@ -157,6 +165,8 @@ def run_parallel(lanes: Sequence[Lane], numbers: Sequence[int], block: int,
             lane = key.data
             got, _ = lane.receive()
             rows.update((r.number, r) for r in got)
+            if beside is not None:
+                beside.update((r.number, r) for r in lane.beside)
             if on_block is not None:
                 on_block(len(got))
             if todo:

@@ -15,7 +15,8 @@ The protocol, a JSON object a line each way:
   "budget": n, "piece": k, "limit": seconds}`` it writes ``{"rows": [[number, verdict,
   positions, solve seconds, whole seconds, settled by], ...], "wall": seconds}``; a deal's
   whole time is its solve time plus its share of what its piece cost besides (the calls,
-  the rows), as a batch worker pays it;
+  the rows), as a batch worker pays it; with ``"beside": true`` a baseline's block is solved
+  by the solver too, at once on the same core, its rows under ``"beside"``;
 - an empty line or the end of its input ends it.
 """
 
@@ -79,8 +80,10 @@ def serve(inp, out) -> int:
             rows = _one_by_one(lambda n: solver.solve_cpsat(n, time_limit=limit), numbers)
         else:
             raise ValueError(f"unknown engine {engine!r}")
-        print(json.dumps({"rows": rows, "wall": time.perf_counter() - t}), file=out,
-              flush=True)
+        answer = {"rows": rows, "wall": time.perf_counter() - t}
+        if req.get("beside") and engine != "solver":  # the solver on the same deals, now
+            answer["beside"] = _solver_rows(solver, numbers, solver.DEFAULT_BUDGET, 16)
+        print(json.dumps(answer), file=out, flush=True)
     return 0
 
 

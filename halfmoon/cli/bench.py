@@ -66,7 +66,12 @@ def _refit(result: dict, rows: dict, out: Path) -> Path:
     from halfmoon.batch.estimate import MODEL_FILE, write_tail_model
 
     random = rows["random"]
-    write_tail_model([r.solve for r in random], made_from=str(out / "bench.json"),
+    made_from = (out / "bench.json").resolve()
+    root = Path(__file__).resolve().parents[2]
+    if made_from.is_relative_to(root):  # the release step's: named in the repository
+        made_from = made_from.relative_to(root)
+    write_tail_model([r.solve for r in random], made_from=made_from.as_posix(),
+                     positions=[r.nodes for r in random],
                      command=result["command"], budget=result["budget"],
                      solver_version=result["solver_version"], path=MODEL_FILE)
     return MODEL_FILE
