@@ -5,8 +5,10 @@ workload (:class:`solver.Reference`) ran between the parts.
 
 A figure measured while other work shares the cores is slower by an amount nobody knows;
 so a run says in one line when the machine was busy and marks its result: more other work
-than the cores the benchmark left free, a load above the cores before it started, or the
+than the cores the benchmark left free, during the run or in the second before it, or the
 reference workload's timings spread by more than :data:`SPREAD` (the machine changed speed).
+The load average is reported beside them but decides nothing: it is a minute's decaying
+average, still high a minute after the work that raised it has ended.
 """
 
 from __future__ import annotations
@@ -49,6 +51,17 @@ def _own_seconds() -> float:
     """CPU seconds of this process and of its children that have ended."""
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
+
+
+def _others_over(seconds: float) -> Optional[float]:
+    """Cores other processes used, on average, over the next ``seconds`` (None off Linux)."""
+    busy0, own0 = _busy_seconds(), _own_seconds()
+    t0 = time.perf_counter()
+    time.sleep(seconds)
+    busy1, own1 = _busy_seconds(), _own_seconds()
+    if busy0 is None or busy1 is None:
+        return None
+    return round(max(0.0, (busy1 - busy0 - (own1 - own0)) / (time.perf_counter() - t0)), 2)
 
 
 def load() -> Optional[float]:
@@ -103,6 +116,7 @@ class Watch:
     load_before: Optional[float] = None
     load_after: Optional[float] = None
     others: Optional[float] = None  # other processes' cores, on average
+    others_before: Optional[float] = None  # the same, in the second before the run
     wall: float = 0.0
     _t0: float = 0.0
     _busy0: Optional[float] = None
@@ -112,6 +126,7 @@ class Watch:
         from solver import Reference
 
         self.load_before = load()
+        self.others_before = _others_over(1.0)
         self.reference = Reference()
         self.mark("before")
         self._t0, self._busy0, self._own0 = time.perf_counter(), _busy_seconds(), _own_seconds()
@@ -139,8 +154,9 @@ class Watch:
         if self.others is not None and self.others > free + SLACK:
             out.append(f"other processes used {self.others:.1f} cores on average while the "
                        f"benchmark kept {self.workers} of {cores} busy")
-        if self.load_before is not None and self.load_before > cores:
-            out.append(f"the load was {self.load_before:.1f} on {cores} cores before it started")
+        if self.others_before is not None and self.others_before > free + SLACK:
+            out.append(f"other processes used {self.others_before:.1f} cores in the second "
+                       f"before it started")
         ns = [t for _, t in self.timings]
         if len(ns) > 1 and max(ns) > SPREAD * min(ns):
             out.append(f"the reference workload ran at {min(ns):.0f} to {max(ns):.0f} ns "
@@ -152,6 +168,7 @@ class Watch:
         ns = [t for _, t in self.timings]
         return {"load_before": self.load_before, "load_after": self.load_after,
                 "other_processes_cores": self.others,
+                "other_processes_cores_before": self.others_before,
                 "reference_ns": dict(self.timings),
                 "reference_spread": round(max(ns) / min(ns), 3) if ns else None,
                 "busy": bool(reasons), "busy_reasons": reasons}

@@ -79,7 +79,8 @@ def markdown(r: dict) -> str:
         + (", pinned to a core each" if r.get("pinned") else "")
         + f"; budget {r['budget']:,} positions a deal.  ",
         f"Load {r['load_before']} before, {r['load_after']} after; other processes used "
-        f"{r['other_processes_cores']} cores on average meanwhile; the reference workload "
+        f"{r.get('other_processes_cores_before')} cores in the second before, "
+        f"{r['other_processes_cores']} on average during the run; the reference workload "
         + ", ".join(f"{k} {v:.1f}" for k, v in r["reference_ns"].items())
         + f" ns (spread {r['reference_spread']}).", ""]
     if against:

@@ -24,8 +24,10 @@ def fake_result(busy=False):
             "machine": {"cpu": "a cpu", "cores": 2, "usable_cores": 2, "system": "Linux",
                         "python": "3.11.7", "numba": "0.6", "numpy": "2.0"},
             "load_before": 0.1, "load_after": 0.2, "other_processes_cores": 0.0,
+            "other_processes_cores_before": 0.0,
             "reference_ns": {"before": 60.0, "after": 61.0}, "reference_spread": 1.02,
-            "busy": busy, "busy_reasons": ["the load was 3.0 on 2 cores before it started"]
-            if busy else [], "parts": {"random": fig}}
+            "busy": busy, "parts": {"random": fig},
+            "busy_reasons": ["other processes used 3.0 cores in the second before it started"]
+            if busy else []}
 
 

@@ -26,10 +26,10 @@ def test_revision_outside_a_repository_is_unknown(tmp_path):
     assert revision(tmp_path) == {"commit": None, "dirty": None}
 
 
-def test_a_quiet_watch_gives_no_reason():
+def test_a_quiet_watch_gives_no_reason_whatever_the_lagging_load():
     w = Watch(workers=1)
     w.timings = [("before", 100.0), ("after", 110.0)]
-    w.others, w.load_before = 0.0, 0.1
+    w.others, w.others_before, w.load_before = 0.0, 1.1, 5.0
     assert w.reasons(cores=2) == []
     assert w.as_dict(2)["busy"] is False
 
@@ -37,11 +37,11 @@ def test_a_quiet_watch_gives_no_reason():
 def test_other_work_a_high_load_or_a_changed_speed_each_mark_it_busy():
     w = Watch(workers=2)
     w.timings = [("before", 100.0), ("random", 180.0)]
-    w.others, w.load_before = 1.2, 3.5
+    w.others, w.others_before, w.load_before = 1.2, 0.9, 3.5
     reasons = w.reasons(cores=2)
     assert len(reasons) == 3
     assert "other processes used 1.2 cores" in reasons[0]
-    assert "load was 3.5" in reasons[1]
+    assert "used 0.9 cores in the second before" in reasons[1]
     assert "1.80x apart" in reasons[2]
     assert w.as_dict(2)["busy"] is True
 

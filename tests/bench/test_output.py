@@ -30,7 +30,7 @@ def test_the_table_says_the_machine_and_marks_a_busy_run():
     assert "| random | 3 | 3 | 0 | 0 |" in quiet
     busy = markdown(fake_result(busy=True))
     assert busy.index("Busy machine") < busy.index("Command:")
-    assert "the load was 3.0" in busy
+    assert "used 3.0 cores in the second before" in busy
 
 
 def test_both_sides_of_a_comparison_are_kept_apart(tmp_path):
