@@ -30,6 +30,32 @@ from .results import VERDICTS, error_text
 TASKS_IN_FLIGHT = 2  # chunks sent per core: one running, one waiting, whatever the run's length
 RECOUNT = 30.0  # seconds between counts of the cluster's workers during a run
 CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler (Dask's own default is 30)
+# the protocols of a scheduler's address that Dask speaks (tcp when none is named)
+PROTOCOLS = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+EXAMPLE = "HOST:PORT or tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+
+
+def check_address(address: str) -> None:
+    """Refuse a scheduler's address that cannot be one, before any connection: one
+    :class:`BatchError` naming what is wrong (no port, a trailing ``/``, an unknown
+    protocol, a port that is not a number from 1 to 65535)."""
+    def bad(why: str) -> BatchError:
+        return BatchError(f"bad scheduler address {address!r}: {why} (expected {EXAMPLE})")
+
+    protocol, sep, rest = address.strip().partition("://")
+    if not sep:
+        protocol, rest = "tcp", address.strip()
+    if protocol not in PROTOCOLS:
+        raise bad(f"unknown protocol {protocol!r}")
+    if protocol == "inproc":  # an in-process scheduler's own address: its own form
+        return
+    if rest.endswith("/"):
+        raise bad("a '/' after the port")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host:
+        raise bad("no port")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise bad(f"the port {port!r} is not a number from 1 to 65535")
 
 
 def solve_chunk(where, index: int, numbers: Sequence[int], budget: int, piece_size: int,
@@ -105,8 +131,9 @@ class Cluster:
         if not timeout > 0:
             raise BatchError(f"bad connect timeout {timeout}: expected a positive number of"
                              " seconds")
+        check_address(address)
         try:
-            from distributed import Client, as_completed
+            from distributed import as_completed
         except ImportError:
             raise BatchError(
                 "--scheduler needs dask.distributed: pip install 'halfmoon[cluster]'"
@@ -114,8 +141,8 @@ class Cluster:
         if say is not None:
             say(f"connecting to the Dask scheduler at {address} (at most {timeout:g} s)...")
         try:
-            self.client = Client(address, timeout=timeout, set_as_default=False)
-        except (OSError, ValueError) as exc:
+            self.client = _client(address, timeout)
+        except (OSError, ValueError, TimeoutError) as exc:
             raise BatchError(f"cannot reach the Dask scheduler at {address}: "
                              f"{error_text(exc)}") from None
         threads = list(self.client.nthreads().values())
@@ -161,6 +188,27 @@ class Cluster:
                 self.client.cancel(list(self.pending))
         finally:
             self.client.close()
+
+
+def _client(address: str, timeout: float):
+    """A Dask client of the scheduler at ``address``.  One that could not connect is left
+    closed: Dask's own would try to close it again when collected, and stall there
+    (twice the timeout) before printing an "Exception ignored" traceback."""
+    from distributed import Client
+
+    class QuietClient(Client):
+        def __init__(self, *args, **kwargs):
+            try:
+                super().__init__(*args, **kwargs)
+            except BaseException:
+                self.status = "closed"  # nothing to close when it is collected
+                try:
+                    self._loop_runner.stop()
+                except Exception:  # pragma: no cover - Dask's internals: best effort
+                    pass
+                raise
+
+    return QuietClient(address, timeout=timeout, set_as_default=False)
 
 
 def run_on_cluster(cluster: Cluster, directory: Directory, plan: Plan, todo, budget: int,

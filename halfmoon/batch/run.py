@@ -246,6 +246,10 @@ def _check_args(deals, workers, budget, chunk_size, scheduler, lines="all"):
         raise BatchError(f"bad chunk size {chunk_size}: expected at least 1 deal per chunk")
     if workers < 1:
         raise BatchError(f"bad number of workers {workers}: expected at least 1")
+    if scheduler is not None:
+        from .cluster import check_address
+
+        check_address(scheduler)  # a malformed address: one line, before any work
     if len(deals) == 0:
         raise BatchError("no deals to check")
     if not isinstance(deals.numbers, range) and len(set(deals.numbers)) != len(deals):

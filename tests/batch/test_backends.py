@@ -66,6 +66,46 @@ def test_unreachable_scheduler_is_named_after_its_timeout_with_a_word_while_it_w
     assert "--connect-timeout goes with --scheduler" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("address, what", [
+    ("nonsense", "no port"), ("localhost", "no port"), ("tcp://127.0.0.1:8799/", "a '/' after"),
+    ("http://127.0.0.1:8786", "unknown protocol 'http'"), ("tcp://127.0.0.1:8786x", "'8786x'"),
+    ("127.0.0.1:0", "not a number from 1 to 65535"),
+])
+def test_a_malformed_scheduler_address_is_one_line_before_any_connection(tmp_path, capsys,
+                                                                         address, what):
+    t0 = time.monotonic()
+    assert main(batch_args(tmp_path / "r", "--range", "0:3", "--scheduler", address)) == 2
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert out == "" and len(lines) == 1
+    assert lines[0].startswith(f"halfmoon: error: bad scheduler address {address!r}: ")
+    assert what in err and "e.g. tcp://127.0.0.1:8786" in err and "connecting" not in err
+    assert time.monotonic() - t0 < 5 and not (tmp_path / "r").exists()
+    # the dry run too
+    assert main(batch_args(tmp_path / "r", "--range", "0:3", "--scheduler", address,
+                           "--dry-run")) == 2
+    assert what in capsys.readouterr().err
+
+
+def test_an_unreachable_scheduler_leaves_no_traceback_and_no_stall_after_its_timeout(tmp_path):
+    """Dask's client that could not connect used to try closing itself again when collected:
+    twice the timeout more, then an "Exception ignored" traceback at exit."""
+    pytest.importorskip("distributed")
+    t0 = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "halfmoon", *batch_args(tmp_path / "r", "--range", "0:3",
+                                                       "--scheduler", "tcp://127.0.0.1:9",
+                                                       "--connect-timeout", "1")],
+        capture_output=True, text=True, timeout=TIMEOUT)
+    waited = time.monotonic() - t0
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "halfmoon: connecting to the Dask scheduler at tcp://127.0.0.1:9 (at most 1 s)...",
+        "halfmoon: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: Timed out trying"
+        " to connect to tcp://127.0.0.1:9 after 1 s"]
+    assert waited < 1 + 15  # starting Python and loading the solver, not 2 s more of closing
+
+
 def _start(out: Path, deals: str, chunk_size: int) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "halfmoon", *batch_args(out, "--range", deals, "--workers", "2",
                                                          "--chunk-size", str(chunk_size))]
