@@ -336,11 +336,12 @@ def is_loopback(sock: socket.socket) -> bool:
 
 def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0,
           open_browser: bool = True, budget: int = DEFAULT_BUDGET, moves: tuple = (),
-          say: Callable[[str], None] = print) -> None:
+          say: Callable[[str], None] = print) -> bool:
     """Run the board until Ctrl-C or SIGTERM: listen, print the address, open the browser; a
     new game without a deal of its own starts on ``deal`` with ``moves`` played. Stopping
     answers the requests that wait for news at once, stops the solver processes and returns
-    (no traceback, no signal passed on)."""
+    (no traceback, no signal passed on): True when Ctrl-C stopped it (the command's status
+    130), False for SIGTERM."""
     import uvicorn
 
     sock = listen(host, port)
@@ -355,35 +356,61 @@ def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0
     config = uvicorn.Config(app, log_level="warning", lifespan="on", limit_concurrency=200,
                             timeout_graceful_shutdown=GRACEFUL_SECONDS)
 
+    stop = _Stop()
+
     class Server(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets)
+            if stop.asked:  # a signal before uvicorn listened for them: stop at once
+                self.should_exit = True
+
         async def shutdown(self, sockets=None):
             app.state.stop()
             await super().shutdown(sockets)
 
-    say(f"Half Moon board at {url}  (Ctrl-C to stop)")
-    if not is_loopback(sock):
-        say(f"warning: listening on {sock.getsockname()[0]}, reachable from other machines")
-    if open_browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    with _sigterm_handled():
+    server = Server(config)
+    with stop.handling(server):  # from the first line on: the user may press Ctrl-C now
+        say(f"Half Moon board at {url}  (Ctrl-C to stop)")
+        if not is_loopback(sock):
+            say(f"warning: listening on {sock.getsockname()[0]}, reachable from other machines")
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         try:
-            Server(config).run(sockets=[sock])
-        except KeyboardInterrupt:  # uvicorn has shut down cleanly, then passes the signal on
-            pass
+            server.run(sockets=[sock])
         finally:
             sock.close()
     say("stopped")
+    return stop.interrupted
 
 
-@contextlib.contextmanager
-def _sigterm_handled():
-    """uvicorn stops on SIGTERM, then raises it again once done: a handler that does
-    nothing lets the command end like after Ctrl-C (exit 0, "stopped")."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.signal(signal.SIGTERM, lambda *_: None)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
+class _Stop:
+    """Ctrl-C and SIGTERM while the board runs, whenever they come.  uvicorn listens for
+    them while it serves, stops, then raises the signal again; before and after, this
+    handler takes them: no KeyboardInterrupt in the middle of starting (which could leave
+    the server's coroutine or its solver processes half started), a stop asked before
+    uvicorn listened is kept for its start, and whether it was Ctrl-C is known (status
+    130; SIGTERM ends with 0)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.interrupted = False
+        self.server = None
+
+    def __call__(self, signum, frame) -> None:
+        self.asked = True
+        self.interrupted = self.interrupted or signum == signal.SIGINT
+        if self.server is not None:
+            self.server.should_exit = True
+
+    @contextlib.contextmanager
+    def handling(self, server):
+        self.server = server
+        if threading.current_thread() is not threading.main_thread():
+            yield  # signals reach the main thread only: whoever runs this there stops it
+            return
+        before = {sig: signal.signal(sig, self) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in before.items():
+                signal.signal(sig, handler)

@@ -6,6 +6,7 @@ import argparse
 
 from halfmoon.game.inputs import load_deal
 
+from .checks import EXIT_INTERRUPTED
 from .checks import UsageError as _UsageError
 
 
@@ -25,9 +26,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise _UsageError("--moves needs a deal to play them from: "
                               "give CODE|NUMBER|LAYOUT_FILE")
         moves = parse_moves(args.moves, deal)
-    serve(deal, host=args.host, port=args.port, open_browser=not args.no_browser,
-          budget=args.budget, moves=moves)
-    return 0
+    interrupted = serve(deal, host=args.host, port=args.port, open_browser=not args.no_browser,
+                        budget=args.budget, moves=moves)
+    return EXIT_INTERRUPTED if interrupted else 0
 
 
 def add_play(p: argparse.ArgumentParser):
