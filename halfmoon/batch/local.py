@@ -106,9 +106,10 @@ class _Chunk:
 def run_pieces(backend, directory, plan, todo, budget: int, solver_version: str,
                chunk_written, bar) -> None:
     """Send the pieces of the chunks ``todo`` to the backend, a window at a time, and each
-    chunk's write once its pieces are back; ``chunk_written(index, counts)`` for each chunk
-    written, ``bar.add(counts)`` for each piece.  On an error or Ctrl-C the workers are
-    stopped and any temporary file they left is removed."""
+    chunk's write once its pieces are back; ``chunk_written(index, counts)`` and
+    ``bar.add(counts)`` for each chunk written (the progress counts the deals kept, not
+    those solved and still to be written).  On an error or Ctrl-C the workers are stopped
+    and any temporary file they left is removed."""
     pieces = plan.pieces(todo)
     inflight: dict = {}
     chunks: dict[int, _Chunk] = {}
@@ -128,13 +129,14 @@ def run_pieces(backend, directory, plan, todo, budget: int, solver_version: str,
                 job = inflight.pop(handle)
                 result = _result(backend, handle, job)
                 if job.k < 0:
-                    chunk_written(job.chunk, chunks.pop(job.chunk).counts)
+                    counts = chunks.pop(job.chunk).counts
+                    chunk_written(job.chunk, counts)
+                    bar.add(counts)
                     continue
                 got = Counter(dict(zip(VERDICTS, result[0])))
                 if sum(got.values()) != len(job.numbers):
                     raise BatchError(f"a worker returned rows for other deals than"
                                      f" {job.numbers[0]}..{job.numbers[-1]}")
-                bar.add(got)
                 chunk = chunks[job.chunk]
                 chunk.counts.update(got)
                 chunk.parts[job.k] = result[1]

@@ -113,3 +113,31 @@ def test_a_run_in_this_process_sends_pieces_then_writes(tmp_path):
     assert summary.solved == 10 and sum(summary.counts.values()) == 10
     assert chunk_names(out) == {f"part-00000{i}.parquet" for i in range(3)}
     assert load_results(out)["deal"].tolist() == list(range(10))
+
+
+def test_the_progress_counts_the_deals_written_not_those_solved(tmp_path, monkeypatch):
+    """Each step of the progress is a chunk written: at every step, the deals counted are
+    the deals in the directory (a count of pieces solved ran ahead of what Ctrl-C keeps)."""
+    from halfmoon.batch import run as run_module
+
+    out = tmp_path / "r"
+    seen = []
+
+    class Recorder:
+        def __init__(self, total, initial=None, **kwargs):
+            self.done = sum((initial or {}).values())
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def add(self, counts):
+            self.done += sum(counts.values())
+            seen.append((self.done, len(load_results(out))))
+
+    monkeypatch.setattr(run_module, "Progress", Recorder)
+    quiet_run(parse_range("0:10"), out, workers=1, chunk_size=4, piece_size=2)
+    assert [counted for counted, _ in seen] == [4, 8, 10]  # a chunk a step, not a piece
+    assert all(counted == written for counted, written in seen)
