@@ -105,7 +105,8 @@ def test_the_documented_json_is_the_real_output(capsys, tmp_path, monkeypatch,
 
 
 def test_the_check_sees_a_key_or_a_value_that_is_not_there():
-    assert differences({"a": 1, "b": [{"c": 2}]}, {"a": 1, "b": [{"d": 2}]}) == [".b[0].c (missing)"]
+    assert differences({"a": 1, "b": [{"c": 2}]}, {"a": 1, "b": [{"d": 2}]}) == [
+        ".b[0].c (missing)"]
     assert differences({"a": {"b": 1}}, {"a": None}) == [".a"]
     assert differences({"nodes": 326, "v": "14"}, {"nodes": 359, "v": "15"}) == [
         ".nodes: 359", ".v: '15'"]
