@@ -7,14 +7,16 @@ It moves the committed result of an earlier version (``benchmarks/results/standa
 ``benchmarks/results/history/standard-v<version>/``, then runs ``halfmoon bench --suite
 standard --out benchmarks/results/standard --refit-tail-model``: the 100,000 random deals'
 times refit ``halfmoon/batch/tail_model.json``.  ``tests/test_release.py`` fails while either
-is of another version than ``SOLVER_VERSION``, and while README.md's speed sentence quotes
-other figures than the committed result's; commit the three together.  Run it on a quiet
-machine: a result marked busy says so on every page that quotes it.
+is of another version than ``SOLVER_VERSION``, and while README.md's speed sentence (between
+its ``bench:standard`` markers, which this step writes) quotes other figures than the
+committed result's; commit the three together.  Run it on a quiet machine: a result marked
+busy says so in the sentence that quotes it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -41,7 +43,30 @@ def main() -> int:
             print(f"moved the result of version {old} to {target.relative_to(ROOT)}")
     cmd = [sys.executable, "-m", "halfmoon", "bench", "--suite", "standard", "--out",
            "benchmarks/results/standard", "--refit-tail-model"]
-    return subprocess.run(cmd, cwd=ROOT).returncode
+    code = subprocess.run(cmd, cwd=ROOT).returncode
+    if code == 0:
+        write_readme(json.loads(saved.read_text()))
+    return code
+
+
+def write_readme(result: dict, readme: Path = ROOT / "README.md") -> None:
+    """README.md's speed sentence, between its ``bench:standard`` markers, from ``result``."""
+    from halfmoon.bench.output import speed_sentence
+
+    text = readme.read_text(encoding="utf-8")
+    marks = re.compile(r"(<!-- bench:standard[^>]*-->\n).*?(\n<!-- /bench:standard -->)", re.S)
+    if not marks.search(text):
+        raise SystemExit("error: README.md has no bench:standard markers")
+    text = marks.sub(lambda m: m.group(1) + _wrap(speed_sentence(result)) + m.group(2), text)
+    readme.write_text(text, encoding="utf-8")
+    print("README.md: the speed sentence written from benchmarks/results/standard/bench.json")
+
+
+def _wrap(text: str, width: int = 92) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False,
+                                   break_long_words=False))
 
 
 if __name__ == "__main__":

@@ -42,28 +42,22 @@ def test_the_tail_model_is_of_this_solver_version_and_from_the_committed_run(com
     assert model.deals == committed["parts"]["random"]["deals"]
 
 
-def readme_figures(r: dict) -> list[str]:
-    """The phrases README.md's speed sentence must hold, from a standard result."""
-    random = r["parts"]["random"]
-    q = random["per_deal_seconds"]
-    return [f"solver version {r['solver_version']}",
-            f"{random['deals']:,} random deals",
-            f"{random['deals_per_second_per_core']:,.0f} deals a second per core",
-            f"median {q['p50'] * 1e3:.2f} ms",
-            f"99.9 % within {q['p99.9']:.2f} s",
-            f"the slowest {q['max']:.1f} s",
-            f"{r['parts']['plain']['solver_speedup']:,.0f} times as fast as the plain",
-            f"{r['parts']['cpsat']['solver_speedup']:,.0f} times as fast as CP-SAT"]
-
-
 def test_readme_quotes_the_committed_result(committed):
+    from halfmoon.bench.output import speed_sentence
+
     text = " ".join(README.read_text(encoding="utf-8").split())
-    missing = [p for p in readme_figures(committed) if p not in text]
-    assert not missing, f"README.md does not quote the committed result: {missing}"
+    assert " ".join(speed_sentence(committed).split()) in text, (
+        "README.md's speed sentence is not the committed result's: run make bench-release "
+        "(or benchmarks/release.py's write_readme)")
 
 
-def test_the_check_sees_a_figure_of_another_run(committed):
+def test_the_sentence_changes_with_the_figures(committed):
+    from halfmoon.bench.output import speed_sentence
+
     other = json.loads(json.dumps(committed))
     other["parts"]["random"]["deals_per_second_per_core"] *= 1.5
-    text = " ".join(README.read_text(encoding="utf-8").split())
-    assert any(p not in text for p in readme_figures(other))
+    other["busy"] = True
+    changed = speed_sentence(other)
+    assert changed != speed_sentence(committed) and "marked busy" in changed
+    assert f"{1.5 * committed['parts']['random']['deals_per_second_per_core']:,.0f} deals" \
+        in changed

@@ -51,6 +51,29 @@ def _parquet(path: Path, rows_of: dict) -> None:
     df.to_parquet(path, index=False, compression="zstd")
 
 
+def speed_sentence(r: dict, link: str = "benchmarks/results/standard") -> str:
+    """README.md's sentence on the solver's speed, from a standard result (the release step
+    writes it between README's ``bench:standard`` markers; a test holds the two together)."""
+    random, plain, cpsat = (r["parts"][k] for k in ("random", "plain", "cpsat"))
+    q = random["per_deal_seconds"]
+    m = r["machine"]
+    floor = "at least " if plain.get("solver_speedup_is_a_floor") else ""
+    state = "marked busy" if r.get("busy") else "quiet by its own checks"
+    unresolved = random["counts"]["unresolved"]
+    settles = ("it settles every one" if not unresolved
+               else f"it settles all but {unresolved:,}")
+    return (f"On {random['deals']:,} random deals drawn from the whole code space {settles}: "
+            f"{random['deals_per_second_per_core']:,.0f} deals a second per core with "
+            f"{r['workers']} workers (median {q['p50'] * 1e3:.2f} ms, 99.9 % within "
+            f"{q['p99.9']:.2f} s, the slowest {q['max']:.1f} s), {floor}"
+            f"{plain['solver_speedup']:,.0f} times as fast as the plain memoized search and "
+            f"{cpsat['solver_speedup']:,.0f} times as fast as CP-SAT on the same deals, solved "
+            f"block by block beside it, with the same verdicts (`halfmoon bench --suite "
+            f"standard`, solver version {r['solver_version']}, on {m['cores']} cores of an "
+            f"{m['cpu']} machine, {state}: the committed result, [{link}/bench.md]({link}/"
+            f"bench.md), and its [cactus plot]({link}/cactus.png)).")
+
+
 def _ms(x: Optional[float]) -> str:
     if x is None:
         return "—"
