@@ -1,8 +1,8 @@
 """The package as a user gets it: the sdist and the wheel built in a fresh environment with
 every warning an error (a deprecation today is a failed build tomorrow), the wheel built from
 the unpacked sdist (so the sdist is complete), installed (not editable) in another fresh
-environment, and run from there: ``halfmoon solve 3``, and the board's static files served
-from the installed package.
+environment, and run from there: ``halfmoon solve 3``, ``halfmoon bench``'s deal sets
+exported, and the board's static files served from the installed package.
 
 The cheap way that still proves the wheel: the second environment sees the dependencies
 already installed for the tests (a path file naming their site-packages, whose own path
@@ -112,6 +112,8 @@ def test_the_wheel_built_in_a_fresh_environment_without_warnings_runs_installed(
     assert f"{top}.dist-info/licenses/LICENSE" in names
     assert all(f"halfmoon/board/static/{n}" in names for n in STATIC)
     assert "halfmoon/batch/tail_model.json" in names
+    assert {"halfmoon/bench/sets/quick.csv", "halfmoon/bench/sets/hard.csv",
+            "halfmoon/bench/worker.py"} <= set(names)
 
     run = _venv(tmp_path / "run-env")
     site = Path(_run([str(run), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
@@ -124,6 +126,10 @@ def test_the_wheel_built_in_a_fresh_environment_without_warnings_runs_installed(
     solved = _run([str(run.parent / "halfmoon"), "solve", "3"], cwd=home, env=env)
     assert solved.stdout.startswith("HM1-N-AAAAAAD: win in "), solved.stdout
     assert "Traceback" not in solved.stderr
+    exported = _run([str(run.parent / "halfmoon"), "bench", "--export", "hard", "--out",
+                     "hard-set"], cwd=home, env=env)
+    assert "500 layout files" in exported.stdout and len(list((home / "hard-set").glob(
+        "HM1-*.txt"))) == 500
     served = _run([str(run), "-c", SERVED, *STATIC], cwd=home, env=env).stdout.split()
     assert [Path(p).is_relative_to(site) for p in served] == [True, True], served
     print(f"installed: {served[0]}\n{solved.stdout.splitlines()[0]}\n"
