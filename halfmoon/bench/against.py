@@ -65,7 +65,8 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
     n = 1 if pinned_one else (len(cores) if workers is None else workers)
     if n < 1:
         raise BenchError(f"--workers {n}: expected at least 1")
-    commit, home = checkout(rev)
+    # this checkout's repository; an installed toolkit's revisions are the current folder's
+    commit, home = checkout(rev, ROOT if (ROOT / ".git").exists() else Path.cwd())
     machine = describe(ROOT)
     base_machine = describe(home)
     p.say(f"suite {suite} against {rev} ({commit[:12]}), in turn on blocks of {BLOCK} deals, "
