@@ -19,7 +19,10 @@ commit): counts by verdict and the unresolved deals, deals per second per core o
 sample (deals over the sum of their whole times), time per deal at p50 / p99 / p99.9 / max,
 the share of the time spent on the slowest 1 %, the slowest deals with their verdict and
 settling search, which search settled how many deals, and the workers' peak memory.  The
-JSON keeps the 200 slowest deals, for checking their verdicts by an independent method.
+JSON keeps the 200 slowest deals, for checking their verdicts by an independent method.  The
+machine is watched as ``halfmoon bench`` watches it (``halfmoon.bench.machine``): a run beside
+other work, or through a change of the machine's speed, says so in one line and is marked busy
+(``machine_state``).
 
 A run is resumable: the deals done so far are kept (one JSON line each) in
 ``benchmarks/results/tmp/tail-<set>-v<version>/``; running the same command again goes on
@@ -51,8 +54,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reference import Reference  # noqa: E402
 
+from halfmoon.bench.lanes import usable_cores  # noqa: E402
+from halfmoon.bench.machine import Watch  # noqa: E402
 from halfmoon.game.codes import number_to_code, random_numbers  # noqa: E402
 from solver import DEFAULT_BUDGET, SOLVER_VERSION  # noqa: E402
 
@@ -176,9 +180,11 @@ def markdown(s: dict, top: int) -> str:
         "",
         "Settled by: " + ", ".join(f"{k} {v:,}" for k, v in s["settled_by"].items()) + ".",
         "",
-        "Reference workload (benchmarks/reference.py): "
+        "Reference workload (solver.Reference): "
         f"{s['reference_ns']['before']:.0f} ns before, "
-        f"{s['reference_ns']['after']:.0f} ns after.",
+        f"{s['reference_ns']['after']:.0f} ns after."
+        + (" **Busy machine: " + "; ".join(s["machine_state"]["busy_reasons"]) + ".**"
+           if s.get("machine_state", {}).get("busy") else ""),
         "",
         f"## The {top} slowest deals",
         "",
@@ -217,8 +223,7 @@ def main(argv=None) -> int:
     if args.fresh:
         for path in paths:
             path.unlink(missing_ok=True)
-    reference = Reference()
-    before = reference.time()
+    watch = Watch(workers=args.workers).start()  # the reference workload timed, the machine
     t0 = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
     procs = [ctx.Process(target=work,
@@ -229,13 +234,15 @@ def main(argv=None) -> int:
     for p in procs:
         p.join()
     wall = time.perf_counter() - t0
-    after = reference.time()
+    watch.stop()
+    state = watch.as_dict(len(usable_cores()))
     recs, workers = load(paths)
     if any(p.exitcode for p in procs) or len(recs) != len(numbers):
         print(f"error: {len(recs)} of {len(numbers)} deals recorded; run again to go on",
               file=sys.stderr)
         return 1
-    summary = summarize(name, recs, workers, args, {"before": before, "after": after})
+    summary = summarize(name, recs, workers, args, state["reference_ns"])
+    summary["machine_state"] = state
     summary["command"] = " ".join(argv if argv is not None else sys.argv[1:])
     summary["wall_seconds_this_run"] = wall
     args.out.mkdir(parents=True, exist_ok=True)
@@ -245,6 +252,9 @@ def main(argv=None) -> int:
     out.with_suffix(".md").write_text(text)
     print(text)
     print(f"written: {out.with_suffix('.json')}, {out.with_suffix('.md')}")
+    if state["busy"]:
+        print("busy machine: " + "; ".join(state["busy_reasons"]) + ": the result is marked "
+              "busy (machine_state); rerun on a quiet machine", file=sys.stderr)
     if args.model:
         from halfmoon.batch.estimate import MODEL_FILE, write_tail_model
 
