@@ -99,7 +99,8 @@ def markdown(r: dict) -> str:
         f"{m['system']}; Python {m['python']}, numba {m['numba']}, numpy {m['numpy']}.  ",
         (f"Workers: {r['workers']} pair{'s' if r['workers'] > 1 else ''} (one of each version)"
          if against else f"Workers: {r['workers']}")
-        + (", pinned to a core each" if r.get("pinned") else "")
+        + ((", pinned to a core each" if r["workers"] > 1 or against else ", pinned to a core")
+           if r.get("pinned") else "")
         + f"; budget {r['budget']:,} positions a deal.  ",
         f"Load {r['load_before']} before, {r['load_after']} after; other processes used "
         f"{r.get('other_processes_cores_before')} cores in the second before, "
