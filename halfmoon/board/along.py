@@ -167,6 +167,7 @@ class AlongGame:
         self.known: list[list[Optional[Card]]] = [
             [None] * (PILE_DEPTH - 1) + [cards[i]] for i in range(PILES)]
         self.reserve: tuple[Card, ...] = tuple(cards[PILES:])
+        self.entered: tuple[Card, ...] = tuple(cards)  # as first entered, before corrections
         self.reveals: list[tuple[int, int, int]] = []  # (ply, pile, depth) in order told
         # (ply, place, card before, card after) in order corrected
         self.corrections: list[tuple[int, str, Card, Card]] = []
@@ -416,15 +417,18 @@ class AlongLive(LiveGame):
 
     def undo(self) -> Optional[Move]:
         move = self.along.undo()
+        self._undone(move)
         self._changed()
         return move
 
     def reveal(self, pile: str, card: str) -> Card:
         told = self.along.reveal(pile, card)
+        self.log.append(["r", pile.strip().upper(), str(told)])
         self._changed()
         return told
 
     def correct(self, place: str, card: str) -> tuple[Card, Card]:
         before, told = self.along.correct(place, card)
+        self.log.append(["c", place.strip().upper(), str(told)])
         self._changed()
         return before, told

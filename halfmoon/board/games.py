@@ -6,6 +6,11 @@ board adds around it: an id for the page's address, a version that counts every 
 (a tap from a tab that has not seen the latest change is refused, so two tabs on one
 game keep it consistent), the message of the last tap and the position the player
 asked to analyse.  Every rule stays the engine's.
+
+Each game keeps its *log*: what rebuilds it on its deal (``["m", "P1+P8"]`` a move,
+``["u"]`` an undo; a game from the app adds the cards told and corrected), a move undone
+at once taken out of it, so that the log stays as short as the game
+(:mod:`halfmoon.board.store` keeps it on disk).
 """
 
 from __future__ import annotations
@@ -42,19 +47,32 @@ class LiveGame:
         self.removed: Optional[tuple[str, ...]] = None
         self.analysed: Optional[Position] = None
         self.fair_for: Optional[Position] = None
+        self.log: list[list[str]] = []  # what rebuilds the game (the module's docstring)
 
     def tap(self, source: str) -> TapOutcome:
         """Tap a source (checked by the engine: an unknown source raises)."""
         outcome = self.game.tap(source)
         self.message = outcome.message
         self.removed = outcome.removed
+        if outcome.removed is not None:
+            self.log.append(["m", str(Move(outcome.removed))])
         self.version += 1
         return outcome
 
     def undo(self) -> Optional[Move]:
         move = self.game.undo()
+        self._undone(move)
         self._changed()
         return move
+
+    def _undone(self, move: Optional[Move]) -> None:
+        """The log after an undo: a move undone at once leaves it."""
+        if move is None:
+            return
+        if self.log and self.log[-1][0] == "m":
+            self.log.pop()
+        else:
+            self.log.append(["u"])
 
     def _changed(self) -> None:
         """The table changed other than by a tap: no tap's message or removed cards left
@@ -109,11 +127,19 @@ class GameStore:
         while game_id in self._games:  # pragma: no cover - 72 random bits
             game_id = secrets.token_urlsafe(ID_BYTES)
         live = make(game_id, game)
-        self._games[game_id] = live
+        self.keep(live)
+        return live
+
+    def keep(self, live: LiveGame) -> None:
+        """Hold a game made elsewhere (loaded from the file of games), the most recent."""
+        self._games[live.id] = live
+        self._games.move_to_end(live.id)
         while len(self._games) > self.capacity:
             self._games.popitem(last=False)
             self.dropped += 1
-        return live
+
+    def discard(self, game_id: str) -> None:
+        self._games.pop(game_id, None)
 
     def get(self, game_id: str) -> Optional[LiveGame]:
         """The game with this id (now the most recently used), or None."""

@@ -83,14 +83,16 @@ class ServeError(HalfMoonError):
 def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = None,
                start_moves: tuple = (), budget: int = DEFAULT_BUDGET,
                seconds: float = DEFAULT_SECONDS,
-               allowed_hosts: Optional[set[str]] = None) -> Starlette:
+               allowed_hosts: Optional[set[str]] = None, saved=None) -> Starlette:
     """The board's app.  Without ``board``, the app makes one with its own solver pool
-    and stops it at shutdown; a given board's pool is the caller's to stop.
-    ``allowed_hosts``: the Host headers answered (None: any)."""
+    and stops it at shutdown, its games kept in ``saved`` (a
+    :class:`~halfmoon.board.store.SavedGames`, or None: in memory only); a given board's
+    pool is the caller's to stop.  ``allowed_hosts``: the Host headers answered (None:
+    any)."""
     owns_pool = board is None
     if board is None:
         board = Board(SolverPool(seconds=seconds), start_deal=start_deal,
-                      start_moves=start_moves, budget=budget)
+                      start_moves=start_moves, budget=budget, saved=saved)
     stopping = asyncio.Event()  # set when the server stops: requests that wait answer now
 
     @contextlib.asynccontextmanager
@@ -336,21 +338,31 @@ def is_loopback(sock: socket.socket) -> bool:
 
 def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0,
           open_browser: bool = True, budget: int = DEFAULT_BUDGET, moves: tuple = (),
-          say: Callable[[str], None] = print) -> bool:
-    """Run the board until Ctrl-C or SIGTERM: listen, print the address, open the browser; a
-    new game without a deal of its own starts on ``deal`` with ``moves`` played. Stopping
+          store: Optional[Path] = None, say: Callable[[str], None] = print) -> bool:
+    """Run the board until Ctrl-C or SIGTERM: open the file of games ``store`` (None: in
+    memory only; a file that is not the board's is refused), listen, print the address,
+    open the browser; a new game without a deal of its own starts on ``deal`` with
+    ``moves`` played. Stopping
     answers the requests that wait for news at once, stops the solver processes and returns
     (no traceback, no signal passed on): True when Ctrl-C stopped it (the command's status
     130), False for SIGTERM."""
     import uvicorn
 
-    sock = listen(host, port)
+    from .store import SavedGames
+
+    saved = SavedGames(store) if store is not None else None
+    try:
+        sock = listen(host, port)
+    except ServeError:
+        if saved is not None:
+            saved.close()
+        raise
     url = address_of(sock)
     hosts = None
     if is_loopback(sock):  # names a local page can use; a rebound name is refused
         hosts = set(LOOPBACK_NAMES) | {_host_name(url.split("//", 1)[1].rstrip("/"))}
     app = create_app(start_deal=deal, start_moves=tuple(moves), budget=budget,
-                     allowed_hosts=hosts)
+                     allowed_hosts=hosts, saved=saved)
     # every request ends within a moment of the stop (the long polls are woken): the
     # graceful period is only a backstop
     config = uvicorn.Config(app, log_level="warning", lifespan="on", limit_concurrency=200,
@@ -379,6 +391,8 @@ def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0
             server.run(sockets=[sock])
         finally:
             sock.close()
+            if saved is not None:
+                saved.close()
     say("stopped")
     return stop.interrupted
 

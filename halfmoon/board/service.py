@@ -6,6 +6,10 @@ board first; see :mod:`halfmoon.board.opinion`) and wakes the pages waiting for 
 Answers come back on a pool thread, are kept in the verdicts and wake the pages again.
 A tap never waits for the solver: it only takes the board's lock, which is held for
 bookkeeping, never while solving.
+
+With a file of games (:class:`~halfmoon.board.store.SavedGames`), every game is written
+there at each change and a game not in memory is loaded from it: the memory holds the
+games used most recently, the file all the others.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
 from .jobs import PICK_KINDS
 from .opinion import Verdicts, fair_view, opinion_view, read_game
 from .pool import Job, SolverPool
+from .store import MAX_LOG, StoreError
 from .view import state_view
 
 DEFAULT_BUDGET = 2_000_000  # positions per solve: most take well under a millisecond
@@ -54,7 +59,7 @@ class Board:
     def __init__(self, pool: SolverPool, *, start_deal: Optional[Deal] = None,
                  start_moves: tuple[Move, ...] = (), budget: int = DEFAULT_BUDGET,
                  capacity: int = DEFAULT_CAPACITY,
-                 rng: Optional[random.Random] = None) -> None:
+                 rng: Optional[random.Random] = None, saved=None) -> None:
         if budget < 1:
             raise ValueError(f"the budget must be at least 1 position, got {budget}")
         self.pool = pool
@@ -66,6 +71,7 @@ class Board:
             _played(start_deal, self.start_moves, Settings())  # a bad move: refused now
         self.budget = budget
         self.store = GameStore(capacity)
+        self.saved = saved  # the file of games (halfmoon.board.store.SavedGames), or None
         self.verdicts = Verdicts()
         # (deal key, position) -> the fair hint with most samples
         self.fair: OrderedDict = OrderedDict()
@@ -123,6 +129,8 @@ class Board:
                 game = Game(deal or Deal.from_number(self._rng.randrange(DEAL_COUNT)),
                             settings=settings)
             live = self.store.add(game)
+            live.log = [["m", str(move)] for move in game.stack]  # the moves it starts with
+            self._save(live)
             self._changed_game(live)
             return live
 
@@ -132,6 +140,7 @@ class Board:
         along = AlongGame(read_cards(cards), settings)
         with self._lock:
             live = self.store.add(along.game, lambda game_id, game: AlongLive(game_id, along))
+            self._save(live)
             self._changed_game(live)
             return live
 
@@ -148,11 +157,30 @@ class Board:
     def game(self, game_id: str) -> LiveGame:
         with self._lock:
             live = self.store.get(game_id)
+            if live is None and self.saved is not None:
+                live = self.saved.load(game_id)
+                if live is not None:  # back from the file: in memory, and planned
+                    self.store.keep(live)
+                    self._changed_game(live)
         if live is None:
+            if self.saved is not None:
+                raise GameNotFound(self.saved.why_gone(game_id))
             raise GameNotFound(
                 f"no game {game_id!r}: it may have been dropped (the board keeps the "
                 f"{self.store.capacity} games used most recently)")
         return live
+
+    def _save(self, live: LiveGame) -> None:
+        """Write the game to the file of games (if any); the games pruned there to make
+        room leave the memory too."""
+        if self.saved is None:
+            return
+        try:
+            pruned = self.saved.save(live)
+        except StoreError as exc:
+            raise Busy(f"the change is made but the game could not be kept: {exc}") from None
+        for game_id in pruned:
+            self.store.discard(game_id)
 
     def state(self, game_id: str) -> dict:
         with self._lock:
@@ -188,7 +216,11 @@ class Board:
                 raise StaleVersion(
                     f"the game has changed (version {live.version}, the page showed {version}): "
                     "it was played in another tab", extra={"state": _view(live)})
+            if self.saved is not None and len(live.log) >= MAX_LOG:
+                raise BadRequest(f"this game has {len(live.log)} changes kept, the most a game "
+                                 "keeps: start a new game")
             change(live)
+            self._save(live)
             self._changed_game(live)
             return _view(live)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from halfmoon.game.inputs import load_deal
 
@@ -26,8 +27,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise _UsageError("--moves needs a deal to play them from: "
                               "give CODE|NUMBER|LAYOUT_FILE")
         moves = parse_moves(args.moves, deal)
+    from halfmoon.board.store import default_path
+
+    store = args.store if args.store is not None else default_path()
     interrupted = serve(deal, host=args.host, port=args.port, open_browser=not args.no_browser,
-                        budget=args.budget, moves=moves)
+                        budget=args.budget, moves=moves, store=store)
     return EXIT_INTERRUPTED if interrupted else 0
 
 
@@ -48,4 +52,8 @@ def add_play(p: argparse.ArgumentParser):
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
                    help="positions searched per solve beside the game"
                    f" (default: {DEFAULT_BUDGET:,})")
+    p.add_argument("--store", type=Path, metavar="PATH",
+                   help="the file the board keeps its games in (default: "
+                   "$XDG_DATA_HOME/halfmoon/board.sqlite3, else ~/.local/share/halfmoon/"
+                   "board.sqlite3)")
     return cmd_play

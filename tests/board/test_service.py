@@ -275,3 +275,58 @@ def test_a_fair_hint_that_fails_says_so_and_is_not_asked_again():
     fair = board.opinion(live.id)["fair"]
     assert fair["kind"] == "unknown" and "time limit" in fair["text"] and not fair["more"]
     assert not any(j.key[2:3] == ("fair",) for j in pool.jobs(board))
+
+
+def _without_time(state: dict) -> dict:
+    return {**state, "status": {k: v for k, v in state["status"].items() if k != "time"}}
+
+
+def test_a_board_started_again_on_its_file_answers_the_same_games(tmp_path):
+    from halfmoon.board.store import SavedGames
+
+    deal = Deal.from_number(27)  # every move uncovers pile cards
+    cards = " ".join(str(c) for c in [p[-1] for p in deal.piles] + list(deal.reserve))
+    path = tmp_path / "games.sqlite3"
+    board = Board(FakePool(), saved=SavedGames(path))
+    along, known = board.new_along(cards), board.new_game(deal)
+    for source in ("P3", "R7", "R8"):
+        board.tap(along.id, source)
+        board.tap(known.id, source)
+    board.reveal(along.id, "P3", str(deal.piles[2][-2]))
+    board.correct(along.id, "R1", "KS")
+    board.tap(known.id, "P4")  # selected
+    before = {g: board.state(g) for g in (along.id, known.id)}
+    board.saved.close()
+    pool = FakePool()
+    again = Board(pool, saved=SavedGames(path))
+    for game_id, state in before.items():
+        assert _without_time(again.state(game_id)) == _without_time(state)
+    assert pool.jobs(again)  # the games loaded are planned as any other
+    assert again.tap(known.id, "P7", before[known.id]["version"])["status"]["moves"] == 2
+
+
+def test_a_game_gone_from_the_file_says_why(tmp_path):
+    from halfmoon.board.store import SavedGames
+
+    board = Board(FakePool(), capacity=1, saved=SavedGames(tmp_path / "games.sqlite3", kept=2))
+    first, second = board.new_game(), board.new_game()
+    assert board.state(first.id)["id"] == first.id  # out of memory, still in the file
+    board.new_game()
+    with pytest.raises(GameNotFound, match=f"no game '{first.id}': it was pruned as the oldest "
+                       "game of the 2 the board keeps"):
+        board.state(first.id)
+    assert board.state(second.id)["id"] == second.id
+    with pytest.raises(GameNotFound, match="there never was one by this id"):
+        board.state("nope")
+
+
+def test_a_game_opened_with_moves_keeps_them(tmp_path):
+    from halfmoon.board.store import SavedGames
+    from halfmoon.game.moves import Move
+
+    path = tmp_path / "games.sqlite3"
+    board = Board(FakePool(), start_deal=TRAP, start_moves=(Move.parse("R1+R2"),),
+                  saved=SavedGames(path))
+    live = board.new_game()
+    again = Board(FakePool(), saved=SavedGames(path))
+    assert again.game(live.id).game.stack == live.game.stack == [Move.parse("R1+R2")]

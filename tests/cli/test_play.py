@@ -30,6 +30,16 @@ def test_play_bad_input_is_one_line(capsys, tmp_path):
                           "move 2: move P9 must remove two or three cards")
 
 
+def test_play_refuses_a_file_of_games_not_its_own_with_one_line(capsys, tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("my notes, not a database\n" * 100)
+    assert_one_line_error(capsys, ["play", "--store", str(bad), "--no-browser"],
+                          "notes.txt is not a file of the board's games", "left as it is")
+    assert bad.read_text() == "my notes, not a database\n" * 100
+    assert_one_line_error(capsys, ["play", "--store", str(tmp_path), "--no-browser"],
+                          "is a folder")
+
+
 def test_play_on_a_port_in_use_is_one_line(capsys):
     import socket
 
@@ -51,10 +61,14 @@ def test_play_help_names_its_options(capsys):
 
 
 def _start_play(*args, env=None):
-    """``python -m halfmoon play …`` in a subprocess; returns it and its first line."""
+    """``python -m halfmoon play …`` in a subprocess, its games kept in a folder of its own
+    (unless ``--store`` is given); returns it and its first line."""
+    import tempfile
     import threading
 
     env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+    if "--store" not in args:
+        env["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="halfmoon-play-")
     proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             encoding="utf-8")
@@ -171,3 +185,65 @@ def test_ctrl_c_as_the_board_starts_stops_it_with_one_line(delay):
     assert first.startswith("Half Moon board at http://127.0.0.1:"), first
     assert (proc.returncode, out.strip(), err) == (130, "stopped", "")
     assert time.monotonic() - t0 < 30
+
+
+def _post(url: str, body: dict) -> dict:
+    import urllib.request
+
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def _get(url: str):
+    """(status, JSON) of a GET, an error's too."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGKILL"])
+def test_a_game_from_the_app_outlives_the_board(tmp_path, stop):
+    """A game from the app made, a move played and its card told, the board stopped (Ctrl-C,
+    or kill -9 at once after the change) and started again on the same file: the same id
+    answers with the same moves and cards; an id never made says so."""
+    import signal
+
+    from halfmoon.game.deal import Deal
+
+    deal = Deal.from_number(27)  # every move uncovers pile cards
+    cards = " ".join(str(c) for c in [p[-1] for p in deal.piles] + list(deal.reserve))
+    store = str(tmp_path / "games.sqlite3")
+    proc, first = _start_play("--no-browser", "--store", store)
+    try:
+        url = first.split()[4]
+        game = _post(url + "api/along", {"cards": cards})
+        for source in ("P3", "R7", "R8"):
+            state = _post(f"{url}api/games/{game['id']}/tap", {"source": source})
+        told = str(deal.piles[2][-2])
+        state = _post(f"{url}api/games/{game['id']}/reveal", {"pile": "P3", "card": told})
+    finally:
+        proc.send_signal(getattr(signal, stop))
+        proc.communicate(timeout=60)
+    assert proc.returncode == (130 if stop == "SIGINT" else -signal.SIGKILL)
+    proc, first = _start_play("--no-browser", "--store", store)
+    try:
+        url = first.split()[4]
+        status, again = _get(f"{url}api/games/{game['id']}")
+        missing = _get(f"{url}api/games/nevermade000")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    assert status == 200
+    assert again["position"] == state["position"] and again["piles"] == state["piles"]
+    assert again["status"]["moves"] == state["status"]["moves"] == 1
+    assert again["reserve"] == state["reserve"] and again["version"] == state["version"]
+    assert again["piles"][2]["card"]["text"] == deal.piles[2][-2].symbol()
+    assert missing == (404, {"error": "no game 'nevermade000': there never was one by this id "
+                                      "in the board's file"})
