@@ -36,6 +36,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -67,7 +68,9 @@ class Client:
 
 def start_server() -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", "--no-browser"],
+    store = Path(tempfile.mkdtemp(prefix="halfmoon-bench-board-")) / "games.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", "--no-browser",
+                             "--store", str(store)],  # not the user's games
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if not line.startswith("Half Moon board at "):

@@ -38,7 +38,9 @@ def main(argv=None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="halfmoon-cold-")
         env["NUMBA_CACHE_DIR"] = tmp.name
     t0 = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", "--no-browser"],
+    store = Path(tempfile.mkdtemp(prefix="halfmoon-first-light-")) / "games.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", "--no-browser",
+                             "--store", str(store)],  # not the user's games
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()

@@ -711,3 +711,72 @@ def test_browser_corrects_a_card_told_wrongly(page):
     expect(dialog).to_be_visible()
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+
+
+def _serve(app, sock):
+    """uvicorn serving ``app`` on ``sock`` in a thread; returns the server and the thread."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
+                                           timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    return server, thread
+
+
+def test_browser_reconnects_to_a_board_started_again(browser, tmp_path):
+    """A move played, the board stopped: the page says it cannot reach it; the board started
+    again on the same file of games and port: the page says it is back, shows the game as
+    it was and plays on.  A page opened on a game the file never had says so."""
+    from playwright.sync_api import expect
+
+    from halfmoon.board.store import SavedGames
+
+    expect.set_options(timeout=WAIT * 1000)
+    path = tmp_path / "games.sqlite3"
+    boards = []
+
+    def start(sock):
+        boards.append(Board(shared_pool(), start_deal=EXAMPLE, saved=SavedGames(path)))
+        return _serve(create_app(boards[-1]), sock)
+
+    sock = listen("127.0.0.1", 0)
+    url, port = address_of(sock), sock.getsockname()[1]
+    server, thread = start(sock)
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    errors = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+        card(page, "P1").click()
+        card(page, "P8").click()
+        expect(page.locator("#score")).to_have_text("10")
+        expect(page.locator("#notice")).to_be_hidden()
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+        expect(page.locator("#notice")).to_have_text("The board cannot be reached: trying again…")
+        sock = listen("127.0.0.1", port)
+        server, thread = start(sock)
+        expect(page.locator("#notice")).to_have_text("Reconnected to the board.")
+        expect(page.locator("#score")).to_have_text("10")
+        expect(card(page, "P8")).to_have_attribute("data-card", "J♣")
+        for source in ("P8", "P5", "P3"):  # J♣, Q♥, K♥ on the board started again
+            card(page, source).click()
+        expect(page.locator("#score")).to_have_text("25")
+        other = context.new_page()
+        other.goto(url + "#g=nevermade000")
+        expect(other.locator("#notice")).to_have_text(
+            "no game 'nevermade000': there never was one by this id in the board's file. "
+            "A new game is open.")
+        expect(card(other, "P1")).to_have_attribute("data-card", "5♠")
+    finally:
+        context.close()
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+        for board in boards:
+            board.saved.close()
+    assert errors == [], errors

@@ -23,6 +23,8 @@
   let queue = Promise.resolve(); // taps and actions are sent one after another
   let typed = "";
   let typedTimer = null;
+  let lost = false; // the last request found no server: the next answer says it is back
+  let noticeTimer = null;
   const spots = {};
   // drawn after the board's own (along.js); an error hook returns true when it showed it,
   // a tap hook when it took the tap (a card chosen to be corrected)
@@ -354,12 +356,14 @@
         answer = await api("GET", `/api/games/${asked.id}/opinion?${query}`, undefined, abort.signal);
       } catch (e) {
         if (gen !== pollGen) return;
-        await new Promise((r) => setTimeout(r, 1000)); // the server is gone for a moment
+        unreachable(); // the server is gone, for a moment or a restart
+        await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
       if (gen !== pollGen) return;
+      if (answer.status === 404) { notice(answer.data.error); return; } // gone: it says why
+      if (reached()) { await refresh(); continue; } // back: the game as the server keeps it
       if (!answer.ok) {
-        if (answer.status === 404) { $("typed").textContent = answer.data.error; return; }
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
@@ -371,6 +375,27 @@
     }
   }
 
+  // --- the server lost and found again (a restart keeps the games) ---------------------
+  function notice(text, seconds) {
+    const el = $("notice");
+    clearTimeout(noticeTimer);
+    el.textContent = text || "";
+    el.hidden = !text;
+    if (text && seconds) noticeTimer = setTimeout(() => notice(""), seconds * 1000);
+  }
+
+  function unreachable() {
+    if (!lost) notice("The board cannot be reached: trying again…");
+    lost = true;
+  }
+
+  function reached() {
+    if (!lost) return false;
+    lost = false;
+    notice("Reconnected to the board.", 8);
+    return true;
+  }
+
   function refresh() {
     return send(async () => {
       const answer = await api("GET", `/api/games/${game.id}`);
@@ -380,7 +405,10 @@
 
   // One request at a time, each with the version of the state it was made on.
   function send(action) {
-    queue = queue.then(action).catch((e) => { $("typed").textContent = `The board cannot be reached (${e.message}).`; });
+    queue = queue.then(action).catch((e) => {
+      $("typed").textContent = `The board cannot be reached (${e.message}).`;
+      unreachable();
+    });
     return queue;
   }
 
@@ -451,6 +479,7 @@
     if (m) {
       const answer = await api("GET", `/api/games/${m[1]}`);
       if (answer.ok) return setState(answer.data);
+      if (answer.status === 404) notice(`${answer.data.error}. A new game is open.`);
     }
     newGame({});
   }
