@@ -330,3 +330,14 @@ def test_a_game_opened_with_moves_keeps_them(tmp_path):
     live = board.new_game()
     again = Board(FakePool(), saved=SavedGames(path))
     assert again.game(live.id).game.stack == live.game.stack == [Move.parse("R1+R2")]
+
+
+def test_a_game_keeps_a_bounded_log(tmp_path):
+    from halfmoon.board.store import MAX_LOG, SavedGames
+
+    board = Board(FakePool(), start_deal=EXAMPLE, saved=SavedGames(tmp_path / "games.sqlite3"))
+    live = board.new_game()
+    live.log.extend([["u"]] * MAX_LOG)  # as after a thousand changes
+    with pytest.raises(BadRequest, match=f"this game has {MAX_LOG + 0} changes kept, the most a "
+                       "game keeps: start a new game"):
+        board.tap(live.id, "P1")

@@ -141,6 +141,8 @@ def test_a_row_that_cannot_be_rebuilt_says_so(tmp_path):
      "is damaged"),
     ("foreign", "is not a file of the board's games (another program's database)"),
     ("schema", "holds the board's games in layout 7, this halfmoon reads layout 1"),
+    ("damaged", "is not a file of the board's games or is damaged (database disk image is "
+     "malformed)"),
 ])
 def test_a_file_not_the_board_s_is_refused_and_left_untouched(tmp_path, content, says):
     path = tmp_path / "games.sqlite3"
@@ -153,6 +155,14 @@ def test_a_file_not_the_board_s_is_refused_and_left_untouched(tmp_path, content,
         with sqlite3.connect(path) as db:
             db.execute("PRAGMA user_version = 7")
         db.close()
+    elif content == "damaged":  # the board's own file, bytes overwritten in its pages
+        saved = SavedGames(path)
+        for k in range(200):
+            saved.save(LiveGame(f"g{k}", Game(Deal.from_number(k))))
+        saved.close()
+        data = bytearray(path.read_bytes())
+        data[5000:9000] = b"U" * 4000
+        path.write_bytes(bytes(data))
     else:
         path.write_bytes(content)
     before = path.read_bytes()

@@ -40,14 +40,15 @@ def test_play_refuses_a_file_of_games_not_its_own_with_one_line(capsys, tmp_path
                           "is a folder")
 
 
-def test_play_on_a_port_in_use_is_one_line(capsys):
+def test_play_on_a_port_in_use_is_one_line(capsys, tmp_path):
     import socket
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert_one_line_error(capsys, ["play", "--port", str(port), "--no-browser"],
+        assert_one_line_error(capsys, ["play", "--port", str(port), "--no-browser", "--store",
+                                       str(tmp_path / "games.sqlite3")],
                               f"cannot listen on 127.0.0.1:{port}")
 
 
