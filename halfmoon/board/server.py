@@ -5,7 +5,8 @@ The API, all JSON; every request is checked and a bad one gets a 4xx with its re
 - ``POST /api/games`` ``{"deal": "HM1-N-AAAAAAB" | "123"}`` or ``{"pick": "random" |
   "winnable" | "hard"}`` or ``{}`` (the command line's deal, else a random one), with
   ``"settings"`` optionally: a new game's state (201);
-- ``GET /api/games/{id}``: the state the page draws (:mod:`halfmoon.board.view`);
+- ``GET /api/games/{id}``: the state the page draws (:mod:`halfmoon.board.view`); a game
+  not kept is a 404 saying why (pruned from the file of games, and when; or never made);
 - ``POST /api/games/{id}/tap`` ``{"source": "P5", "version": 3}``, ``…/undo``
   ``{"version": 3}``: the new state, or 409 with the current state when the version
   is not the game's (another tab played);

@@ -361,7 +361,7 @@
         continue;
       }
       if (gen !== pollGen) return;
-      if (answer.status === 404) { notice(answer.data.error); return; } // gone: it says why
+      if (answer.status === 404) { lost = false; notice(answer.data.error); return; } // gone: why
       if (reached()) { await refresh(); continue; } // back: the game as the server keeps it
       if (!answer.ok) {
         await new Promise((r) => setTimeout(r, 1000));
