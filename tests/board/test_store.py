@@ -186,3 +186,11 @@ def test_the_file_lives_in_the_user_s_data_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     assert default_path() == tmp_path / ".local" / "share" / "halfmoon" / "board.sqlite3"
     SavedGames(tmp_path / "new" / "folder" / "games.sqlite3").close()  # folders made
+
+
+def test_the_game_s_clock_goes_on_across_a_restart(tmp_path):
+    now = [1_800_000_000.0]
+    saved = SavedGames(tmp_path / "games.sqlite3", clock=lambda: now[0])
+    saved.save(LiveGame("g", Game(DEAL)))
+    now[0] += 125  # the board stopped for two minutes
+    assert 124 < saved.load("g").game.elapsed() < 135
