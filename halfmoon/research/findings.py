@@ -6,8 +6,12 @@ A census is a results directory written by ``halfmoon batch`` (local, or at an f
 URL).  From it, each stage derives a part of the findings; the expensive ones work in
 pieces kept under ``<census>/_findings/<stage>/`` (names starting with ``_`` are not
 results data; a census at a URL names a local directory for them), so an interrupted run
-goes on where it stopped, and a finished stage is read back, not redone, while its
-parameters are the same.
+goes on where it stopped.  Each stage's pieces record what they were made from: the rows
+they read (a count and a digest of the deals and verdicts), the options that shaped them
+and the solver version (:mod:`.pieces`).  A later run reads a stage back while these are the
+same, extends it where only its rows changed (a run that grew: the rows already done are
+kept, the others done) and redoes it where its options or the solver changed; a page is
+never made of stages of different states of its run.
 
 - ``census``: verdict counts, the win rate and the dead-on-arrival rate with 95 % Wilson
   intervals, the loss rate by simple features of the deal, the running win rate —
@@ -28,18 +32,14 @@ first winnable ones; the recheck has its own order (``seed + 1``).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from concurrent.futures import as_completed
 from pathlib import Path
-from typing import Callable, Optional, Union
+from typing import Optional, Union
 
 import numpy as np
 import pandas as pd
 
-from halfmoon.batch.backends import stoppable_pool
-
 from .census import FindingsError, count_census, open_census
+from .pieces import run_pieces
 from .stats import paired_difference, wilson_interval
 
 WORK_DIR = "_findings"
@@ -90,63 +90,7 @@ def _hardest_piece(top: pd.DataFrame, budget: int) -> dict[str, pd.DataFrame]:
                                                    "same_again", "settled_by"])}
 
 
-# --- pieces: resumable, parallel stages ----------------------------------------------
-def _run_pieces(work: Path, stage: str, items: pd.DataFrame, fn: Callable, params: dict,
-                piece: int, workers: int, progress: bool) -> dict[str, pd.DataFrame]:
-    """Apply ``fn(items_piece, **params)`` (a dict of frames) piece by piece, keeping each
-    piece's frames under ``work/stage``; pieces already there are read back."""
-    d = work / stage
-    stamp = {"params": dict(params), "items": len(items), "piece": piece}
-    stamp_file = d / "_params.json"
-    if d.exists():
-        try:
-            same = json.loads(stamp_file.read_text()) == json.loads(json.dumps(stamp))
-        except (OSError, ValueError):
-            same = False
-        if not same:
-            shutil.rmtree(d)
-    d.mkdir(parents=True, exist_ok=True)
-    stamp_file.write_text(json.dumps(stamp))
-    if len(items) == 0:  # nothing to do (a census without losses): the stage's empty frames
-        return fn(items, **params)
-    starts = list(range(0, len(items), piece))
-    done = lambda k: (d / f"piece-{k:06d}.done").exists()  # noqa: E731
-    todo = [k for k in range(len(starts)) if not done(k)]
-    bar = None
-    if progress and todo:
-        from halfmoon.batch.progress import counter
-
-        bar = counter(f"findings {stage}", len(todo), "pieces")
-
-    def keep(k: int, frames: dict[str, pd.DataFrame]) -> None:
-        for name, frame in frames.items():
-            tmp = d / f".piece-{k:06d}.{name}.parquet"
-            frame.to_parquet(tmp, index=False)
-            os.replace(tmp, d / f"piece-{k:06d}.{name}.parquet")
-        (d / f"piece-{k:06d}.done").touch()
-        if bar is not None:
-            bar.update(1)
-
-    chunks = {k: items.iloc[starts[k]: starts[k] + piece] for k in todo}
-    if workers > 1 and len(todo) > 1:
-        with stoppable_pool(workers) as pool:  # Ctrl-C stops the workers too
-            futures = {pool.submit(fn, chunks[k], **params): k for k in todo}
-            for fut in as_completed(futures):
-                keep(futures[fut], fut.result())
-    else:
-        for k in todo:
-            keep(k, fn(chunks[k], **params))
-    if bar is not None:
-        bar.close()
-    names = sorted({p.name.split(".")[1] for p in d.glob("piece-*.parquet")})
-    out = {}
-    for name in names:
-        parts = [pd.read_parquet(d / f"piece-{k:06d}.{name}.parquet") for k in range(len(starts))
-                 if (d / f"piece-{k:06d}.{name}.parquet").exists()]
-        out[name] = pd.concat(parts, ignore_index=True)
-    return out
-
-
+# --- the stages' pieces (kept by .pieces, keyed by what they were made from) -----------
 def _deadlock_piece(rows: pd.DataFrame, budget: int) -> dict[str, pd.DataFrame]:
     from .deadlocks import deadlocks
 
@@ -262,34 +206,34 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
 
     summary["writer"] = run_state(census).writer if partial else None
 
-    dl = _run_pieces(work, "deadlocks", c.losses[["deal"]], _deadlock_piece, {"budget": budget},
-                     250, workers, progress)["deadlocks"]
+    dl = run_pieces(work, "deadlocks", c.losses[["deal", "verdict"]], _deadlock_piece,
+                    {"budget": budget}, 250, workers, progress)["deadlocks"]
     losses = c.losses.merge(dl, on="deal", suffixes=("", "_projections"))
 
-    pl = _run_pieces(work, "players", c.players[["deal"]], _players_piece,
-                     {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
+    pl = run_pieces(work, "players", c.players[["deal", "verdict"]], _players_piece,
+                    {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
     pl = pl.merge(c.players, on="deal")
 
     fair = _fair_stage(work, c.players, fair_deals, fair_players, seed, fair_samples, budget,
                        workers, progress)
 
-    fg = _run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
-                     {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50,
-                     workers, progress)
+    fg = run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
+                    {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50,
+                    workers, progress)
 
     pick = c.recheck
     rows = _lines(ds, pick["deal"]).set_index("deal").loc[pick["deal"]].reset_index()
-    rc = _run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit}, 500, workers,
-                     progress)["recheck"]
+    rc = run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit}, 500, workers,
+                    progress)["recheck"]
+    hd = run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget}, 20, 1,
+                    False)["hardest"]
 
     summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(c.winnable),
                    recheck_deals=len(rc), recheck_limit=recheck_limit,
                    fair_deals=0 if fair is None else int(fair["deal"].nunique()))
     return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate,
             "fair": fair, "players": pl, "positions": fg.get("positions"),
-            "games": fg.get("games"), "recheck": rc, "difficulty": c.difficulty,
-            "hardest": _run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget},
-                                   20, 1, False)["hardest"]}
+            "games": fg.get("games"), "recheck": rc, "difficulty": c.difficulty, "hardest": hd}
 
 
 def _work_dir(census: Union[str, Path], work: Union[str, Path, None]) -> Path:
@@ -313,7 +257,7 @@ def _fair_stage(work: Path, sample: pd.DataFrame, deals: int, names: tuple, seed
     if deals <= 0 or not names:
         return None
     fsample = sample.iloc[:deals]
-    return _run_pieces(work, "fair", fsample[["deal"]], _fair_piece,
+    return run_pieces(work, "fair", fsample[["deal", "verdict"]], _fair_piece,
                        {"names": tuple(names), "seed": seed, "samples": samples, "budget": budget},
                        25, workers, progress)["fair"].merge(fsample, on="deal")
 

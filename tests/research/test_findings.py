@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -53,24 +52,6 @@ def test_players_table_against_hand_counts():
     assert (t.loc["solver", "vs_greedy_low"], t.loc["solver", "vs_greedy_high"]) == pytest.approx(
         paired_difference([1, 1, 1, 0], [1, 0, 1, 0])[1:])
     assert t.loc["greedy", "vs_greedy"] == 0
-
-
-def test_pieces_are_kept_and_not_redone(tmp_path):
-    calls = []
-
-    def fn(rows, add):
-        calls.append(len(rows))
-        return {"out": rows.assign(y=rows["x"] + add)}
-
-    items = pd.DataFrame({"x": np.arange(10)})
-    a = findings._run_pieces(tmp_path, "s", items, fn, {"add": 1}, 4, 1, False)["out"]
-    assert a["y"].tolist() == list(range(1, 11)) and calls == [4, 4, 2]
-    (tmp_path / "s" / "piece-000001.done").unlink()  # as if cut off during that piece
-    b = findings._run_pieces(tmp_path, "s", items, fn, {"add": 1}, 4, 1, False)["out"]
-    assert b.equals(a) and calls == [4, 4, 2, 4]
-    # new parameters: redone
-    findings._run_pieces(tmp_path, "s", items, fn, {"add": 2}, 4, 1, False)
-    assert calls[-3:] == [4, 4, 2]
 
 
 def test_derive_and_save(derived, census, tmp_path):
