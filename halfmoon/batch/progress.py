@@ -1,6 +1,8 @@
 """Progress of long runs: on a terminal a bar (deals per second, running win / loss /
 unresolved counts); in a log (a file, a pipe: a scheduler's, ``nohup``'s) a plain line now and
-then (:class:`LogLines`: done of planned, rate, time left).
+then (:class:`LogLines`: done of planned, rate, time left).  While the solver's kernels
+compile (a cold cache's first run) no time left is said: the rate counts the deals solved
+after (:meth:`Progress.compiling`, :meth:`Progress.solving`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ class LogLines:
     planned work have passed since the last line (whichever comes later), and one on
     :meth:`close` if more was done since.  A line: ``halfmoon batch: 1,200 of 10,000 deals
     (12 %), 35 deals/s, 34 s, about 4.2 min left``; ``initial`` counts work done before this
-    run (resumed: not in the rate)."""
+    run (resumed: not in the rate).  Between :meth:`compiling` and :meth:`solving` a line
+    says it is compiling, with no rate and no time left; after, the rate and the time left
+    count only the work done since."""
 
     def __init__(self, label: str, total: int, unit: str, *, initial: int = 0,
                  stream: Optional[TextIO] = None, every: float = 10.0, share: float = 0.05,
@@ -27,7 +31,17 @@ class LogLines:
         self.initial = self.done = self.last_done = initial
         self.stream = sys.stderr if stream is None else stream
         self.every, self.step, self.clock = every, share * total, clock
-        self.start = self.last = clock()
+        self.start = self.last = self.rate_start = clock()
+        self.rate_initial = initial  # the work the rate counts from (compiling: not in it)
+        self.in_compile = False
+
+    def compiling(self) -> None:
+        self.in_compile = True
+
+    def solving(self) -> None:
+        """Compiling is over: the rate counts from now."""
+        self.in_compile = False
+        self.rate_start, self.rate_initial = self.clock(), self.done
 
     def update(self, k: int = 1) -> None:
         self.done += k
@@ -44,14 +58,17 @@ class LogLines:
         from .plan import duration
 
         spent = now - self.start
-        new = self.done - self.initial
-        rate = new / spent if spent > 0 else 0.0
+        solving = now - self.rate_start
+        new = self.done - self.rate_initial
+        rate = new / solving if solving > 0 and not self.in_compile else 0.0
         text = (f"halfmoon {self.label}: {self.done:,} of {self.total:,} {self.unit}"
                 f" ({100 * self.done / max(1, self.total):.0f} %)")
         if rate > 0:
             text += f", {rate:.3g} {self.unit}/s"
         text += f", {duration(spent)}"
-        if rate > 0 and self.done < self.total:
+        if self.in_compile:
+            text += ", compiling the solver's kernels"
+        elif rate > 0 and self.done < self.total:
             text += f", about {duration((self.total - self.done) / rate)} left"
         print(text, file=self.stream, flush=True)
         self.last, self.last_done = now, self.done
@@ -125,6 +142,21 @@ class Progress:
 
     def postfix(self) -> str:
         return " ".join(f"{v} {self.counts[v]}" for v in VERDICTS)
+
+    def compiling(self) -> None:
+        """The solver's kernels are being compiled: said instead of a time left."""
+        if self._bar is not None:
+            self._bar.set_postfix_str("compiling the solver's kernels")
+        if self._lines is not None:
+            self._lines.compiling()
+
+    def solving(self) -> None:
+        """Compiling is over: the rate and the time left count the deals solved from now."""
+        if self._bar is not None:
+            self._bar.unpause()  # the compiling time left out of the rate
+            self._bar.set_postfix_str(self.postfix())
+        if self._lines is not None:
+            self._lines.solving()
 
     def update(self, verdicts: Iterable[str]) -> None:
         """Record deals just finished, given their verdicts."""

@@ -156,7 +156,12 @@ def run_batch(
 
             t0 = time.perf_counter()
             if next(todo(), None) is not None:
-                with Progress(len(deals), summary.counts, enabled=progress) as bar:
+                # against the chunks asked (--chunks), not the whole run
+                asked = Counter()
+                for i, counts in done.items():
+                    if i in plan.chunks:
+                        asked.update(counts)
+                with Progress(plan.deals_in(plan.chunks), asked, enabled=progress) as bar:
                     _run(plan, todo, cluster, workers, budget, directory, SOLVER_VERSION, summary,
                          bar, t0)
             summary.seconds = time.perf_counter() - t0
@@ -306,6 +311,7 @@ def _run(plan, todo, cluster, workers, budget, directory, solver_version, summar
             return
         from solver import compile_in_parallel, compile_seconds
 
+        bar.compiling()  # no time left said while compiling: the rate counts the deals after
         if workers == 1:
             before = compile_seconds()
             backend = InProcess()
@@ -316,6 +322,7 @@ def _run(plan, todo, cluster, workers, budget, directory, solver_version, summar
             # compiled once, here, by as many helpers as there are workers: the workers load it
             summary.compile_seconds = compile_in_parallel(processes=n)
             backend = Pool(n)
+        bar.solving()
         run_pieces(backend, directory, plan, todo(), budget, solver_version, chunk_written, bar)
     except KeyboardInterrupt:
         summary.seconds = time.perf_counter() - t0

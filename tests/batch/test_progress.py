@@ -143,3 +143,63 @@ def test_one_chooser_for_players_and_findings(monkeypatch):
     bar = counter("players", 10, "games")
     assert isinstance(bar, tqdm)
     bar.close()
+
+
+def test_no_time_left_while_compiling_and_the_rate_from_the_deals_after():
+    """A cold cache: 150 s of compiling, then 100 deals in 10 s.  The old line priced the
+    900 left at the rate of the whole 160 s (about 24 min left); at the pace after, 1.5 min."""
+    now = [0.0]
+    stream = io.StringIO()
+    with Progress(1000, stream=stream, clock=lambda: now[0]) as bar:
+        bar.compiling()
+        now[0] = 60.0
+        bar._lines.line(now[0])  # a line while compiling: no rate, no time left
+        now[0] = 150.0
+        bar.solving()
+        now[0] = 160.0
+        bar.update(["win"] * 100)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == ("halfmoon batch: 0 of 1,000 deals (0 %), 60 s,"
+                        " compiling the solver's kernels")
+    assert lines[1] == "halfmoon batch: 100 of 1,000 deals (10 %), 10 deals/s, 2.7 min," \
+        " about 1.5 min left"
+    assert "left" not in lines[0]
+
+
+def test_deals_resumed_before_the_compile_are_not_in_the_rate():
+    now = [0.0]
+    log = io.StringIO()
+    p = LogLines("batch", 100, "deals", initial=40, stream=log, clock=lambda: now[0])
+    p.compiling()
+    now[0] = 100.0
+    p.solving()
+    now[0] = 120.0
+    p.update(20)
+    assert log.getvalue() == ("halfmoon batch: 60 of 100 deals (60 %), 1 deals/s, 2.0 min,"
+                              " about 40 s left\n")
+
+
+def test_a_bar_says_it_is_compiling_then_counts_the_deals():
+    stream = _Terminal()
+    with Progress(10, stream=stream) as bar:
+        bar.compiling()
+        assert "compiling the solver's kernels" in stream.getvalue()
+        bar.solving()
+        bar.update(["win"])
+    assert "win 1 loss 0 unresolved 0" in stream.getvalue()
+
+
+def test_a_run_of_some_chunks_is_counted_against_the_chunks_asked(tmp_path, capsys):
+    """``--chunks 1:2`` of a 10-deal run in chunks of 4: its progress is 4 of 4 deals (the
+    old line said 4 of 10, 40 %, and priced the time left on the 6 deals not asked)."""
+    from halfmoon.batch import parse_range, run_batch
+
+    run_batch(parse_range("0:10"), tmp_path / "r", budget=2_000, workers=1, chunk_size=4,
+              chunks=range(1, 2), log=lambda message: None)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-1].startswith("halfmoon batch: 4 of 4 deals (100 %)"), lines
+    # resumed, with chunk 1 done: chunks 0 to 1 are 8 deals, 4 of them done before
+    run_batch(parse_range("0:10"), tmp_path / "r", budget=2_000, workers=1, chunk_size=4,
+              chunks=range(0, 2), log=lambda message: None)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-1].startswith("halfmoon batch: 8 of 8 deals (100 %)"), lines
