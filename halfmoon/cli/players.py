@@ -45,6 +45,7 @@ def cmd_players(args: argparse.Namespace) -> int:
     if args.per_deal is not None:
         games.to_parquet(args.per_deal, index=False)
     table = fairplay.ladder(games, against).set_index("player")
+    ceiling = fairplay.ceiling(deals.numbers)  # the solver's verdicts: the most any could win
     settings = {p.name: p.settings() for p in chosen}
     if args.json:
         out = []
@@ -61,29 +62,48 @@ def cmd_players(args: argparse.Namespace) -> int:
                        settings=settings[name])
             out.append(row)
         print(json_line({"deals": len(deals), "seed": args.seed, "against": against,
-                         "per_deal": args.per_deal, "players": out}))
+                         "per_deal": args.per_deal, "players": out, "ceiling": ceiling}))
         return 0
     from halfmoon.batch.sources import describe_source
 
-    compared = ("; differences paired by deal with Newcombe's 95 % intervals" if against
-                else "")
+    compared = ("; differences in points (percentage points), paired by deal, with Newcombe's"
+                " 95 % intervals" if against else "")
     # a codes file as the user named it (the run's record keeps its absolute path)
     source = f"--codes {args.codes}" if args.codes is not None else describe_source(deals.source)
     print(f"{len(deals)} deals ({source}), seed {args.seed}; "
           f"win rates with 95 % Wilson intervals{compared}")
-    width = max(len(n) for n in played)
+    width = max(len(n) for n in [*played, "ceiling"])
     for name in played:
         r = table.loc[name]
-        diffs = "".join(f"  vs {o} {100 * r[f'vs_{o}']:+.2f} [{100 * r[f'vs_{o}_low']:+.2f}, "
-                        f"{100 * r[f'vs_{o}_high']:+.2f}]" for o in against if o != name)
+        diffs = "".join(f"  vs {o} {100 * r[f'vs_{o}']:+.2f} points [{100 * r[f'vs_{o}_low']:+.2f}"
+                        f", {100 * r[f'vs_{o}_high']:+.2f}]" for o in against if o != name)
         extra = f" ({settings[name]})" if settings[name] else ""
         extra += "" if name in names else " [reference]"
         print(f"{name:<{width}}  {int(r['deals'])} deals  won {int(r['won'])}  "
               f"{100 * r['win_rate']:.2f} % [{100 * r['ci_low']:.2f}, {100 * r['ci_high']:.2f}]"
-              f"{diffs}  {r['seconds_per_game']:.4f} s a game{extra}")
+              f"{diffs}  {milliseconds(r['seconds_per_game'])} ms a game{extra}")
+    print(ceiling_line(ceiling, width))
     if args.per_deal is not None:
         print(f"each game written to {args.per_deal}")
     return 0
+
+
+def milliseconds(seconds: float) -> str:
+    """A time in ms, to about three figures: ``0.12``, ``7.3``, ``1,234``."""
+    ms = 1000 * seconds
+    if ms >= 100:
+        return f"{ms:,.0f}"
+    return f"{ms:.1f}" if ms >= 1 else f"{ms:.2g}"
+
+
+def ceiling_line(c: dict, width: int) -> str:
+    """The ceiling's line, in the players' columns and named as not a player: the solver's
+    verdicts on the same deals."""
+    unresolved = (f", {c['unresolved']:,} unresolved at {c['budget']:,} positions counted as"
+                  " not won" if c["unresolved"] else "")
+    return (f"{'ceiling':<{width}}  {c['deals']} deals  won {c['won']}  "
+            f"{100 * c['win_rate']:.2f} % [{100 * c['ci_low']:.2f}, {100 * c['ci_high']:.2f}]"
+            f"  (not a player: the solver's verdicts, the most any player could win{unresolved})")
 
 
 class _PlayerNames(argparse.HelpFormatter):

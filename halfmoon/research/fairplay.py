@@ -29,7 +29,8 @@ players, by name (:data:`solver.FAIR_PLAYERS`):
 :func:`play_players` plays each on the same deals (seeded per deal, so a game does not
 depend on the other deals of a run), :func:`ladder` puts them side by side: win rates with
 Wilson intervals and paired differences against greedy and lookahead with 95 % intervals
-(Newcombe's for paired proportions).
+(Newcombe's for paired proportions); :func:`ceiling` the solver's verdicts on the same deals,
+the most any player could win.
 """
 
 from __future__ import annotations
@@ -44,7 +45,16 @@ from halfmoon.batch.backends import stoppable_pool
 from halfmoon.game.codes import MAX_NUMBER
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
-from solver import FAIR, Player, player_games, player_named, warm_up  # noqa: F401  (FAIR, too)
+from solver import (  # noqa: F401  (FAIR, too)
+    DEFAULT_BUDGET,
+    FAIR,
+    VERDICT_NAMES,
+    Player,
+    player_games,
+    player_named,
+    solve_numbers,
+    warm_up,
+)
 from solver import fair_hint as _fair_hint
 
 from .stats import paired_difference, wilson_interval
@@ -163,6 +173,18 @@ def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")
         row["evaluations_per_game"] = float(g["evaluations"].mean())
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def ceiling(numbers: Iterable[int], budget: int = DEFAULT_BUDGET) -> dict:
+    """The solver's verdicts on the deals ``numbers`` (solved here, ``budget`` positions a
+    deal): ``deals, won, unresolved, win_rate, ci_low, ci_high, budget``, the deals that can
+    be won at all, the most any player could win (an unresolved deal counted as not won)."""
+    nums = [int(n) for n in numbers]
+    verdicts = [VERDICT_NAMES[int(v)] for v in solve_numbers(nums, budget).verdicts]
+    n, k = len(nums), verdicts.count("win")
+    low, high = wilson_interval(k, n)
+    return {"deals": n, "won": k, "unresolved": verdicts.count("unresolved"),
+            "win_rate": k / n, "ci_low": low, "ci_high": high, "budget": budget}
 
 
 # --- the board's fair hint --------------------------------------------------------------

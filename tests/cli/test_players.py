@@ -21,11 +21,12 @@ def test_players_prints_a_line_a_player_and_json(capsys, tmp_path):
     assert status == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("12 deals (--random 12 --seed 3), seed 3")
-    # the named players, then the references they are compared with, played too
-    assert [line.split()[0] for line in lines[1:]] == ["greedy", "fair", "lookahead"]
+    # the named players, then the references they are compared with, played too, then the
+    # ceiling (not a player)
+    assert [line.split()[0] for line in lines[1:]] == ["greedy", "fair", "lookahead", "ceiling"]
     assert "vs greedy" not in lines[1] and "vs lookahead" in lines[1]
     assert "vs greedy" in lines[2] and "vs lookahead" in lines[2]
-    assert "s a game (2 layouts a decision)" in lines[2]
+    assert " ms a game (2 layouts a decision)" in lines[2]
     assert lines[3].endswith("[reference]") and "vs lookahead" not in lines[3]
     per_deal = tmp_path / "games.parquet"
     status, out, err = run(capsys, "players", "--range", "0:6", "--players", "lookahead,rollout",
@@ -147,3 +148,48 @@ def test_ctrl_c_stops_players_and_their_workers_at_once(tmp_path, after):
     assert proc.returncode == 130, err
     assert err.splitlines() == ["halfmoon: interrupted"] and out == ""
     assert left == []
+
+
+def test_players_name_the_unit_the_ceiling_and_times_in_ms(capsys):
+    """The old lines: "vs lookahead -25.00 [-69.94, +28.08]" (no unit), no ceiling, "0.0073 s a
+    game".  Now points, a ceiling row (the solver's verdicts on the same deals, named as not a
+    player) and ms, the JSON with the same ceiling."""
+    import re
+
+    import solver
+
+    status, out, err = run(capsys, "players", "--range", "0:4", "--players", "greedy",
+                           "--against", "lookahead", "--workers", "1", "--quiet")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert "differences in points (percentage points)" in lines[0]
+    assert re.search(r"vs lookahead [+-]\d+\.\d\d points \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]",
+                     lines[1]), lines[1]
+    assert re.search(r"  \d[\d,.]* ms a game", lines[1]) and " s a game" not in out
+    wins = sum(v == 1 for v in solver.solve_numbers(range(4)).verdicts)
+    assert lines[-1].startswith(f"ceiling    4 deals  won {wins}  {100 * wins / 4:.2f} % [")
+    assert "not a player: the solver's verdicts" in lines[-1]
+    status, out, err = run(capsys, "players", "--range", "0:4", "--players", "greedy",
+                           "--against", "lookahead", "--workers", "1", "--json")
+    assert status == 0, err
+    ceiling = json.loads(out)["ceiling"]
+    assert ceiling["deals"] == 4 and ceiling["won"] == wins and ceiling["unresolved"] == 0
+    assert ceiling["budget"] == solver.DEFAULT_BUDGET
+    assert ceiling["win_rate"] == wins / 4 and ceiling["ci_low"] <= wins / 4 <= ceiling["ci_high"]
+
+
+def test_a_ceiling_names_its_unresolved_deals_as_not_won():
+    from halfmoon.cli.players import ceiling_line
+
+    line = ceiling_line({"deals": 10, "won": 7, "unresolved": 2, "win_rate": 0.7, "ci_low": 0.4,
+                         "ci_high": 0.9, "budget": 1000}, 9)
+    assert line.startswith("ceiling    10 deals  won 7  70.00 % [40.00, 90.00]  (not a player")
+    assert line.endswith("2 unresolved at 1,000 positions counted as not won)")
+
+
+@pytest.mark.parametrize("seconds, text", [(0.0001, "0.1"), (0.000023, "0.023"),
+                                           (0.0073, "7.3"), (0.0765, "76.5"), (1.2345, "1,234")])
+def test_times_a_game_in_ms(seconds, text):
+    from halfmoon.cli.players import milliseconds
+
+    assert milliseconds(seconds) == text
