@@ -271,13 +271,16 @@ class _Say:
             self.out.flush()
 
     def close(self, seconds: float):
+        """The line again, with the time it took: rewritten on a terminal, a line of its own
+        elsewhere (a log)."""
         if self.out is None:
             return
         self.stop.set()
         if self.thread is not None:
             self.thread.join()
-            self.out.write(f"\r{self.text} done in {seconds:.0f} s\n")
-            self.out.flush()
+        start = "" if self.thread is None else "\r"  # a terminal: over the counter
+        self.out.write(f"{start}{self.text} done in {seconds:.0f} s\n")
+        self.out.flush()
 
 
 def prepare(groups: Iterable[str] = SOLVER, out: Optional[TextIO] = sys.stderr) -> dict[str, str]:
@@ -385,10 +388,18 @@ def compile_in_parallel(groups: Iterable[str] = SOLVER, processes: int = 2,
     say = _Say(out, f"halfmoon: compiling the solver's kernels in {n} "
                     f"process{'es' if n > 1 else ''} ({_first_run(figure)})...")
     t0 = time.perf_counter()
-    procs = [subprocess.Popen([sys.executable, "-m", __name__, *todo],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-             for _ in range(n)]
-    errors = [p.communicate()[1] for p in procs]
+    procs = []
+    try:
+        for _ in range(n):
+            procs.append(subprocess.Popen([sys.executable, "-m", __name__, *todo],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                          text=True))
+        errors = [p.communicate()[1] for p in procs]
+    except BaseException:  # interrupted: no helper outlives the wait for it
+        for p in procs:
+            p.kill()
+            p.wait()
+        raise
     seconds = time.perf_counter() - t0
     say.close(seconds)
     failed = [e for p, e in zip(procs, errors) if p.returncode != 0]

@@ -10,11 +10,15 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from process_groups import ctrl_c_as_on_a_terminal, members, wait_for_no_live_members
 
 from solver.build import warmup
 
@@ -74,9 +78,35 @@ def test_compiling_in_parallel_leaves_ready_groups_that_load(tmp_path):
                          env=dict(os.environ, NUMBA_CACHE_DIR=str(env_cache)), timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True", "0.0"]
-    assert "compiling the solver's kernels in 1 process" in out.stderr
+    # the line said when it starts, and one more when it is done (a log has no counter)
+    said = [line for line in out.stderr.splitlines() if "compiling the solver's kernels" in line]
+    assert said[0] == "halfmoon: compiling the solver's kernels in 1 process (first run only)..."
+    assert re.fullmatch(re.escape(said[0]) + r" done in \d+ s", said[1]), said
     loaded, _ = _report(_start(env_cache, "generator"))
     assert loaded == {"done": {"generator": "loaded"}, "compile_seconds": 0.0}
+
+
+def test_an_interrupted_compile_in_parallel_leaves_no_helper(tmp_path):
+    """Ctrl-C to the process waiting for its helpers alone (they may ignore it, as the
+    board's solver process has them do): the helpers are stopped with it."""
+    script = ("from solver.build.warmup import compile_in_parallel;"
+              " compile_in_parallel(['search', 'grouping'], processes=2)")
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+                            start_new_session=True, preexec_fn=ctrl_c_as_on_a_terminal)
+    try:
+        assert "compiling the solver's kernels in 2 processes" in proc.stderr.readline()
+        deadline = time.monotonic() + 30
+        while len(members(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        helpers = len(members(proc.pid)) - 1
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        left = wait_for_no_live_members(proc.pid, 5)
+    assert helpers == 2 and "KeyboardInterrupt" in err
+    assert left == []
 
 
 def test_an_unknown_group_is_named():
