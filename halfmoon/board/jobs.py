@@ -23,6 +23,7 @@ The jobs of a game played along with the app (``"along"``, ``"review"``) are
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import threading
@@ -100,8 +101,11 @@ def worker_main(conn) -> None:
     """A solver process: load the solver (saying COLD first when it has to be compiled),
     say READY, then answer jobs until None or EOF.
 
-    Ctrl-C is the parent's to handle: the parent stops its processes itself."""
+    Ctrl-C is the parent's to handle: the parent stops its processes itself, this one with
+    what it starts (the helpers compiling the kernels) as its process group."""
+    os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)  # out of the terminal's group, yet says so there
     import halfmoon.research.fairplay  # noqa: F401  (the fair hint needs it)
     import halfmoon.research.strategies  # noqa: F401  (picks need it: loaded before any job)
     from solver import SOLVING, compile_in_parallel, is_ready, warm_up

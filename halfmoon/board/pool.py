@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -110,13 +112,12 @@ class SolverPool:
             self._closed = True
             self._wants.clear()
             procs = [p for p in self._procs if p is not None]
+            self._procs = [None] * self.workers
             self._lock.notify_all()
         for p in procs:
-            p.kill()
+            _stop(p)
         for t in self._threads:
             t.join(timeout=10)
-        for p in procs:
-            p.join(timeout=10)
 
     def __enter__(self) -> "SolverPool":
         return self.start()
@@ -243,11 +244,22 @@ class SolverPool:
         with self._lock:
             proc, self._procs[slot] = self._procs[slot], None
         if proc is not None:
-            proc.kill()
-            proc.join(timeout=10)
+            _stop(proc)
         if conn is not None:
             conn.close()
         return None
+
+
+def _stop(proc: multiprocessing.Process) -> None:
+    """Kill a solver process and every process it started: the helpers compiling the
+    kernels on a cold cache are in its process group (:func:`~halfmoon.board.jobs.worker_main`
+    makes one), so none outlives the board."""
+    proc.kill()  # first: it starts nothing more, and its group lasts until it is reaped
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # no group of its own yet: it started none
+        pass
+    proc.join(timeout=10)
 
 
 class _Closed(Exception):

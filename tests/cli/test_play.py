@@ -10,6 +10,7 @@ import sys
 import pytest
 from cli_helpers import ROOT, assert_one_line_error
 from conftest import make_layout
+from process_groups import ctrl_c_as_on_a_terminal, members, wait_for_no_live_members
 
 from halfmoon.cli.main import main
 
@@ -186,6 +187,52 @@ def test_ctrl_c_as_the_board_starts_stops_it_with_one_line(delay):
     assert first.startswith("Half Moon board at http://127.0.0.1:"), first
     assert (proc.returncode, out.strip(), err) == (130, "stopped", "")
     assert time.monotonic() - t0 < 30
+
+
+def test_ctrl_c_on_a_cold_board_leaves_none_of_its_processes(tmp_path):
+    """Ctrl-C on a first board, while the solver's kernels compile (an empty numba cache) in
+    the helpers its solver process starts: "stopped", status 130, and no process it started
+    left, the helpers included (they would compile on for a minute)."""
+    import signal
+    import threading
+    import time
+    from pathlib import Path
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), PYTHONUNBUFFERED="1",
+               PYTHONIOENCODING="utf-8", XDG_DATA_HOME=str(tmp_path / "data"))
+    proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", "0", "--no-browser"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, encoding="utf-8", start_new_session=True,
+                            preexec_fn=ctrl_c_as_on_a_terminal)
+    watchdog = threading.Timer(180, proc.kill)  # never hang the suite
+    watchdog.daemon = True
+    watchdog.start()
+
+    def compiling() -> list[int]:
+        found = []
+        for pid in members(proc.pid, session=True):
+            try:
+                if b"solver.build.warmup" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(pid)
+            except OSError:
+                pass
+        return found
+
+    try:
+        said = proc.stderr.readline()
+        deadline = time.monotonic() + 60
+        while not compiling() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        helpers = compiling()
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+        out, err = proc.communicate(timeout=60)
+    finally:
+        left = wait_for_no_live_members(proc.pid, 5, session=True)
+        watchdog.cancel()
+    assert "halfmoon: compiling the solver's kernels in 2 processes" in said, said
+    assert len(helpers) == 2
+    assert (proc.returncode, out.splitlines()[1:]) == (130, ["stopped"]), err
+    assert left == []
 
 
 def _post(url: str, body: dict) -> dict:
