@@ -71,9 +71,8 @@ def chosen() -> dict[str, list[dict]]:
     return {"quick": quick, "hard": hard}
 
 
-def cpsat_step(limit: float, max_deals: int) -> None:
-    from solver import solve_cpsat
-
+def _cpsat_records() -> dict[int, dict]:
+    """CP-SAT's answers so far, by deal (a line cut by a stopped run left out)."""
     path = WORK / "cpsat.jsonl"
     done = {}
     if path.exists():
@@ -83,6 +82,14 @@ def cpsat_step(limit: float, max_deals: int) -> None:
             except ValueError:
                 continue
             done[rec["deal"]] = rec
+    return done
+
+
+def cpsat_step(limit: float, max_deals: int) -> None:
+    from solver import solve_cpsat
+
+    path = WORK / "cpsat.jsonl"
+    done = _cpsat_records()
     sets = chosen()
     # the first 1,000 of the quick set (under a second each), then the hard set (tens of
     # seconds each), then the rest of the quick set
@@ -102,15 +109,8 @@ def cpsat_step(limit: float, max_deals: int) -> None:
 
 
 def write_step() -> None:
-    checked = {}
-    path = WORK / "cpsat.jsonl"
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            checked[rec["deal"]] = "timed out" if rec["cpsat"] == "unresolved" else "confirmed"
+    checked = {deal: "timed out" if rec["cpsat"] == "unresolved" else "confirmed"
+               for deal, rec in _cpsat_records().items()}
     OUT.mkdir(parents=True, exist_ok=True)
     for name, recs in chosen().items():
         with (OUT / f"{name}.csv").open("w", newline="") as f:

@@ -20,8 +20,8 @@ from .errors import BenchError
 from .figures import BLOCK, differing, part_figures, ratio
 from .lanes import Lane, Row, can_pin, usable_cores
 from .machine import Watch, describe
-from .run import ROOT, SCHEMA, Progress
-from .suites import SUITES, part_numbers, set_version
+from .run import ROOT, SCHEMA, Progress, suite_workers
+from .suites import part_numbers, set_version
 
 WORKTREES = Path("build") / "bench-worktrees"  # in the repository, which git ignores
 
@@ -58,13 +58,9 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
     """The suite's solver parts (the random deals, the hard set), this version and
     revision ``rev`` in turn on each block: both sides' figures, the ratio of their times
     with its interval, and the deals whose verdicts differ."""
-    spec = SUITES[suite]
+    spec, n = suite_workers(suite, workers)
     p = Progress(progress)
     cores = usable_cores()
-    pinned_one = any(part.pinned_one for part in spec.parts)
-    n = 1 if pinned_one else (len(cores) if workers is None else workers)
-    if n < 1:
-        raise BenchError(f"--workers {n}: expected at least 1")
     # this checkout's repository; an installed toolkit's revisions are the current folder's
     commit, home = checkout(rev, ROOT if (ROOT / ".git").exists() else Path.cwd())
     machine = describe(ROOT)
@@ -80,9 +76,7 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
             core = cores[k % len(cores)]
             pairs.append((Lane(core, home), Lane(core)))
     except BaseException:
-        for pair in pairs:
-            for lane in pair:
-                lane.close(kill=True)
+        _close(pairs, kill=True)
         raise
     watch = Watch(workers=n).start()
     parts, rows_of = {}, {}
@@ -107,13 +101,9 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
                   f"[{s['low']:.3f}, {s['high']:.3f}] (95 %; {s['verdict']}); verdicts differ "
                   f"on {len(differ)} deals")
     except BaseException:
-        for pair in pairs:
-            for lane in pair:
-                lane.close(kill=True)
+        _close(pairs, kill=True)
         raise
-    for pair in pairs:
-        for lane in pair:
-            lane.close()
+    _close(pairs)
     watch.stop()
     result = {
         "schema": SCHEMA, "suite": suite, "about": spec.about, "command": command,
@@ -127,6 +117,12 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
         **watch.as_dict(len(cores)), "parts": parts,
     }
     return result, rows_of
+
+
+def _close(pairs: Sequence[tuple[Lane, Lane]], kill: bool = False) -> None:
+    for pair in pairs:
+        for lane in pair:
+            lane.close(kill=kill)
 
 
 def _alternate(pairs: Sequence[tuple[Lane, Lane]], numbers: Sequence[int], budget: int,

@@ -14,7 +14,15 @@ from .errors import BenchError
 from .figures import BLOCK, differing, part_figures
 from .lanes import Lane, Row, can_pin, open_lanes, run_parallel, usable_cores
 from .machine import Watch, describe
-from .suites import CPSAT_LIMIT, PLAIN_BUDGET, SUITES, part_numbers, scaling_steps, set_version
+from .suites import (
+    CPSAT_LIMIT,
+    PLAIN_BUDGET,
+    SUITES,
+    Suite,
+    part_numbers,
+    scaling_steps,
+    set_version,
+)
 
 SCHEMA = 1  # raised when a key of bench.json changes meaning or goes away
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,19 +82,27 @@ def _baseline(name: str, rows: list[Row], wall: float, workers: int,
     return fig
 
 
+def suite_workers(suite: str, workers: Optional[int]) -> tuple[Suite, int]:
+    """The suite named and its number of workers (lanes, or pairs of them): one where a
+    part runs pinned to one core, else ``workers``, by default every usable core."""
+    if suite not in SUITES:
+        raise BenchError(f"no suite {suite!r} (expected one of {', '.join(SUITES)})")
+    spec = SUITES[suite]
+    if any(part.pinned_one for part in spec.parts):
+        return spec, 1
+    n = len(usable_cores()) if workers is None else workers
+    if n < 1:
+        raise BenchError(f"--workers {n}: expected at least 1")
+    return spec, n
+
+
 def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
               progress: Optional[TextIO] = sys.stderr, command: str = "") -> tuple[dict, dict]:
     """Run suite ``suite`` on ``workers`` worker processes (default: every usable core; the
     quick suite one, pinned): the result (a dict, as bench.json) and each part's rows."""
-    if suite not in SUITES:
-        raise BenchError(f"no suite {suite!r} (expected one of {', '.join(SUITES)})")
-    spec = SUITES[suite]
+    spec, n = suite_workers(suite, workers)
     p = Progress(progress)
     cores = usable_cores()
-    pinned_one = any(part.pinned_one for part in spec.parts)
-    n = 1 if pinned_one else (len(cores) if workers is None else workers)
-    if n < 1:
-        raise BenchError(f"--workers {n}: expected at least 1")
     machine = describe(ROOT)
     watch = Watch(workers=n)
     p.say(f"suite {suite} ({spec.about}; {spec.minutes} on two cores), solver version "
