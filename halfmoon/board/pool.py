@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -189,7 +190,7 @@ class SolverPool:
     def _spawn(self, slot: int):
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=worker_main, args=(child,), daemon=True,
+        proc = ctx.Process(target=_watched, args=(worker_main, child), daemon=True,
                            name=f"halfmoon-solver-{slot}")
         with self._lock:
             if self._closed:
@@ -248,6 +249,26 @@ class SolverPool:
         if conn is not None:
             conn.close()
         return None
+
+
+def _watched(worker: Callable, conn) -> None:
+    """A solver process that ends with the board: when the board's process dies, even
+    killed (``kill -9`` runs no clean-up there), this one kills its process group, itself
+    and the helpers compiling the kernels, instead of working on for nobody."""
+    threading.Thread(target=_end_with_parent, daemon=True, name="halfmoon-parent-watch").start()
+    worker(conn)
+
+
+def _end_with_parent() -> None:
+    # the parent holds the other end of this pipe (spawn's): it reads as closed once the
+    # parent has died
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    multiprocessing.connection.wait([parent.sentinel])
+    if os.getpgid(0) == os.getpid():  # the worker leads its group (worker_main made it)
+        os.killpg(0, signal.SIGKILL)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _stop(proc: multiprocessing.Process) -> None:

@@ -128,7 +128,7 @@ def test_the_server_process_never_loads_the_solver():
     import sys
     from pathlib import Path
 
-    code = f"""
+    code = """
 import sys, threading
 from halfmoon.board.pool import Job, SolverPool
 answered = threading.Event()
@@ -141,3 +141,56 @@ print(answered.is_set(), "numba" in sys.modules)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, cwd=root)
     assert out.stdout.split() == ["True", "False"], out.stderr
+
+
+def test_a_board_killed_outright_leaves_none_of_its_solver_processes(tmp_path):
+    """``kill -9`` of the board's process runs none of its clean-up: its solver process
+    sees it gone and ends with what it started (on a cold cache, the helpers compiling
+    the kernels, which would compile on for a minute), within moments."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from process_groups import members, wait_for_no_live_members
+
+    code = """
+import time
+from halfmoon.board.pool import SolverPool
+pool = SolverPool().start()
+print("serving", flush=True)
+time.sleep(600)
+"""
+    # an empty cache: the kernels are compiled, in two helpers of the solver process
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=root, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+    def others() -> list[int]:
+        return [pid for pid in members(proc.pid, session=True) if pid != proc.pid]
+
+    def compiling() -> bool:
+        for pid in others():
+            try:
+                if b"solver.build.warmup" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return True
+            except OSError:
+                pass
+        return False
+
+    try:
+        assert proc.stdout.readline().strip() == "serving"
+        deadline = time.monotonic() + 60
+        while not compiling() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        started = others()
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        left = wait_for_no_live_members(proc.pid, 15, session=True)
+    assert len(started) >= 3  # the solver process and its two helpers
+    assert left == []
