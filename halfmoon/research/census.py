@@ -12,9 +12,12 @@ numbers, :func:`sample_keys`: the SplitMix64 finaliser of ``deal + seed * GOLDEN
 bijection of 64-bit integers, so no two deals tie and the order is a uniformly random
 permutation as far as any statistic here can tell.  "The first n deals" are the n deals of
 smallest key: a sample of any size is kept in a bounded buffer as the rows stream past,
-and is the same however the census's files are cut.  The running win rate is counted at
-fixed key thresholds (the deals whose key falls below each): its points are nested
-uniform samples, each of an exact size.
+and is the same however the census's files are cut.
+
+**The run's order.**  The win rate as the sample grows is counted in the run's own order
+(:data:`.stats.RUN_ORDER`: its chunk files in order, each file's rows as stored), as the
+report and the notebooks draw it: its points are the run's first n deals, at sizes spaced
+evenly on a log scale.
 """
 
 from __future__ import annotations
@@ -61,13 +64,13 @@ def sample_keys(deals: np.ndarray, seed: int) -> np.ndarray:
 
 
 def running_thresholds(n: int, points: int = 60) -> np.ndarray:
-    """Key thresholds whose deals make nested samples of about log-spaced sizes, from 100
-    (or 1) deals to all ``n``; the last threshold (all deals) is left implicit."""
+    """Sample sizes spaced evenly on a log scale from 30 (or 1) deals to all ``n``: the points
+    of the running win rate (the run's first so many deals); the last (all deals) is left
+    implicit."""
     if n < 2:
-        return np.zeros(0, np.uint64)
-    sizes = np.unique(np.geomspace(min(100, n), n, points))[:-1]
-    sizes = sizes[sizes <= n - 1]  # a size rounded just below n (few deals) is n itself
-    return np.unique((sizes / n * 2.0 ** 64).astype(np.uint64))
+        return np.zeros(0, np.int64)
+    sizes = np.unique(np.geomspace(min(30, n), n, points).astype(np.int64))
+    return sizes[sizes < n]
 
 
 class Smallest:
@@ -184,6 +187,7 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
     feat_all = {f: np.zeros(0, np.int64) for f in FEATURES}
     feat_lost = {f: np.zeros(0, np.int64) for f in FEATURES}
     losses, versions, budget, seconds, micros, doa, zero = [], Counter(), 0, 0.0, 0, 0, 0
+    seen = 0  # rows counted so far, in the run's order
     sel = _Selector({"nodes": 0 if ds.format == 1 else 32})
     columns = stored_columns(ds.format, _READ)
     at = [[*DEAL_FEATURES, *LAYOUT_FEATURES].index(f) for f in FEATURES]  # deal_features' columns
@@ -216,7 +220,9 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         ok = idx < decades.shape[0]
         np.add.at(decades, (idx[ok], code[ok]), 1)
         keys = sample_keys(deals, seed)
-        slot = np.searchsorted(thresholds, keys, side="right")
+        # each deal's place in the run's order: how many of the samples are too small to hold it
+        slot = np.searchsorted(thresholds, seen + np.arange(deals.size), side="right")
+        seen += deals.size
         won = code == 0
         run_all += np.bincount(slot, minlength=run_all.size)
         run_won += np.bincount(slot[won], minlength=run_won.size)
@@ -254,6 +260,7 @@ def count_census(path: Union[str, Path], *, seed: int = 2026, players_deals: int
         "solver_versions": sorted(versions), "budget": budget,
         "version_rows": {v: int(k) for v, k in sorted(versions.items())},
         "planned": planned, "partial": n < planned, "zero_positions": zero,
+        "win_rate_order": "run",  # the running win rate's order (older findings: the sample's)
         "seconds": seconds if ds.format == 1 else micros / 1e6,
         "nodes": {k: _quantile(stat, n, q) if n else math.nan for k, q in NODE_QUANTILES},
     }
