@@ -4,12 +4,15 @@ players' games are lost), and its charts."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 import pandas as pd
 
 from halfmoon.research.stats import duration
 
 from .style import BLUE, GREY, ORANGE, PLAYER_COLOURS, interval, pct, table_lines
+from .wording import best_words, count, largest_share, points, sample_words, signed, told_apart
 
 
 def plot_fair_ladder(ax, t: pd.DataFrame) -> None:
@@ -100,6 +103,26 @@ def fatal_summary(fatal: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _early_words(r) -> str:
+    """Whether a player's games are lost early (fatal moves with 80 or more cards left more
+    often than in the middle and late, each told apart), said only where the games say it."""
+    n = int(r.games)
+    spans = {"early": r.early, "middle": r.middle, "late": r.late}
+    if not n or any(v != v for v in spans.values()):
+        return ""
+    counts = {k: int(round(v * n)) for k, v in spans.items()}
+    top, _ = largest_share(counts, n)
+    if top == "early":
+        return ("Here the game is lost early, while most cards are hidden, which is where a "
+                "player who cannot see them has least to go on (more fatal moves early than in "
+                f"the middle and late, each told apart on these {count(n, 'game')}).")
+    if counts["early"] > max(counts["middle"], counts["late"]):
+        return (f"More of its fatal moves fall early than later, but on these "
+                f"{count(n, 'game')} not by more than the sample tells apart: the game is not "
+                "shown to be lost early.")
+    return ""
+
+
 def _share(games, total: int) -> float:
     return games / total if total else float("nan")
 
@@ -129,7 +152,7 @@ def fair_section(data: dict, img, doc=lambda name: f"`docs/{name}`") -> list[str
                         "`--fair-deals 0`.", ""]
         return L + ["Not in these findings yet: they were derived before the fair-play stage; "
                     "`halfmoon findings` on the census adds it.", ""]
-    L += _ladder_lines(data["fair-ladder"], img, doc)
+    L += _ladder_lines(data["fair-ladder"], img, doc, data.get("summary", {}))
     if "fair-curve" in data and len(data["fair-curve"]):
         L += _curve_lines(data["fair-curve"], img)
     if "fair-fatal" in data and len(data["fair-fatal"]):
@@ -137,18 +160,27 @@ def fair_section(data: dict, img, doc=lambda name: f"`docs/{name}`") -> list[str
     return L
 
 
-def _ladder_lines(t: pd.DataFrame, img, doc) -> list[str]:
+def _fair_deals_words(n: int, s: dict) -> str:
+    """The fair-play deals in words: all the run's, or the first of the players' sample."""
+    run = int(s.get("deals") or 0)
+    asked = (s.get("options") or {}).get("fair_deals")
+    if run and n >= run:
+        return sample_words(n, run, asked, option="--fair-deals")
+    return f"{count(n, 'deal')} of the run (the first of the players' seeded sample)"
+
+
+def _ladder_lines(t: pd.DataFrame, img, doc, s: Optional[dict] = None) -> list[str]:
     """The ladder's table and chart, and what the best fair player wins back."""
     n = int(t["deals"].iloc[0])
-    L = [f"The solver sees all 104 cards; a player sees 20. On {n:,} deals of the census (the "
-         "first of the players' sample), each fair player of `halfmoon players` — given only the "
+    L = [f"The solver sees all 104 cards; a player sees 20. On {_fair_deals_words(n, s or {})}, "
+         "each fair player of `halfmoon players` — given only the "
          "tops, the reserve and how many of each card are still hidden, never the deal (see "
          f"{doc('fair-play.md')}) — against every card shown, paired by deal:", ""]
     rows = []
     for r in t.itertuples():
         vs = "" if r.player in ("lookahead",) else (
-            f"{100 * r.vs_lookahead:+.2f} ({100 * r.vs_lookahead_low:+.2f} "
-            f"to {100 * r.vs_lookahead_high:+.2f})")
+            f"{signed(100 * r.vs_lookahead)} ({signed(100 * r.vs_lookahead_low)} "
+            f"to {signed(100 * r.vs_lookahead_high)})")
         rows.append(("every card shown (solver)" if r.player == "solver" else r.player,
                      f"{r.deals:,}", f"{r.won:,}", pct(r.win_rate), interval(r.ci_low, r.ci_high),
                      vs, "" if r.player == "solver" else duration(r.seconds_per_game)))
@@ -158,15 +190,32 @@ def _ladder_lines(t: pd.DataFrame, img, doc) -> list[str]:
     players_ = t[~t["player"].isin(["solver", "lookahead"])]
     look, solver = t[t["player"] == "lookahead"], t[t["player"] == "solver"]
     if len(players_) and len(look) and len(solver):
-        best = players_.loc[players_["win_rate"].idxmax()]
-        gap = float(solver["win_rate"].iloc[0] - look["win_rate"].iloc[0])
-        L += [f"Of the {100 * gap:.1f} points between lookahead and every card shown, the best "
-              f"fair player here (`{best.player}`, {pct(best.win_rate)}) wins back "
-              f"{100 * best.vs_lookahead:+.2f} ({100 * best.vs_lookahead_low:+.2f} to "
-              f"{100 * best.vs_lookahead_high:+.2f}): {100 * best.vs_lookahead / gap:.0f} % of "
-              "what seeing the hidden cards is worth.", ""]
+        L += [_best_sentence(players_, look.iloc[0], solver.iloc[0]), ""]
     L += [bandit_note(doc), "", undo_note(doc), ""]
     return L
+
+
+def _best_sentence(players_: pd.DataFrame, look, solver) -> str:
+    """What the fair player of the highest win rate wins back of the gap between lookahead
+    and every card shown: a best, a gain and its share claimed only where told apart."""
+    rates = dict(zip(players_["player"], players_["win_rate"]))
+    against = ({r.player: (r.vs_top, r.vs_top_low, r.vs_top_high)
+                for r in players_.itertuples()} if "vs_top" in players_ else {})
+    best, said = best_words(rates, against)
+    r = players_[players_["player"] == (best or max(rates, key=rates.get))].iloc[0]
+    gap = float(solver["win_rate"] - look["win_rate"])
+    if "vs_lookahead_low" in solver:
+        gain = points(gap, solver["vs_lookahead_low"], solver["vs_lookahead_high"])
+        said = f"Every card shown wins {gain} more than lookahead on these deals. {said}"
+    diff = points(r.vs_lookahead, r.vs_lookahead_low, r.vs_lookahead_high)
+    who = "It" if best is not None else f"`{r.player}`"
+    if not told_apart(r.vs_lookahead_low, r.vs_lookahead_high):
+        return f"{said} {who} is not told apart from lookahead: {diff}, an interval holding 0."
+    if r.vs_lookahead < 0:
+        return f"{said} {who} wins less than lookahead: {diff}."
+    share = (f": {100 * r.vs_lookahead / gap:.0f} % of what seeing the hidden cards is worth"
+             if gap > 0 else "")
+    return f"{said} {who} wins back {diff} against lookahead{share}."
 
 
 def _curve_lines(c: pd.DataFrame, img) -> list[str]:
@@ -196,8 +245,6 @@ def _fatal_lines(fatal: pd.DataFrame, img) -> list[str]:
     said = (f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable "
             f"deals: {pct(r.early, 1)} of them all by a move made with {EARLY} or more cards "
             f"left, {pct(r.late, 1)} with {LATE} or fewer.")
-    if r.early > r.late:  # what these figures say, only where they say it
-        said += (" Here the game is lost early, while most cards are hidden, which is where a "
-                 "player who cannot see them has least to go on.")
+    said += " " + _early_words(r)
     L += [said, ""]
     return L

@@ -27,6 +27,7 @@ from .fairplay import fair_section
 from .findings_charts import common_deals, draw_charts
 from .findings_head import head_lines, versions
 from .style import interval, pct, table_lines
+from .wording import count, points, sample_words
 
 
 def load_data(data_dir: Union[str, Path]) -> dict:
@@ -125,10 +126,12 @@ def _win_rate_lines(s: dict, img) -> list[str]:
     """Section 1: how often a deal can be won, and how many are dead on arrival."""
     return ["## 1. How often Half Moon can be won", "",
             f"**{pct(s['win_rate'], 3)}** of deals can be won (95 % Wilson interval "
-            f"{interval(s['win_low'], s['win_high'], 3)}; {s['wins']:,} wins and "
-            f"{s['losses']:,} losses of {s['deals']:,} deals, {s['unresolved']} unresolved).", "",
-            f"**Dead on arrival** (no legal move at the start): {s['dead_on_arrival']:,} deals, "
-            f"{pct(s['doa_rate'], 4)} (interval {interval(s['doa_low'], s['doa_high'], 4)}).", "",
+            f"{interval(s['win_low'], s['win_high'], 3)}; {count(s['wins'], 'win')} and "
+            f"{count(s['losses'], 'loss', 'losses')} of {count(s['deals'], 'deal')}, "
+            f"{s['unresolved']:,} unresolved).", "",
+            "**Dead on arrival** (no legal move at the start): "
+            f"{count(s['dead_on_arrival'], 'deal')}, {pct(s['doa_rate'], 4)} "
+            f"(interval {interval(s['doa_low'], s['doa_high'], 4)}).", "",
             img("win-rate.png", "win rate as the sample grows"), "",
             "The win rate of the run's first n deals (in a seeded random order), with its "
             "interval, which narrows as one over the square root of n.", ""]
@@ -149,8 +152,8 @@ def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
          "5+6) whose cards alone, in their places, already cannot be cleared: the solver settles "
          "the deal projected onto each set of classes, one class, then two, and so on "
          "(`halfmoon.research.deadlocks`; a win of the deal is a win of every projection, so a "
-         "lost projection proves the loss). Over the census's "
-         f"{len(losses):,} losses:", ""]
+         "lost projection proves the loss). Over the run's "
+         f"{count(len(losses), 'loss', 'losses')}:", ""]
     L += table_lines(("deadlock", "losses", "share", "95 % interval", "example deal"), rows)
     L += ["", img("deadlocks.png", "kinds of deadlock"), "",
           "How often each class takes part in the deadlock: " + ", ".join(
@@ -202,18 +205,21 @@ def _forgiveness_lines(data: dict, s: dict, img) -> list[str]:
     allp = uni.loc["all"] if "all" in uni.index else uni.iloc[0]
     fp = fatal_points(data["forgiveness-games"].assign(start="win"))
     never = fp[fp["outcome"] == "never lost"].set_index("player")
+    deals = sample_words(s["forgiveness_deals"], s["wins"],
+                         (s.get("options") or {}).get("forgiveness_deals"), "winnable deal",
+                         option="--forgiveness-deals")
     L = ["## 3. How forgiving the game is", "",
-         f"Along the games of the random and the greedy player on {s['forgiveness_deals']:,} "
-         "winnable deals of the census (a seeded sample), every legal move of every position "
+         f"Along the games of the random and the greedy player on {deals}, every legal move "
+         "of every position "
          f"still winnable was settled ({s['forgiveness_positions']:,} positions; "
          "`halfmoon.research.forgiveness`). Intervals of means over positions are clustered by "
          "deal.", "",
          f"- A uniformly random legal move from a winnable position **loses it with chance "
          f"{pct(allp['loses'])}** ({interval(allp['ci_low'], allp['ci_high'])}; mean over "
-         f"{int(allp['n']):,} positions of both players' games)."]
+         f"{count(int(allp['n']), 'position')} of both players' games)."]
     L += [f"- The {p} player's own moves from winnable positions lose the game {pct(r['loses'])} "
-          f"of the time ({interval(r['ci_low'], r['ci_high'])}, {int(r['n']):,} moves); its game "
-          f"is never lost on {pct(never.loc[p, 'share'], 1)} of the deals "
+          f"of the time ({interval(r['ci_low'], r['ci_high'])}, {count(int(r['n']), 'move')}); "
+          f"its game is never lost on {pct(never.loc[p, 'share'], 1)} of the deals "
           f"({interval(never.loc[p, 'ci_low'], never.loc[p, 'ci_high'], 1)})."
           for p, r in own.iterrows() if p in never.index]
     kb = data["forgiveness-buckets"]
@@ -246,21 +252,26 @@ def _players_lines(pl: pd.DataFrame, s: dict, img) -> list[str]:
              interval(p.ci_low, p.ci_high), pct(p.of_winnable, 1), f"{p.mean_cards_left:.1f}")
             for p in pl.itertuples()]
     L = ["## 4. The price of not thinking ahead", "",
-         f"The same {s['players_deals']:,} deals (a seeded sample of the census) played once by "
-         "each simple player of `halfmoon.research.strategies`: random (a uniformly random legal "
-         "move), greedy (the move uncovering most pile cards, pairs before triplets, fullest "
-         "piles first), lookahead and lookahead3 (the best line of 2 or 3 moves over the cards "
-         "on show; rules in `solver/players/simple.py`), against the solver's verdicts.", ""]
+         f"The same deals, {_players_deals_words(s)}, played once by each simple player of "
+         "`halfmoon.research.strategies`: random (a uniformly random legal move), greedy (the "
+         "move uncovering most pile cards, pairs before triplets, fullest piles first), "
+         "lookahead and lookahead3 (the best line of 2 or 3 moves over the cards on show; "
+         "rules in `solver/players/simple.py`), against the solver's verdicts.", ""]
     L += table_lines(("player", "deals", "won", "win rate", "95 % interval", "of the winnable",
                       "cards left (mean)"), rows)
     if "vs_greedy" in pl:
         L += ["", "Each player against the greedy one on the same deals (difference of the win "
               "rates in points, paired by deal, with its 95 % interval): " + "; ".join(
-                  f"{p.player} {100 * p.vs_greedy:+.2f} ({100 * p.vs_greedy_low:+.2f} to "
-                  f"{100 * p.vs_greedy_high:+.2f})"
+                  f"{p.player} {points(p.vs_greedy, p.vs_greedy_low, p.vs_greedy_high)}"
                   for p in pl.itertuples() if p.player not in ("greedy",)) + "."]
     L += ["", img("players.png", "players"), ""]
     return L
+
+
+def _players_deals_words(s: dict) -> str:
+    """The players' deals: all the run's, or a seeded sample of them."""
+    return sample_words(s["players_deals"], s["deals"],
+                        (s.get("options") or {}).get("players_deals"), option="--players-deals")
 
 
 def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[str]:
@@ -275,11 +286,12 @@ def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[
                       zip(dt["nodes_from"], dt["nodes_below"], dt["wins"], dt["losses"])])
     zero = int(s.get("zero_positions", 0))
     if zero:
-        L += ["", f"The first row's {zero:,} deals with 0 positions were settled with no search "
-              "(the start alone decides them); the chart's log scale draws them in its first "
-              "column with the rest below 10."]
+        were = "was" if zero == 1 else "were"
+        L += ["", f"The first row's {count(zero, 'deal')} with 0 positions {were} settled with "
+              "no search (the start alone decides them); the chart's log scale draws them in its "
+              "first column with the rest below 10."]
     L += ["", img("difficulty.png", "positions searched per deal"), "",
-          f"The {len(hd)} hardest deals of the census, solved again (same verdict each time: "
+          f"The {count(len(hd), 'hardest deal')} of the run, solved again (same verdict each time: "
           f"{'yes' if hd['same_again'].all() else 'NO'}):", ""]
     L += table_lines(("deal", "code", "verdict", "positions", "time in the run", "settled by"),
                      [(r.deal, r.code, r.verdict, f"{r.nodes:,}", duration(r.seconds),
@@ -292,13 +304,36 @@ def _recheck_lines(s: dict) -> list[str]:
     rc = s["recheck"]
     share = (s.get("options") or {}).get("recheck")
     share = s["recheck_deals"] / s["deals"] if share is None else share
-    L = ["", "## 6. Checked by other means", "",
-         f"A seeded random {s['recheck_deals']:,} deals of the run ({_share_words(share)}): every "
-         "win's recorded line replayed move by move through the reference engine, every loss put "
-         "to the CP-SAT model of `solver/check/cpsat.py` (shares no code with the search; "
-         f"a time limit of {s['recheck_limit']:g} s each).", ""]
+    n = int(s["recheck_deals"])
+    deals = sample_words(n, s["deals"])
+    what = (f"{deals[0].upper()}{deals[1:]} ({_share_words(share)})" if n < s["deals"]
+            else f"{deals[0].upper()}{deals[1:]} (`--recheck {share:g}`)")
+    L = ["", "## 6. Checked by other means", "", what + ": " + _recheck_words(rc, s) + ".", ""]
     L += table_lines(list(rc), [list(f"{v:,}" for v in rc.values())])
     return L
+
+
+def _recheck_words(rc: dict, s: dict) -> str:
+    """How the recheck's wins and losses were checked, each said only where it held some."""
+    held = s.get("recheck_held") or {  # findings made before it was kept: from the counts
+        "wins": int(rc.get("wins replayed", 0)) + int(rc.get("wins not replayed", 0)),
+        "losses": (int(rc.get("losses confirmed", 0)) + int(rc.get("disagreements", 0))
+                   + int(rc.get("losses not confirmed within the limit", 0)))}
+    wins, losses = int(held["wins"]), int(held["losses"])
+    model = ("the CP-SAT model of `solver/check/cpsat.py` (shares no code with the search; a "
+             f"time limit of {s['recheck_limit']:g} s each)")
+    parts = []
+    if wins:
+        parts.append(("its win's" if wins == 1 else f"each of its {wins:,} wins'")
+                     + " recorded line replayed move by move through the reference engine")
+    else:
+        parts.append("it held no win, so no line was replayed")
+    if losses:
+        parts.append(("its loss" if losses == 1 else f"each of its {losses:,} losses")
+                     + f" put to {model}")
+    else:
+        parts.append("it held no loss, so none was put to the CP-SAT model")
+    return "; ".join(parts)
 
 
 def _share_words(share: float) -> str:

@@ -51,7 +51,13 @@ FAIR_CURVE = ("fair@16", "fair@64")
 
 
 def census_command(manifest: dict, path: str) -> str:
-    """The ``halfmoon batch`` command that writes (or resumes) the census."""
+    """The ``halfmoon batch`` command that writes (or resumes) the census: its deals, where it
+    writes, and only the options that made it differ from that command's defaults (a budget,
+    the lines left out, a chunk size other than the one chosen for its size), as a user types
+    it."""
+    from halfmoon.batch.plan import choose_chunk_size
+    from solver import DEFAULT_BUDGET
+
     src = manifest.get("source", {})
     if src.get("kind") == "random":
         what = f"--random {src['count']} --seed {src['seed']}"
@@ -59,7 +65,18 @@ def census_command(manifest: dict, path: str) -> str:
         what = f"--range {src.get('start')}:{src.get('stop')}"
     else:
         what = "--codes FILE"
-    return f"halfmoon batch {what} --out {path} --chunk-size {manifest.get('chunk_size', 5000)}"
+    words = [f"halfmoon batch {what} --out {path}"]
+    budget = manifest.get("budget")
+    if budget is not None and int(budget) != DEFAULT_BUDGET:
+        words.append(f"--budget {int(budget)}")
+    if manifest.get("lines") == "none":
+        words.append("--lines none")
+    count = int((manifest.get("deals") or {}).get("count") or 0)
+    size = manifest.get("chunk_size")
+    if size is not None and (not count or int(size) != choose_chunk_size(count, cluster=False,
+                                                                          cores=1)):
+        words.append(f"--chunk-size {int(size)}")
+    return " ".join(words)
 
 
 def run_identity(manifest: dict, path: str) -> dict:
@@ -347,7 +364,8 @@ DATA_FILES = {
 FAIR_FILES = {
     "fair-ladder.parquet": "one row per player on the fair-play deals, the solver (every card "
                            "shown) first: player, deals, won, win_rate, ci_low, ci_high, vs_greedy "
-                           "and vs_lookahead (paired differences with their intervals), "
+                           "and vs_lookahead (paired differences with their intervals), vs_top "
+                           "(the same against the fair player of the highest win rate), "
                            "seconds_per_game, evaluations_per_game",
     "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, "
                           "won, win_rate, ci_low, ci_high, vs_lookahead (with its interval), "
@@ -368,6 +386,8 @@ def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     d.mkdir(parents=True, exist_ok=True)
     s = dict(derived["summary"])
     s["recheck"] = recheck_counts(derived["recheck"])
+    held = derived["recheck"]["verdict"].value_counts()
+    s["recheck_held"] = {"wins": int(held.get("win", 0)), "losses": int(held.get("loss", 0))}
     s["solver_version_now"] = SOLVER_VERSION
     derived["win_rate"].to_parquet(d / "win-rate.parquet", index=False)
     derived["features"].to_parquet(d / "features.parquet", index=False)
@@ -408,7 +428,18 @@ def fair_ladder(games: pd.DataFrame) -> pd.DataFrame:
     one = games.drop_duplicates("deal")
     solver = one.assign(player="solver", won=one["verdict"] == "win", seconds=0.0, evaluations=0)
     both = pd.concat([solver, games], ignore_index=True)
-    return ladder(both[["deal", "player", "won", "seconds", "evaluations"]])
+    t = ladder(both[["deal", "player", "won", "seconds", "evaluations"]])
+    # each player against the fair player of the highest win rate (the first of a tie), so
+    # that the page names a best only where it is told apart from each other
+    fair = t[t["player"] != "solver"]
+    if len(fair):
+        top = fair.loc[fair["win_rate"].idxmax(), "player"]
+        wide = both.pivot(index="deal", columns="player", values="won")
+        diffs = [(0.0, 0.0, 0.0) if p == top else
+                 paired_difference(wide[p].to_numpy(float), wide[top].to_numpy(float))
+                 for p in t["player"]]
+        t["vs_top"], t["vs_top_low"], t["vs_top_high"] = map(list, zip(*diffs))
+    return t
 
 
 def fair_curve(games: pd.DataFrame) -> pd.DataFrame:

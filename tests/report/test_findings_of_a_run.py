@@ -153,15 +153,16 @@ def test_the_population_the_commands_and_the_recheck_are_the_runs(runs, kind):
     src = m["source"]
     what = (f"--range {src['start']}:{src['stop']}" if kind == "range"
             else f"--random {src['count']} --seed {src['seed']}")
-    batch = f"halfmoon batch {what} --out {run} --chunk-size {m['chunk_size']}"
+    batch = f"halfmoon batch {what} --out {run}"  # the chunk size chosen for it: not typed
     findings = (f"halfmoon findings {run}" + (f" --out {out}" if out else "")
                 + f" --seed {o['seed']} --players-deals {o['players_deals']} --forgiveness-deals"
                 f" {o['forgiveness_deals']} --fair-deals {o['fair_deals']} --recheck"
                 f" {o['recheck_share']:g} --limit {o['recheck_limit']:g}")
     assert f"```\n{batch}\n{findings}\n```" in text
     k = round(o["recheck_share"] * deals)
-    assert (f"A seeded random {k:,} deals of the run ({100 * o['recheck_share']:g} % asked for "
-            f"with `--recheck {o['recheck_share']:g}`)") in text
+    assert (f"A seeded random sample of {k:,} of the run's {deals:,} deals "
+            f"({100 * o['recheck_share']:g} % asked for with `--recheck {o['recheck_share']:g}`)"
+            ) in text
     assert f"a time limit of {o['recheck_limit']:g} s each" in text
     assert "Every figure on this page is of solver version" in text
     # nothing of the shipped census
