@@ -38,7 +38,9 @@ ALONG_NOTE = ("Uses only the cards entered: the 20 the app showed and each card 
               "The recommended move is the move of largest share (ties: the tuned player's "
               "move, else the first): with the app's undo, the advice that needed the fewest "
               "moves to win. The fair player's own move is shown beside it: without undo it "
-              "wins more games.")
+              "wins more games. The recommendation is shown, and its move outlined, once "
+              "settled: at the last stage, or earlier when every other move is clearly below "
+              "it; until then the leading move is shown as provisional.")
 
 
 # --- the state ------------------------------------------------------------------------

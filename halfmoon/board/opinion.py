@@ -323,7 +323,10 @@ FAIR_NOTE = ("Uses only the cards the page shows (the pile tops and the reserve)
              "Newcombe's). The recommended move is the move of largest share (ties: the tuned "
              "player's move, else the first): with the app's undo, the advice that needed "
              "the fewest moves to win. The fair player's own move (chosen by its roll-outs) "
-             "is shown beside it: without undo it wins more games.")
+             "is shown beside it: without undo it wins more games. The recommendation is "
+             "shown, and its move outlined, once settled: at the last stage, or earlier when "
+             "every other move is clearly below it; until then the leading move is shown as "
+             "provisional.")
 RULE = ("the move of largest share; among moves of equal share the tuned player's move, else "
         "the first in the engine's order")
 
@@ -343,17 +346,24 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     ``tied`` says whether its Wilson interval reaches the best's.  ``move``/``sources``: the
     recommended move (:data:`RULE`), the one the page highlights; ``fair_move`` the fair
     player's own, ``best`` the move of largest share, ``why`` the rule's reason in words,
-    ``position`` the position's share from the same layouts (None when not paired);
-    ``more`` while better answers are to come."""
+    ``position`` the position's share from the same layouts (None when not paired),
+    ``gap`` why it is above the best move's when it is well above (:func:`share_gap`);
+    ``more`` while better answers are to come.
+
+    A paired answer is ``settled`` when it is the last (``most`` layouts, or stopped) or
+    when every other move is clearly below the leader; until then it is ``provisional``:
+    no ``move`` and no ``sources`` (nothing to outline), the leader as ``leaning`` and the
+    move it is not yet clear of as ``rival``."""
     empty = {"sources": [], "moves": [], "samples": 0, "note": FAIR_NOTE, "position": None,
-             "fair_move": None, "best": None, "why": None, "rule": RULE}
+             "fair_move": None, "best": None, "why": None, "rule": RULE, "gap": None,
+             "settled": True, "leaning": None, "rival": None}
     if game.is_won:
         return {**empty, "kind": "won", "text": "The game is won.", "more": False}
     if not game.legal_moves:
         return {**empty, "kind": "stuck", "text": "No legal move.", "more": False}
     if answer is None or (not answer.get("moves") and not answer.get("stop")):
         return {**empty, "kind": "pending", "text": "Sampling layouts of the hidden cards…",
-                "more": True}
+                "more": True, "settled": False}
     if not answer.get("moves"):
         return {**empty, "kind": "unknown", "text": f"No fair hint ({answer['stop']}).",
                 "more": False}
@@ -402,6 +412,15 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     plow, phigh = wilson_interval(wins, n)[0], wilson_interval(min(n, wins + open_), n)[1]
     out["position"] = {"share": wins / n if n else 0.0, "low": plow, "high": phigh,
                        "wins": wins, "unresolved": open_, "samples": n}
+    out["gap"] = share_gap(out["position"], moves[0], n)
+    rival = _rival(moves, str(shown))
+    if more and rival is not None:  # not settled: no move outlined, no "Play"
+        return {**out, "kind": "provisional", "settled": False, "move": None,
+                "leaning": str(shown), "sources": [], "rival": rival["move"],
+                "text": f"Leaning to {move_cards(game, shown)}, still counting ({n} of {most} "
+                        f"layouts): not yet clear of {rival['cards']} ({_pts(rival['diff'])} "
+                        f"points, 95 % paired interval {_pts(rival['diff_low'])} to "
+                        f"{_pts(rival['diff_high'])})"}
     fair_row = next(m for m in moves if m["move"] == str(fair_move))
     pct = f"{round(100 * chosen['share'])} % of {n} layouts"
     why = f"the largest share ({pct})"
@@ -417,6 +436,32 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
                 f"({_pts(fair_row['diff'])} points, 95 % paired interval "
                 f"{_pts(fair_row['diff_low'])} to {_pts(fair_row['diff_high'])})")
     return {**out, "why": why, "text": f"Play {move_cards(game, shown)}: {why}"}
+
+
+def _rival(moves: list[dict], leader: str) -> Optional[dict]:
+    """The move the leader is not yet clear of: among the others whose paired interval
+    against the best reaches 0, the one whose interval reaches highest (None: the leader
+    is clear of every other move)."""
+    open_ = [m for m in moves if m["move"] != leader and not m["clearly_below"]]
+    return max(open_, key=lambda m: m["diff_high"], default=None)
+
+
+GAP_POINTS = 0.05  # the position's share this far above the best move's is explained
+
+
+def share_gap(position: dict, best: dict, n: int) -> Optional[dict]:
+    """Why the position's share is above the best move's, when it is by
+    :data:`GAP_POINTS` or more: the position counts a layout won when any move wins it, so
+    the layouts won only by other moves than the best add to it (``layouts`` of them)."""
+    only_others = int(position["wins"]) - int(best["keeps"])
+    if not n or only_others / n < GAP_POINTS:
+        return None
+    return {"layouts": only_others, "points": only_others / n,
+            "text": f"Why {round(100 * position['share'])} % for the position and "
+                    f"{round(100 * best['share'])} % for the best move: in {only_others} of "
+                    f"the {n} layouts only other moves win (the position counts a layout "
+                    "when any move wins it, and which move wins changes from layout to "
+                    "layout)."}
 
 
 def _ordinal(k: int) -> str:

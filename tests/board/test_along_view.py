@@ -160,3 +160,30 @@ def test_a_correction_asks_afresh_and_no_answer_of_before_is_drawn():
     assert review_key(ends[False]) is None and along_jobs(ends[False], {})[0].work[0] == "along"
     end = ends[True]
     assert review_key(end) != before and review_key(end)[3] == tuple(end.along.unknown_places())
+
+
+def test_the_advice_is_provisional_until_settled():
+    from test_opinion import paired_answer
+
+    live = live_of(AlongGame(shown(DEAL)))
+    moves = [str(m) for m in live.game.legal_moves]
+    rows = {m: range(0, 8) for m in moves}
+    rows[moves[0]], rows[moves[1]] = range(0, 16), range(0, 15)  # one layout apart
+    key, answers = position_key(live), {}
+
+    def stage(samples: int) -> dict:
+        answer = paired_answer(rows, samples, moves[1], tie=moves[0])
+        keep_answer(answers, key, {**answer, "wins": answer["position_wins"], "unresolved": 0})
+        return along_opinion(live, answers)
+
+    out = stage(ALONG_STAGES[0])
+    fair = out["fair"]
+    assert fair["kind"] == "provisional" and fair["more"] and out["busy"]
+    assert fair["move"] is None and fair["sources"] == [] and fair["leaning"] == moves[0]
+    assert fair["text"].startswith("Leaning to ") and "still counting (16 of 384" in fair["text"]
+    assert out["light"] == "share" and out["says"].startswith("Winnable in 100 %")
+    out = stage(ALONG_STAGES[-1])  # the last stage: settled, whatever the gap
+    fair = out["fair"]
+    assert fair["kind"] == "move" and not fair["more"] and not out["busy"]
+    assert fair["move"] == moves[0] and fair["sources"] == moves[0].split("+")
+    assert fair["text"].startswith("Play ")

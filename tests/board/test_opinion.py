@@ -269,9 +269,9 @@ def test_the_fair_hint_recommends_one_move_and_says_why():
     moves = [str(m) for m in game.legal_moves]
     rows = {moves[0]: range(0, 60), moves[1]: range(0, 62), moves[2]: range(0, 64),
             moves[3]: range(0, 20)}
-    # the move of largest share is recommended; the fair player's (62 of 64) is beside it,
-    # not told apart from it
-    view = fair_view(game, paired_answer(rows, 64, moves[1]), 384)
+    # the move of largest share is recommended (64 layouts: the last stage here); the fair
+    # player's (62 of 64) is beside it, not told apart from it
+    view = fair_view(game, paired_answer(rows, 64, moves[1]), 64)
     assert view["move"] == view["best"] == moves[2] and view["fair_move"] == moves[1]
     assert view["sources"] == ["P2", "P8"]
     assert view["position"]["share"] == 1.0
@@ -284,23 +284,88 @@ def test_the_fair_hint_recommends_one_move_and_says_why():
                                    "told apart from it (−3.1 points")
     assert view["why"] in view["text"] and "the tuned" in view["rule"]
     # the fair player's move (20 of 64) clearly below: said so
-    view = fair_view(game, paired_answer(rows, 64, moves[3]), 384)
+    view = fair_view(game, paired_answer(rows, 64, moves[3]), 64)
     assert view["move"] == moves[2] and view["fair_move"] == moves[3]
     low = next(m for m in view["moves"] if m["move"] == moves[3])
     assert low["clearly_below"] and not low["tied"] and low["diff_high"] < 0
     assert "is clearly below it" in view["text"]
     # the fair player's move is the largest share
-    view = fair_view(game, paired_answer(rows, 64, moves[2]), 384)
+    view = fair_view(game, paired_answer(rows, 64, moves[2]), 64)
     assert view["text"] == "Play 5♥ P2 + 6♦ P8: the largest share (100 % of 64 layouts); the " \
                            "fair player's move too"
     # two moves of the largest share: the tuned player's among them is recommended
     even = {**rows, moves[0]: range(0, 64)}
-    view = fair_view(game, paired_answer(even, 64, moves[3], tie=moves[0]), 384)
+    view = fair_view(game, paired_answer(even, 64, moves[3], tie=moves[0]), 64)
     assert view["move"] == moves[0]
     assert "tied with 1 other move (a tie goes to the tuned player's move" in view["text"]
     # never a highlighted move below the best, whichever the fair player's
     for chosen in moves:
-        v = fair_view(game, paired_answer(rows, 64, chosen), 384)
+        v = fair_view(game, paired_answer(rows, 64, chosen), 64)
         shown = next(m for m in v["moves"] if m["move"] == v["move"])
         assert shown["share"] == max(m["share"] for m in v["moves"])
         assert not shown["clearly_below"]
+
+
+def test_an_answer_is_provisional_until_its_leader_is_clear_or_its_last_stage():
+    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
+    moves = [str(m) for m in game.legal_moves]
+    # 62 of 64 against 64 of 64: the leader is not clear of the runner-up (2 layouts apart)
+    rows = {moves[0]: range(0, 40), moves[1]: range(0, 62), moves[2]: range(0, 64),
+            moves[3]: range(0, 20)}
+    answer = paired_answer(rows, 64, moves[1])
+    runner_up = next(m for m in answer["moves"] if m["move"] == moves[1])
+    assert runner_up["diff_high"] >= 0  # not clearly below the leader
+    view = fair_view(game, answer, 384)  # 64 of 384 layouts: more to come
+    assert view["kind"] == "provisional" and not view["settled"] and view["more"]
+    assert view["move"] is None and view["sources"] == [] and view["why"] is None
+    assert view["leaning"] == moves[2] and view["rival"] == moves[1]
+    assert view["text"].startswith("Leaning to 5♥ P2 + 6♦ P8, still counting (64 of 384 "
+                                   "layouts): not yet clear of 5♠ P1 + 6♣ P9 (−3.1 points")
+    assert "Play" not in view["text"]
+    # the same answer as the last stage: settled, the move outlined and "Play" said
+    last = fair_view(game, answer, 64)
+    assert last["kind"] == "move" and last["settled"] and not last["more"]
+    assert last["move"] == moves[2] and last["sources"] == ["P2", "P8"]
+    assert last["text"].startswith("Play 5♥ P2 + 6♦ P8")
+    # a stage that stopped (an error, a time-out) is the last one too
+    assert fair_view(game, {**answer, "stop": "time limit"}, 384)["kind"] == "move"
+
+
+def test_a_leader_clear_of_every_other_move_is_settled_before_the_last_stage():
+    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
+    moves = [str(m) for m in game.legal_moves]
+    rows = {moves[0]: range(0, 30), moves[1]: range(0, 40), moves[2]: range(0, 64),
+            moves[3]: range(0, 20)}
+    answer = paired_answer(rows, 64, moves[1])
+    assert all(m["diff_high"] < 0 for m in answer["moves"] if m["move"] != moves[2])
+    view = fair_view(game, answer, 384)
+    assert view["more"] and view["settled"] and view["kind"] == "move"
+    assert view["move"] == moves[2] and view["sources"] == ["P2", "P8"]
+    # one move a layout behind the leader: provisional, and that move named
+    close = {**rows, moves[0]: range(0, 63)}
+    view = fair_view(game, paired_answer(close, 64, moves[1]), 384)
+    assert view["kind"] == "provisional" and view["rival"] == moves[0]
+    # a tie at the top: never settled before the last stage
+    tie = {**rows, moves[0]: range(0, 64)}
+    view = fair_view(game, paired_answer(tie, 64, moves[1], tie=moves[0]), 384)
+    assert view["kind"] == "provisional" and view["sources"] == []
+    assert fair_view(game, paired_answer(tie, 64, moves[1], tie=moves[0]), 64)["kind"] == "move"
+
+
+def test_a_position_share_well_above_the_best_moves_says_why():
+    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
+    moves = [str(m) for m in game.legal_moves]
+    # the best move wins 0-43 (44 of 64, 69 %); two others win layouts it does not
+    rows = {moves[0]: range(0, 44), moves[1]: range(30, 49), moves[2]: range(40, 47),
+            moves[3]: range(0, 10)}
+    view = fair_view(game, paired_answer(rows, 64, moves[1]), 64)
+    assert view["position"]["wins"] == 49 and view["moves"][0]["keeps"] == 44
+    gap = view["gap"]
+    assert gap["layouts"] == 5 and abs(gap["points"] - 5 / 64) < 1e-9
+    assert gap["text"] == ("Why 77 % for the position and 69 % for the best move: in 5 of the "
+                           "64 layouts only other moves win (the position counts a layout when "
+                           "any move wins it, and which move wins changes from layout to "
+                           "layout).")
+    # within a few points (here 1 layout of 64): nothing to explain
+    near = {**rows, moves[1]: range(30, 45), moves[2]: range(40, 44)}
+    assert fair_view(game, paired_answer(near, 64, moves[1]), 64)["gap"] is None

@@ -145,7 +145,8 @@
     hint.hidden = !(ui.hint && o.hint);
     // while the fair hint is shown, the peeking hint's and the line's outlines are not:
     // one recommendation on the table at a time
-    const fairShown = !!(o.fair && o.fair.kind === "move");
+    // (a provisional answer outlines nothing: its move is not settled yet)
+    const fairShown = !!(o.fair && (o.fair.kind === "move" || o.fair.kind === "provisional"));
     if (fairShown) o.fair.sources.forEach((s) => hinted.add(s)); // the recommended move
     if (ui.hint && o.hint) {
       hint.textContent = o.hint.text;
@@ -220,6 +221,15 @@
       why.className = "why";
       why.textContent = f.why.charAt(0).toUpperCase() + f.why.slice(1) + ".";
       says.replaceChildren(play, why);
+    } else if (f.kind === "provisional") { // no "Play" until the answer is settled
+      const leaning = document.createElement("span");
+      leaning.className = "leaning";
+      const cut = f.text.indexOf(", still counting");
+      leaning.textContent = cut > 0 ? f.text.slice(0, cut) : f.text;
+      const why = document.createElement("span");
+      why.className = "why";
+      why.textContent = cut > 0 ? "Still counting" + f.text.slice(cut + 16) + "." : "";
+      says.replaceChildren(leaning, why);
     } else {
       says.textContent = f.text;
     }
@@ -247,10 +257,11 @@
       tr.dataset.keeps = m.keeps;
       tr.dataset.sources = m.sources.join("+");
       if (m.move === f.move) tr.className = "chosen";
+      else if (f.leaning && m.move === f.leaning) tr.className = "leaning";
       const cells = [m.cards, `${pct(m.share)} % (${m.keeps})`];
       if (paired) {
         tr.dataset.diffHigh = m.diff_high;
-        cells.push(m.move === f.best ? "the best"
+        cells.push(m.move === f.best ? (f.kind === "provisional" ? "leading so far" : "the best")
           : `${pts(m.diff)} (${pts(m.diff_low)} to ${pts(m.diff_high)})` +
             (m.clearly_below ? ": clearly below" : ""));
         if (m.clearly_below) tr.classList.add("below");
