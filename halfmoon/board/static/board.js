@@ -93,6 +93,7 @@
     $("score").textContent = s.status.score;
     $("moves").textContent = s.status.moves;
     $("code").textContent = s.status.code || "layout";
+    $("code").title = $("code").textContent; // whole, when the line is too narrow for it
     drawTime();
     const msg = $("message");
     msg.hidden = !s.message;
@@ -122,8 +123,12 @@
     $("says").textContent = o.says;
 
     const list = $("movelist");
-    list.replaceChildren(...o.moves.map((m) => {
+    list.replaceChildren(...o.moves.map((m, i) => {
       const li = document.createElement("li");
+      const n = document.createElement("span"); // the number drawn whole, however many moves
+      n.className = "n";
+      n.textContent = `${i + 1}.`;
+      li.append(n);
       const dot = document.createElement("span");
       dot.className = "v " + m.after;
       dot.title = m.after === "win" ? "winnable after it" : m.after === "loss" ? "lost after it" : m.after;
@@ -138,6 +143,7 @@
       return li;
     }));
     list.scrollTop = list.scrollHeight;
+    cue(list);
 
     const hinted = new Set();
     $("hint-button").setAttribute("aria-pressed", ui.hint ? "true" : "false");
@@ -190,6 +196,7 @@
       }));
       if (!o.analysis.length) $("analysis").textContent = "No legal move.";
       markCards(o.analysis);
+      cue($("analysis"));
     }
     drawFair(o.fair);
     hooks.opinion.forEach((f) => f(o));
@@ -233,6 +240,16 @@
     } else {
       says.textContent = f.text;
     }
+    // why the position's share is above the best move's, when it is well above
+    let gap = $("fair-gap");
+    if (!gap) {
+      gap = document.createElement("p");
+      gap.id = "fair-gap";
+      gap.className = "share-gap";
+      says.after(gap);
+    }
+    gap.hidden = !f.gap;
+    gap.textContent = f.gap ? f.gap.text : "";
     const position = $("fair-position");
     position.hidden = !f.position;
     if (f.position) {
@@ -386,6 +403,32 @@
     }
   }
 
+  // A list taller than its box says how many of its lines are out of view, and where
+  // (a scroll bar is not drawn on every screen: phones and some systems hide it)
+  function cue(list) {
+    let line = list.nextElementSibling;
+    if (!line || !line.classList.contains("more")) {
+      line = document.createElement("p");
+      line.className = "more";
+      line.setAttribute("aria-hidden", "true");
+      list.after(line);
+      list.addEventListener("scroll", () => cue(list), { passive: true });
+    }
+    const box = list.getBoundingClientRect();
+    let above = 0, below = 0;
+    for (const li of list.children) {
+      const r = li.getBoundingClientRect();
+      if ((r.top + r.bottom) / 2 < box.top) above += 1;
+      else if ((r.top + r.bottom) / 2 > box.bottom) below += 1;
+    }
+    const parts = [];
+    if (above) parts.push(`↑ ${above} more above`);
+    if (below) parts.push(`↓ ${below} more below`);
+    line.textContent = parts.length ? parts.join(", ") + ": scroll the list" : "";
+    line.hidden = !parts.length;
+    list.classList.toggle("clipped", parts.length > 0);
+  }
+
   // --- the server lost and found again (a restart keeps the games) ---------------------
   function notice(text, seconds) {
     const el = $("notice");
@@ -426,7 +469,10 @@
   function answered(answer) {
     if (answer.ok) return setState(answer.data);
     if (answer.status === 409 && answer.data.state) {
-      return setState(answer.data.state, "The game was played in another tab: this is where it stands.");
+      setState(answer.data.state);
+      // nothing of the tap was done: the player sees why, and the game as it now is
+      return notice("The game changed elsewhere (in another tab): nothing was done; this is " +
+                    "where it stands now.", 10);
     }
     if (!hooks.error.some((f) => f(answer.data.error))) $("typed").textContent = answer.data.error;
   }
@@ -528,6 +574,7 @@
   // P10-P12: Enter, a pause or the next key taps it).
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea") || e.ctrlKey && e.key.toLowerCase() !== "z" || e.metaKey || e.altKey) return;
+    if (document.body.classList.contains("entering")) return; // the entry screen: no game's keys
     const key = e.key.toUpperCase();
     if (e.ctrlKey && key === "Z") { e.preventDefault(); undo(); return; }
     if (typed && /^\d$/.test(key)) {
@@ -562,7 +609,7 @@
 
   // what another script of the page may use (along.js: the game from the app)
   window.halfmoonBoard = { api, send, answered, setState, hooks, spots, places: PILE_PLACES,
-                          undo, game: () => game };
+                          undo, cue, game: () => game };
 
   setInterval(drawTime, 1000);
   start();
