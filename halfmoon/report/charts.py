@@ -23,21 +23,56 @@ def figure(width: float = 6.4, height: float = 3.6) -> Figure:
 
 
 MIN_DEALS = 30  # a rate is drawn only where it rests on at least this many deals
+RUN_ORDER = "in the run's order"  # the order of stats.in_run_order, said on the chart
 
 
-def plot_running_win_rate(ax, df: pd.DataFrame) -> None:
-    """The win rate (%) and its 95 % interval as the sample grows (deals in order)."""
-    run = stats.running_win_rate(df)
+def legend_beside(ax, **kwargs):
+    """The legend right of the frame, where it covers no data (the figure's tight layout
+    makes room for it)."""
+    kwargs.setdefault("fontsize", 8)
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                     frameon=False, **kwargs)
+
+
+def frame_values(ax, low, high) -> None:
+    """y limits (in %) that hold every value from ``low`` to ``high`` with a margin: a line
+    and its band never run off the frame."""
+    lo, hi = float(np.nanmin(low)), float(np.nanmax(high))
+    margin = max(0.5, 0.06 * (hi - lo))
+    ax.set_ylim(max(lo - margin, -0.5), min(hi + margin, 100.5))
+
+
+def plot_growing_win_rate(ax, run: pd.DataFrame, order: str = RUN_ORDER,
+                          min_deals: int = MIN_DEALS) -> None:
+    """The win rate (%) of the sample's first n deals and its 95 % interval, from
+    ``min_deals`` deals on (``run``: ``n, win_rate, ci_low, ci_high`` as shares); ``order``
+    says which deals come first, the sample's size stands over the chart."""
+    total = int(run["n"].max()) if len(run) else 0
+    run = run[run["n"] >= min_deals]
+    if run.empty:
+        ax.text(0.5, 0.5, f"{total:,} deals: fewer than {min_deals}, not drawn", ha="center",
+                va="center", transform=ax.transAxes, fontsize=8)
+        ax.set_axis_off()
+        return
     ax.fill_between(run["n"], 100 * run["ci_low"], 100 * run["ci_high"], color="#90caf9",
-                    alpha=0.6, label="95 % interval")
+                    alpha=0.7, label="95 % interval")
     ax.plot(run["n"], 100 * run["win_rate"], color=BLUE, lw=1.2, label="win rate")
     ax.set_xscale("log")
-    ax.set_xlabel("deals in the sample")
+    first, last = int(run["n"].iloc[0]), int(run["n"].iloc[-1])
+    ax.set_xlim(first, last if last > first else first + 1)
+    frame_values(ax, 100 * run["ci_low"], 100 * run["ci_high"])
+    ax.set_xlabel(f"the first n deals, {order}", fontsize=8)
     ax.set_ylabel("deals won (%)")
-    low = float(run["ci_low"].iloc[-1]) if len(run) else 0.0
-    ax.set_ylim(max(0.0, 100 * low - 15), 100.5)
-    ax.legend(loc="lower right")
+    ax.set_title(f"n = {first:,} to {total:,} deals", fontsize=8, loc="left")
+    legend_beside(ax)
     ax.grid(alpha=0.3)
+
+
+def plot_running_win_rate(ax, df: pd.DataFrame, order: str = RUN_ORDER) -> None:
+    """The win rate (%) and its 95 % interval as the sample grows, the deals taken in the
+    order of ``df`` (:func:`halfmoon.research.stats.in_run_order`: the run's, which the
+    findings count too), from :data:`MIN_DEALS` deals on."""
+    plot_growing_win_rate(ax, stats.running_win_rate(df), order)
 
 
 def plot_nodes_histogram(ax, df: pd.DataFrame) -> None:
@@ -65,9 +100,9 @@ def plot_nodes_histogram(ax, df: pd.DataFrame) -> None:
         handles, names = ax.get_legend_handles_labels()
         handles.append(Patch(facecolor="none", edgecolor="none"))
         names.append(f"not drawn: {zero:,} settled with 0 positions")
-        ax.legend(handles, names, fontsize=8)
+        legend_beside(ax, handles=handles, labels=names)
     elif data:
-        ax.legend(fontsize=8)
+        legend_beside(ax)
     ax.set_xscale("log")
     ax.set_xlabel("positions searched (deals with at least one)")
     ax.set_ylabel("deals")

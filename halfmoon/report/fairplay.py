@@ -1,6 +1,6 @@
 """Section 4b of the findings page: what a player who sees only the app's cards can win
 (the fair-play ladder, the fair player's win rate against its samples, and where the fair
-players' games are lost), and its charts."""
+players' games are lost); its charts are in :mod:`.fair_charts`."""
 
 from __future__ import annotations
 
@@ -11,41 +11,8 @@ import pandas as pd
 
 from halfmoon.research.stats import duration
 
-from .style import BLUE, GREY, ORANGE, PLAYER_COLOURS, interval, pct, table_lines
+from .style import interval, pct, table_lines
 from .wording import best_words, count, largest_share, points, sample_words, signed, told_apart
-
-
-def plot_fair_ladder(ax, t: pd.DataFrame) -> None:
-    """Each player's win rate on the fair-play deals, with its 95 % interval, the solver
-    (every card shown) last."""
-    t = pd.concat([t[t["player"] != "solver"], t[t["player"] == "solver"]])
-    y = range(len(t))
-    rate = 100 * t["win_rate"].to_numpy()
-    err = [rate - 100 * t["ci_low"].to_numpy(), 100 * t["ci_high"].to_numpy() - rate]
-    ax.barh(list(y), rate, xerr=err, color=[BLUE if p != "solver" else GREY for p in t["player"]],
-            capsize=2)
-    ax.set_yticks(list(y), [("every card shown" if p == "solver" else p) for p in t["player"]],
-                  fontsize=8)
-    ax.set_xlabel("win rate (%)")
-    ax.grid(axis="x", alpha=0.3)
-
-
-def plot_fair_curve(ax, curve: pd.DataFrame, ladder: pd.DataFrame) -> None:
-    """The fair player's win rate against the samples it spends a decision, lookahead's level
-    beside."""
-    low = 100 * (curve["win_rate"] - curve["ci_low"])
-    high = 100 * (curve["ci_high"] - curve["win_rate"])
-    ax.errorbar(curve["samples"], 100 * curve["win_rate"], yerr=[low, high], marker="o", color=BLUE,
-                capsize=3, label="fair player")
-    look = ladder[ladder["player"] == "lookahead"]
-    if len(look):
-        ax.axhline(100 * look["win_rate"].iloc[0], color=GREY, ls="--", lw=1, label="lookahead")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("sampled layouts a decision")
-    ax.set_ylabel("win rate (%)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-
 
 # the fatal move's timing: the last players of the ladder, random's games lost at once aside
 FATAL_SHOWN = ("greedy", "lookahead", "tuned", "fair")
@@ -58,27 +25,6 @@ def _fatal_rows(fatal: pd.DataFrame, player: str) -> tuple[np.ndarray, np.ndarra
     t = fatal[fatal["player"] == player]
     f = t[t["outcome"] == "fatal"]
     return f["cards_left"].astype(int).to_numpy(), f["games"].to_numpy(), int(t["games"].sum())
-
-
-def plot_fair_fatal(ax, fatal: pd.DataFrame) -> None:
-    """Where the fair-play players' games on winnable deals are lost: the share of their games
-    whose fatal move is made with so many cards left (bins of 8), one line a player."""
-    bins = np.arange(0, 112, 8)
-    colours = {**PLAYER_COLOURS, "tuned": "#7b1fa2", "fair": BLUE, "greedy": ORANGE}
-    for player in [p for p in FATAL_SHOWN if p in set(fatal["player"])]:
-        left, games, total = _fatal_rows(fatal, player)
-        if not total:
-            continue
-        h = np.histogram(left, bins=bins, weights=games)[0]
-        ax.step(bins, 100 * np.append(h, h[-1]) / total, where="post",
-                color=colours.get(player, GREY), lw=1.4,
-                label=f"{player} ({100 * games.sum() / total:.1f} % lost)")
-    ax.invert_xaxis()
-    ax.set_xlabel("cards left before the fatal move")
-    ax.set_ylabel("games on winnable deals (%)")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
 
 
 def fatal_summary(fatal: pd.DataFrame) -> pd.DataFrame:

@@ -5,45 +5,67 @@ data of ``docs/findings/`` (:func:`halfmoon.report.findings.load_data`), so that
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Union
+from typing import Iterator, Union
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from halfmoon.research.deadlocks import kind_table
+from halfmoon.research.deadlocks import kind_table, kind_words
+from halfmoon.research.stats import wilson_bounds
 
-from .charts import MIN_DEALS, figure, plot_rate_bins, pool
-from .fairplay import plot_fair_curve, plot_fair_fatal, plot_fair_ladder
-from .style import BLUE, BROWN, GREEN, GREY, ORANGE, PLAYER_COLOURS, RED
+from .charts import (
+    MIN_DEALS,
+    RUN_ORDER,
+    figure,
+    frame_values,
+    legend_beside,
+    plot_growing_win_rate,
+    plot_rate_bins,
+    pool,
+)
+from .fair_charts import plot_fair_curve, plot_fair_fatal, plot_fair_ladder
+from .style import BROWN, GREEN, GREY, ORANGE, PLAYER_COLOURS, RED
 
 
-def plot_win_rate(ax, run: pd.DataFrame) -> None:
-    """The win rate of the first n deals of the census and its 95 % interval."""
-    ax.fill_between(run["n"], 100 * run["ci_low"], 100 * run["ci_high"], color="#90caf9",
-                    alpha=0.7, label="95 % interval")
-    ax.plot(run["n"], 100 * run["win_rate"], color=BLUE, lw=1.2, label="win rate")
-    ax.set_xscale("log")
-    last = run.iloc[-1]
-    ax.set_ylim(100 * last["win_rate"] - 1.5, 100 * last["win_rate"] + 1.0)
-    ax.set_xlabel("deals of the census (in sample order)")
-    ax.set_ylabel("deals won (%)")
-    ax.legend(loc="lower right")
-    ax.grid(alpha=0.3)
+def win_rate_order(summary: dict) -> str:
+    """The order of the findings' running win rate, in words: the run's own (findings made
+    before it was: the seeded sample order of their seed)."""
+    if summary.get("win_rate_order") == "run":
+        return RUN_ORDER
+    return f"in a seeded random order (seed {summary.get('seed', '?')})"
+
+
+def plot_win_rate(ax, run: pd.DataFrame, order: str = RUN_ORDER) -> None:
+    """The win rate of the run's first n deals and its 95 % interval, from 30 deals on; every
+    point and band inside the frame (:func:`.charts.plot_growing_win_rate`)."""
+    plot_growing_win_rate(ax, run, order)
 
 
 def plot_deadlocks(ax, losses: pd.DataFrame) -> None:
-    """The kinds of deadlock of the census's losses: share of the losses, with intervals."""
+    """The kinds of deadlock of the run's losses, in words: share of the losses, with
+    intervals; a kind resting on fewer than 30 losses hatched, its count beside its name."""
     t = kind_table(losses)
-    x = np.arange(len(t))
+    y = np.arange(len(t))[::-1]
     share = 100 * t["share"].to_numpy()
-    ax.bar(x, share, color=[RED if k.startswith("faces") else BROWN for k in t.index])
-    ax.errorbar(x, share, yerr=[share - 100 * t["ci_low"], 100 * t["ci_high"] - share],
-                fmt="none", capsize=3, color="black")
-    # each kind's losses under its name: nothing written over a bar or an interval
-    ax.set_xticks(x, [f"{k}\n{n:,}" for k, n in zip(t.index, t["losses"])], fontsize=7)
-    ax.set_ylabel("losses (%)")
-    ax.set_title("the smallest set of classes that cannot be cleared", fontsize=9)
-    ax.grid(axis="y", alpha=0.3)
+    few = t["losses"].to_numpy() < MIN_DEALS
+    colours = [RED if k.startswith("faces") else BROWN for k in t.index]
+    bars = ax.barh(y, share, color=colours, xerr=[share - 100 * t["ci_low"],
+                                                   100 * t["ci_high"] - share],
+                   capsize=3, error_kw={"ecolor": "black", "lw": 1})
+    for bar, thin in zip(bars, few):
+        if thin:
+            bar.set_alpha(0.45)
+            bar.set_hatch("///")
+    # each kind's losses beside its name: nothing written over a bar or an interval
+    ax.set_yticks(y, [f"{kind_words(k)} ({n:,} loss{'' if n == 1 else 'es'})"
+                      for k, n in zip(t.index, t["losses"])], fontsize=7)
+    ax.set_xlim(0, min(100.0, 100 * float(t["ci_high"].max()) * 1.08) if len(t) else 100)
+    ax.set_xlabel("share of the losses (%)" + (
+        f"; hatched: fewer than {MIN_DEALS} losses" if few.any() else ""), fontsize=8)
+    ax.set_title(f"the smallest set of classes that cannot be cleared: n = {len(losses):,} "
+                 "losses", fontsize=8, loc="left")
+    ax.grid(axis="x", alpha=0.3)
 
 
 def plot_loss_by_feature(fig, features: pd.DataFrame, min_deals: int = MIN_DEALS) -> None:
@@ -74,43 +96,66 @@ def plot_players(ax, players: pd.DataFrame) -> None:
 
 
 def plot_keep_share(ax, forgiveness: pd.DataFrame) -> None:
-    """The share of legal moves that keep a winnable position winnable, by cards left."""
+    """The share of legal moves that keep a winnable position winnable, by cards left, where
+    it rests on 30 positions or more; the positions and deals behind each curve in its
+    legend."""
     for player, colour in (("random", BROWN), ("greedy", ORANGE)):
-        t = forgiveness[(forgiveness["player"] == player) & (forgiveness["positions"] >= 30)]
+        mine = forgiveness[forgiveness["player"] == player]
+        t = mine[mine["positions"] >= MIN_DEALS]
         if t.empty:
             continue
         t = t.assign(cards_left=t["cards_left"].astype(int)).sort_values("cards_left")
         ax.fill_between(t["cards_left"], 100 * t["ci_low"], 100 * t["ci_high"], color=colour,
                         alpha=0.25)
+        deals = int(mine["deals"].max())
         ax.plot(t["cards_left"], 100 * t["keep_share"], color=colour, lw=1.2,
-                label=f"along the {player} player's games")
-    ax.invert_xaxis()
-    ax.set_xlabel("cards left")
-    ax.set_ylabel("moves keeping it winnable (%)")
-    ax.set_ylim(0, 102)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="lower left", fontsize=8)
+                label=f"{player} player's games:\n{int(mine['positions'].sum()):,} positions, "
+                      f"{deals:,} deals")
+    ax.set_xlim(104, 0)
+    ax.set_xlabel(f"cards left (where {MIN_DEALS}+ positions have them)")
+    ax.set_ylabel("moves keeping it winnable (%)", fontsize=8)
+    shown = forgiveness[forgiveness["positions"] >= MIN_DEALS]
+    if len(shown):
+        frame_values(ax, 100 * shown["ci_low"], 100 * shown["ci_high"])
+        legend_beside(ax)
     ax.grid(alpha=0.3)
 
 
-def plot_fatal(ax, fatal: pd.DataFrame) -> None:
-    """Where the fatal moves are made: games by cards left before the fatal move."""
-    width = 4
-    bins = np.arange(0, 108, width)
-    for k, (player, colour) in enumerate((("random", BROWN), ("greedy", ORANGE))):
+def _walked(fatal: pd.DataFrame, player: str) -> int:
+    """A player's walked games (deals proved winnable): every outcome's games together."""
+    return int(fatal.loc[fatal["player"] == player, "games"].sum())
+
+
+def plot_fatal(ax, fatal: pd.DataFrame, buckets=None) -> None:
+    """Where the fatal moves are made: the share of each player's walked games (the page's
+    table's denominator) whose fatal move comes with so many cards left, in the table's
+    buckets, with 95 % intervals."""
+    from halfmoon.research.forgiveness import CARD_BUCKETS
+
+    buckets = CARD_BUCKETS if buckets is None else buckets
+    players = [p for p in ("random", "greedy") if p in set(fatal["player"])]
+    x = np.arange(len(buckets))
+    width = 0.8 / max(len(players), 1)
+    for k, player in enumerate(players):
+        walked = _walked(fatal, player)
         t = fatal[(fatal["player"] == player) & (fatal["outcome"] == "fatal")]
         t = t.assign(cards_left=t["cards_left"].astype(int))
-        total = int(t["games"].sum())
-        if not total:
+        if not walked:
             continue
-        h = np.histogram(t["cards_left"], bins=bins, weights=t["games"])[0]
-        ax.bar(bins[:-1] + k * width / 2, 100 * h / total, width=width / 2, align="edge",
-               color=colour, label=f"{player} ({total:,} games lost)")
-    ax.invert_xaxis()
+        games = np.array([int(t.loc[(t["cards_left"] <= hi) & (t["cards_left"] >= lo),
+                                    "games"].sum()) for hi, lo in buckets])
+        rate = 100 * games / walked
+        low, high = (100 * b for b in wilson_bounds(games, walked))
+        ax.bar(x + (k - (len(players) - 1) / 2) * width, rate, width=width,
+               yerr=[rate - low, high - rate], capsize=2,
+               color={"random": BROWN, "greedy": ORANGE}[player],
+               label=f"{player}: {int(games.sum()):,} lost of {walked:,} walked")
+    ax.set_xticks(x, [f"{hi}–{lo}" for hi, lo in buckets], fontsize=7)
     ax.set_xlabel("cards left before the fatal move")
-    ax.set_ylabel("lost games (%)")
+    ax.set_ylabel("walked games (%)")
+    ax.set_ylim(bottom=0)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8)
+        legend_beside(ax)
     ax.grid(axis="y", alpha=0.3)
 
 
@@ -125,7 +170,10 @@ def plot_difficulty(ax, difficulty: pd.DataFrame) -> None:
     ax.set_xticks(x, labels, fontsize=7)
     ax.set_xlabel("positions searched (decade from)")
     ax.set_ylabel("deals")
-    ax.legend(fontsize=8)
+    total = int(difficulty[["wins", "losses"]].to_numpy().sum() + difficulty.get(
+        "unresolved", pd.Series([0])).sum())
+    ax.set_title(f"n = {total:,} deals", fontsize=8, loc="left")
+    legend_beside(ax)
     ax.grid(axis="y", alpha=0.3)
 
 
@@ -135,35 +183,69 @@ def common_deals(deals: int) -> int:
     return max(MIN_DEALS, deals // 1000)
 
 
-def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
-    """Every chart of the page as a small PNG in ``out_dir``; their paths by name."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+def chart_note(summary: dict) -> str:
+    """What every chart of the page says over it, as the page does: a run not finished, or
+    being written while the findings were derived (empty for a finished run)."""
+    if not summary.get("partial") and not summary.get("writer"):
+        return ""
+    note = (f"The run is not finished: {int(summary['deals']):,} of "
+            f"{int(summary.get('planned') or 0):,} planned deals")
+    if summary.get("writer") is not None:
+        note += "; provisional: a batch process was writing it"
+    return note + "."
+
+
+NOTE_COLOUR = "#b71c1c"
+DPI = 90
+
+
+def chart_figures(data: dict) -> Iterator[tuple[str, Figure]]:
+    """Each chart of the page, by its file name, as a Figure laid out at :data:`DPI`; a run
+    not finished (or being written) has the page's note over each chart."""
+    s = data["summary"]
     jobs = {
-        "win-rate.png": (6.0, 3.0, lambda f: plot_win_rate(f.add_subplot(), data["win-rate"])),
-        "deadlocks.png": (8.0, 3.4, lambda f: plot_deadlocks(f.add_subplot(), data["losses"])),
+        "win-rate.png": (6.8, 3.0, lambda f: plot_win_rate(f.add_subplot(), data["win-rate"],
+                                                           win_rate_order(s))),
+        "deadlocks.png": (8.0, 3.6, lambda f: plot_deadlocks(f.add_subplot(), data["losses"])),
         "loss-by-feature.png": (7.5, 11.0, lambda f: plot_loss_by_feature(
-            f, data["features"], common_deals(data["summary"]["deals"]))),
-        "forgiveness.png": (6.0, 3.2, lambda f: plot_keep_share(
+            f, data["features"], common_deals(s["deals"]))),
+        "forgiveness.png": (7.2, 3.2, lambda f: plot_keep_share(
             f.add_subplot(), data["forgiveness"])),
-        "fatal-moves.png": (6.0, 3.0, lambda f: plot_fatal(f.add_subplot(), data["fatal-moves"])),
+        "fatal-moves.png": (7.2, 3.0, lambda f: plot_fatal(f.add_subplot(),
+                                                           data["fatal-moves"])),
         "players.png": (5.5, 3.4, lambda f: plot_players(f.add_subplot(), data["players"])),
-        "difficulty.png": (6.0, 3.0, lambda f: plot_difficulty(
+        "difficulty.png": (6.6, 3.0, lambda f: plot_difficulty(
             f.add_subplot(), data["difficulty"])),
     }
     if "fair-ladder" in data:
         jobs["fair-ladder.png"] = (6.0, 3.2, lambda f: plot_fair_ladder(
             f.add_subplot(), data["fair-ladder"]))
-        jobs["fair-curve.png"] = (5.0, 3.0, lambda f: plot_fair_curve(
-            f.add_subplot(), data["fair-curve"], data["fair-ladder"]))
+        jobs["fair-curve.png"] = (5.8, 3.0, lambda f: plot_fair_curve(
+            f.add_subplot(), data.get("fair-curve"), data["fair-ladder"]))
         if "fair-fatal" in data:
-            jobs["fair-fatal.png"] = (6.0, 3.0, lambda f: plot_fair_fatal(
+            jobs["fair-fatal.png"] = (7.2, 3.0, lambda f: plot_fair_fatal(
                 f.add_subplot(), data["fair-fatal"]))
-    paths = {}
+    note = chart_note(s)
     for name, (w, h, draw) in jobs.items():
-        fig = figure(w, h)
+        fig = figure(w, h + (0.3 if note else 0))
+        fig.set_dpi(DPI)  # laid out at the resolution it is saved at: no label cut at its edge
         draw(fig)
-        fig.tight_layout()
-        fig.savefig(out / name, dpi=90)
+        if note:
+            fig.text(0.01, 0.995, note, ha="left", va="top", fontsize=7.5, color=NOTE_COLOUR,
+                     gid="chart-note")
+            fig.tight_layout(rect=(0, 0, 1, 1 - 0.3 / (h + 0.3)))
+        else:
+            fig.tight_layout()
+        yield name, fig
+
+
+def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
+    """Every chart of the page (:func:`chart_figures`) as a small PNG in ``out_dir``; their
+    paths by name."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name, fig in chart_figures(data):
+        fig.savefig(out / name, dpi=DPI)
         paths[name] = out / name
     return paths

@@ -106,7 +106,7 @@ def write_report(
     budgets = ", ".join(f"{b:,}" for b in s["budgets"])
 
     fig = charts.figure()
-    charts.plot_running_win_rate(fig.add_subplot(), df)
+    charts.plot_running_win_rate(fig.add_subplot(), stats.in_run_order(df, results_dir))
     _save(fig, out / "win-rate.png")
 
     fig = charts.figure()

@@ -37,6 +37,19 @@ KINDS = ("faces", "faces+1", "faces+2", "faces+3", "faces+4", "faces+5",
          "pairs:1", "pairs:2", "pairs:3", "pairs:4", "pairs:5")
 
 
+def kind_words(kind: str) -> str:
+    """A kind of deadlock in words (``"faces+2"`` -> ``"the faces and 2 pair classes"``)."""
+    if kind == "faces":
+        return "the faces alone"
+    if kind.startswith("faces+"):
+        k = int(kind.split("+")[1])
+        return f"the faces and {k} pair class{'es' if k > 1 else ''}"
+    if kind.startswith("pairs:"):
+        k = int(kind.split(":")[1])
+        return f"{k} pair class{'es' if k > 1 else ''}, no face"
+    return {"unresolved": "not settled within the budget", "none": "none found"}.get(kind, kind)
+
+
 def class_of(rank: int) -> int:
     """The class 0..5 of a rank 1..13 (:func:`halfmoon.game.cards.rank_class`)."""
     return rank_class(rank)

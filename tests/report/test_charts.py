@@ -27,13 +27,22 @@ def test_a_figure_is_drawn_off_screen_at_its_size():
     assert fig.canvas.get_width_height() == (500, 300)
 
 
-def test_running_win_rate_ends_at_the_sample_rate_in_percent(ax, df):
+def test_running_win_rate_ends_at_the_sample_rate_in_percent(ax):
+    df = pd.DataFrame(make_rows(VERDICTS * 5))
     charts.plot_running_win_rate(ax, df)
     (line,) = ax.get_lines()
     x, y = line.get_data()
-    assert list(x) == list(range(1, len(df) + 1))
+    assert list(x) == list(range(30, len(df) + 1))  # from 30 deals on
     assert y[-1] == pytest.approx(100 * 17 / 20)  # wins among all deals, as in the report
     assert ax.get_xscale() == "log" and "%" in ax.get_ylabel()
+    assert "in the run's order" in ax.get_xlabel() and "n = 30 to 100 deals" in ax.get_title(
+        loc="left")
+
+
+def test_a_running_win_rate_on_fewer_than_30_deals_is_said_not_drawn(ax, df):
+    charts.plot_running_win_rate(ax, df)
+    assert not ax.get_lines() and not ax.axison
+    assert ax.texts[0].get_text() == "20 deals: fewer than 30, not drawn"
 
 
 def test_nodes_histogram_counts_every_deal_by_verdict(ax, df):
