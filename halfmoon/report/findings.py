@@ -24,7 +24,7 @@ from halfmoon.research.deadlocks import KINDS, class_table, kind_table
 from halfmoon.research.stats import duration
 
 from .fairplay import fair_section
-from .findings_charts import common_deals, draw_charts
+from .findings_charts import common_deals, draw_charts, win_rate_order
 from .findings_head import head_lines, versions
 from .style import interval, pct, table_lines
 from .wording import count, points, sample_words
@@ -133,8 +133,8 @@ def _win_rate_lines(s: dict, img) -> list[str]:
             f"{count(s['dead_on_arrival'], 'deal')}, {pct(s['doa_rate'], 4)} "
             f"(interval {interval(s['doa_low'], s['doa_high'], 4)}).", "",
             img("win-rate.png", "win rate as the sample grows"), "",
-            "The win rate of the run's first n deals (in a seeded random order), with its "
-            "interval, which narrows as one over the square root of n.", ""]
+            f"The win rate of the run's first n deals, {win_rate_order(s)}, with "
+            "its interval, which narrows as one over the square root of n.", ""]
 
 
 def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
