@@ -186,12 +186,12 @@ def cmd_findings(args: argparse.Namespace) -> int:
     from halfmoon.report.findings import write_findings
 
     for name in ("workers", "players_deals", "forgiveness_deals"):
-        if getattr(args, name) < 1:
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             raise _UsageError(f"--{name.replace('_', '-')} must be at least 1, "
                               f"got {getattr(args, name)}")
     if not 0 < args.recheck <= 1:
         raise _UsageError(f"--recheck must be a share of the census in (0, 1], got {args.recheck}")
-    if args.fair_deals < 0:
+    if args.fair_deals is not None and args.fair_deals < 0:
         raise _UsageError(f"--fair-deals must be at least 0, got {args.fair_deals}")
     if not args.limit > 0:
         raise _UsageError(f"--limit must be a positive number of seconds, got {args.limit}")
@@ -224,6 +224,11 @@ def cmd_findings(args: argparse.Namespace) -> int:
 def add_findings(p: argparse.ArgumentParser):
     import os
 
+    from halfmoon.research.costs import UNIT_SECONDS as COST
+    from halfmoon.research.costs import help_text
+
+    p.epilog = help_text()
+
     p.add_argument("census", metavar="DIR",
                    help="a finished run (a census): a results directory written by 'halfmoon "
                    "batch' (or its fsspec URL)")
@@ -243,19 +248,26 @@ def add_findings(p: argparse.ArgumentParser):
                    "study and the recheck take from the census (default: 2026)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
                    help="local worker processes (default: every core)")
-    p.add_argument("--players-deals", type=int, default=100_000, metavar="N",
-                   help="deals the simple players play (default: 100,000)")
-    p.add_argument("--forgiveness-deals", type=int, default=10_000, metavar="N",
-                   help="winnable deals followed move by move (default: 10,000)")
+    p.add_argument("--players-deals", type=int, default=None, metavar="N",
+                   help="deals the simple players play (default: 100,000, or all of a smaller"
+                   f" run; about {1000 * COST['players']:g} ms a deal)")
+    p.add_argument("--forgiveness-deals", type=int, default=None, metavar="N",
+                   help="winnable deals followed move by move (default: 10,000 for a run of"
+                   " 1,000,000 deals, in proportion for a smaller one, at least 200; about"
+                   f" {COST['forgiveness']:g} s a deal)")
     p.add_argument("--recheck", type=float, default=0.01, metavar="SHARE",
                    help="share of the census checked by independent means (default: 0.01)")
     p.add_argument("--limit", type=float, default=60.0, metavar="SECONDS",
-                   help="the independent model's time limit per loss (default: 60)")
-    p.add_argument("--fair-deals", type=int, default=2_000, metavar="N",
+                   help="the independent model's time limit per loss (default: 60; a loss"
+                   f" takes about {COST['recheck_loss']:g} s)")
+    p.add_argument("--fair-deals", type=int, default=None, metavar="N",
                    help="deals the fair-play ladder plays, the first of the players' sample"
-                   " (default: 2,000; 0: none)")
+                   " (default: 2,000 for a run of 1,000,000 deals, in proportion for a smaller"
+                   f" one, at least 20; 0: none; about {COST['fair']:g} s a deal, the costliest"
+                   " stage)")
     p.add_argument("--fair-only", action="store_true",
                    help="only add the fair-play stage to the findings already in --out (made from"
-                   " this census, with their seed, samples and budget), and redraw the page")
+                   " this census, with their seed, samples and budget), and redraw the page; if"
+                   " the run grew since, every stage is brought up to date with their options")
     add_quiet(p)
     return cmd_findings

@@ -111,7 +111,8 @@ def _fair_deals_words(n: int, s: dict) -> str:
     run = int(s.get("deals") or 0)
     asked = (s.get("options") or {}).get("fair_deals")
     if run and n >= run:
-        return sample_words(n, run, asked, option="--fair-deals")
+        return sample_words(n, run, asked, option="--fair-deals",
+                            given="fair_deals" not in (s.get("scaled") or {}))
     return f"{count(n, 'deal')} of the run (the first of the players' seeded sample)"
 
 

@@ -207,7 +207,7 @@ def _forgiveness_lines(data: dict, s: dict, img) -> list[str]:
     never = fp[fp["outcome"] == "never lost"].set_index("player")
     deals = sample_words(s["forgiveness_deals"], s["wins"],
                          (s.get("options") or {}).get("forgiveness_deals"), "winnable deal",
-                         option="--forgiveness-deals")
+                         option="--forgiveness-deals", given=_given(s, "forgiveness_deals"))
     L = ["## 3. How forgiving the game is", "",
          f"Along the games of the random and the greedy player on {deals}, every legal move "
          "of every position "
@@ -271,7 +271,13 @@ def _players_lines(pl: pd.DataFrame, s: dict, img) -> list[str]:
 def _players_deals_words(s: dict) -> str:
     """The players' deals: all the run's, or a seeded sample of them."""
     return sample_words(s["players_deals"], s["deals"],
-                        (s.get("options") or {}).get("players_deals"), option="--players-deals")
+                        (s.get("options") or {}).get("players_deals"), option="--players-deals",
+                        given=_given(s, "players_deals"))
+
+
+def _given(s: dict, option: str) -> bool:
+    """Whether the findings' ``option`` was typed (not its default, scaled to the run)."""
+    return option not in (s.get("scaled") or {})
 
 
 def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[str]:
@@ -440,13 +446,27 @@ def write_findings(census: Union[str, Path], out: Union[str, Path, None] = None,
 def write_fair(census: Union[str, Path], out: Union[str, Path, None] = None, *,
                force: bool = False, **options) -> Path:
     """Add the fair-play stage to the findings in ``out/findings/`` (derived from ``census``)
-    and redraw ``out/findings.md``."""
-    from halfmoon.research.findings import derive_fair, save_fair
+    and redraw ``out/findings.md``.  Where the run changed since those findings (it grew, or
+    was redone), every stage is brought up to date with the options they were made with
+    (:func:`write_findings`; the stages whose rows did not change are read back), so that the
+    page never mixes states of its run."""
+    from halfmoon.batch.state import run_state
+    from halfmoon.research.findings import RunChanged, derive_fair, findings_options, save_fair
 
+    given = out
     out = default_out(census, options.get("work")) if out is None else Path(out)
-    check_out(out, census, force=force)
+    st = run_state(census)
+    check_out(out, census, force=force, partial=not st.finished)
     data_dir = out / DATA_NAME
-    save_fair(derive_fair(census, data_dir, **options), data_dir)
+    try:
+        fair = derive_fair(census, data_dir, **options)
+    except RunChanged as exc:
+        if options.get("progress", True):
+            print(f"halfmoon: {exc}: every stage is brought up to date, not only the fair-play "
+                  "one", file=sys.stderr, flush=True)
+        return write_findings(census, given, force=True, partial=not st.finished,
+                              **findings_options(data_dir), **options)
+    save_fair(fair, data_dir)
     return write_page(data_dir, out / PAGE_NAME)
 
 

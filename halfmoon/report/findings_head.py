@@ -61,6 +61,25 @@ def _state_lines(s: dict) -> list[str]:
             f"the batch to go on, then these findings.{who}", ""]
 
 
+def _scaled_lines(s: dict) -> list[str]:
+    """The samples not given, scaled to the run (research.costs.default_samples), said with
+    what the census takes and the option that sets each."""
+    from halfmoon.research.costs import SAMPLES
+
+    scaled = s.get("scaled") or {}
+    what = {"forgiveness_deals": ("winnable deals walked", "--forgiveness-deals"),
+            "fair_deals": ("fair-play deals", "--fair-deals")}
+    parts = [f"{int(scaled[k]):,} {words} (`{option}`; {SAMPLES[k][0]:,} for a census of "
+             "1,000,000 deals)"
+             for k, (words, option) in what.items()
+             if k in scaled and int(scaled[k]) != SAMPLES[k][0]]
+    if not parts:
+        return []
+    return [f"**Samples sized to the run.** Options not given were scaled to its "
+            f"{int(scaled.get('planned', 0)):,} planned deals, so that its findings take "
+            f"minutes: {'; '.join(parts)}. Each option given sets its own.", ""]
+
+
 def head_lines(s: dict) -> list[str]:
     """The title, what the run is and how to make it again."""
     census = s["command"].split("--out ")[1].split()[0]
@@ -70,6 +89,7 @@ def head_lines(s: dict) -> list[str]:
             f"(budget {s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
             "Every interval is a 95 % interval; every figure says how it was measured.", "",
             *_state_lines(s),
+            *_scaled_lines(s),
             _versions_sentence(s), "",
             "Reproduce (the run is resumable; the second command derives everything below "
             "from it with the options it was made with"

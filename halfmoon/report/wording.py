@@ -54,18 +54,23 @@ def told_apart(low: float, high: float) -> bool:
 
 def sample_words(used: int, population: int, asked: Optional[int] = None,
                  noun: str = "deal", many: Optional[str] = None, of: str = "the run",
-                 option: Optional[str] = None) -> str:
+                 option: Optional[str] = None, given: bool = True) -> str:
     """The deals a stage took, in words true of them: every one of ``population`` ("all 3,000
     deals of the run"), or a sample of them ("a seeded random sample of 200 of the run's
-    3,000 deals"); where ``asked`` (the option, named ``option``) exceeds what the run holds,
-    that it was capped by the run's size."""
+    3,000 deals"); where ``asked`` (the option, named ``option``; ``given``: typed, else its
+    default) exceeds what the run holds, that it was capped by the run's size."""
     used, population = int(used), int(population)
     if used >= population:
         text = (f"the one {noun} of {of}" if population == 1
                 else f"all {count(population, noun, many)} of {of}")
         if asked is not None and int(asked) > population:
-            what = f"`{option} {int(asked):,}`" if option else f"the {int(asked):,} asked for"
-            text += f" ({what} asks for more than the run holds)"
+            if option and not given:
+                text += (f" (`{option}` defaults to {int(asked):,}, more than the run "
+                         "holds)")
+            else:
+                what = (f"`{option} {int(asked):,}`" if option
+                        else f"the {int(asked):,} asked for")
+                text += f" ({what} asks for more than the run holds)"
         return text
     owner = f"{of}'s" if of.startswith("the ") else f"the {of}'s"
     return (f"a seeded random sample of {used:,} of {owner} "

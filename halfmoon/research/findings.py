@@ -32,6 +32,7 @@ first winnable ones; the recheck has its own order (``seed + 1``).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Optional, Union
 
@@ -39,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from .census import FindingsError, count_census, open_census
+from .costs import default_samples, estimate, plan_lines
 from .pieces import run_pieces
 from .stats import paired_difference, wilson_interval
 
@@ -190,22 +192,30 @@ def players_table(p: pd.DataFrame, solver_wins: np.ndarray, players=PLAYERS) -> 
 
 
 def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
-           players_deals: int = 100_000, forgiveness_deals: int = 10_000,
+           players_deals: Optional[int] = None, forgiveness_deals: Optional[int] = None,
            recheck_share: float = 0.01, recheck_limit: float = 60.0,
            budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True,
-           work: Union[str, Path, None] = None, fair_deals: int = 2_000,
+           work: Union[str, Path, None] = None, fair_deals: Optional[int] = None,
            fair_samples: Optional[int] = None,
            fair_players: tuple = FAIR_LADDER + FAIR_CURVE, partial: bool = False) -> dict:
     """Every stage on a census (a directory or an fsspec URL); returns the derived frames and
     the summary (a dict).  The stages' pieces are kept in ``work`` (default: the census's
     ``_findings``; a census at a URL needs a local one).  The fair-play stage plays
     ``fair_players`` on the first ``fair_deals`` deals of the players' sample (0: none), the
-    sampling ones at ``fair_samples`` samples if given, else each at its own.  ``partial``:
-    a run not finished is taken as it stands (its summary says so), else refused."""
+    sampling ones at ``fair_samples`` samples if given, else each at its own.  A sample not
+    given (None) is scaled to the run's planned deals (:func:`.costs.default_samples`).  With
+    ``progress``, each stage's estimated cost is printed before the first starts.
+    ``partial``: a run not finished is taken as it stands (its summary says so), else
+    refused."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     work = _work_dir(census, work)
     ds, manifest = open_census(census, complete=not partial)
+    asked = {"players_deals": players_deals, "forgiveness_deals": forgiveness_deals,
+             "fair_deals": fair_deals}
+    planned = int((manifest.get("deals") or {}).get("count") or 0)
+    scaled = {k: v for k, v in default_samples(planned).items() if asked[k] is None}
+    players_deals, forgiveness_deals, fair_deals = (scaled.get(k, v) for k, v in asked.items())
     c = count_census(census, seed=seed, players_deals=players_deals,
                      forgiveness_deals=forgiveness_deals, recheck_share=recheck_share, dataset=ds,
                      manifest=manifest, partial=partial)
@@ -219,9 +229,18 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
                           "forgiveness_deals": forgiveness_deals, "fair_deals": fair_deals,
                           "recheck": recheck_share, "limit": recheck_limit,
                           "partial": bool(partial)}
+    # the samples not given, scaled to the run: the page says so
+    summary["scaled"] = {"planned": planned, **scaled} if scaled else None
     from halfmoon.batch.state import run_state
 
     summary["writer"] = run_state(census).writer if partial else None
+
+    pick = c.recheck
+    rows = _lines(ds, pick["deal"]).set_index("deal").loc[pick["deal"]].reset_index()
+    if progress:
+        costs = _costs(work, c, rows, budget, players, seed, fair_deals, fair_players,
+                       fair_samples, recheck_limit, workers)
+        print("\n".join(plan_lines(costs, workers)), file=sys.stderr, flush=True)
 
     dl = run_pieces(work, "deadlocks", c.losses[["deal", "verdict"]], _deadlock_piece,
                     {"budget": budget}, 250, workers, progress)["deadlocks"]
@@ -238,8 +257,6 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
                     {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50,
                     workers, progress)
 
-    pick = c.recheck
-    rows = _lines(ds, pick["deal"]).set_index("deal").loc[pick["deal"]].reset_index()
     rc = run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit}, 500, workers,
                     progress)["recheck"]
     hd = run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget}, 20, 1,
@@ -251,6 +268,36 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
     return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate,
             "fair": fair, "players": pl, "positions": fg.get("positions"),
             "games": fg.get("games"), "recheck": rc, "difficulty": c.difficulty, "hardest": hd}
+
+
+def _costs(work: Path, c, rows: pd.DataFrame, budget: int, players: tuple, seed: int,
+           fair_deals: int, fair_players: tuple, fair_samples: Optional[int],
+           recheck_limit: float, workers: int) -> list:
+    """Each stage's estimated cost on this run (:mod:`.costs`): its rows no kept piece holds,
+    at the seconds a unit of it takes."""
+    from .pieces import rows_to_do
+
+    def todo(stage: str, items: pd.DataFrame, params: dict) -> tuple[int, int]:
+        return rows_to_do(work, stage, items, params), len(items)
+
+    out = [estimate("deadlocks", *todo("deadlocks", c.losses[["deal", "verdict"]],
+                                       {"budget": budget}), workers),
+           estimate("players", *todo("players", c.players[["deal", "verdict"]],
+                                     {"players": tuple(players), "seed": seed}), workers)]
+    if fair_deals > 0 and fair_players:
+        fsample = c.players.iloc[:fair_deals][["deal", "verdict"]]
+        out.append(estimate("fair", *todo("fair", fsample, {
+            "names": tuple(fair_players), "seed": seed, "samples": fair_samples,
+            "budget": budget}), workers, fair_players=fair_players))
+    out.append(estimate("forgiveness", *todo("forgiveness", c.winnable, {
+        "players": ("random", "greedy"), "seed": seed, "budget": budget}), workers))
+    n, of = todo("recheck", rows, {"limit": recheck_limit})
+    losses = int((rows["verdict"] == "loss").sum()) if n else 0
+    out.append(estimate("recheck", n, of, workers, losses=losses, limit=recheck_limit))
+    n, of = todo("hardest", c.hardest, {"budget": budget})
+    out.append(estimate("hardest", n, of, 1,
+                        seconds=float(c.hardest["seconds"].sum()) if n else 0.0))
+    return out
 
 
 def _work_dir(census: Union[str, Path], work: Union[str, Path, None]) -> Path:
@@ -279,32 +326,57 @@ def _fair_stage(work: Path, sample: pd.DataFrame, deals: int, names: tuple, seed
                        25, workers, progress)["fair"].merge(fsample, on="deal")
 
 
+class RunChanged(FindingsError):
+    """The run changed (it grew, or was redone) since the findings were derived from it."""
+
+
+def findings_options(findings: Union[str, Path]) -> dict:
+    """The options of :func:`derive` the findings in ``findings`` were made with (from their
+    summary; findings kept before their options were: from the figures they kept)."""
+    s = json.loads((Path(findings) / "summary.json").read_text(encoding="utf-8"))
+    o = s.get("options")
+    if o:
+        return {"seed": int(o["seed"]), "players_deals": int(o["players_deals"]),
+                "forgiveness_deals": int(o["forgiveness_deals"]),
+                "recheck_share": float(o["recheck"]), "recheck_limit": float(o["limit"])}
+    return {"seed": int(s["seed"]), "players_deals": int(s["players_deals"]),
+            "forgiveness_deals": int(s["forgiveness_deals"]),
+            "recheck_share": float(s["recheck_deals"]) / float(s["deals"]),
+            "recheck_limit": float(s["recheck_limit"])}
+
+
 def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers: int = 2,
-                fair_deals: int = 2_000, fair_samples: Optional[int] = None,
+                fair_deals: Optional[int] = None, fair_samples: Optional[int] = None,
                 fair_players: tuple = FAIR_LADDER + FAIR_CURVE, progress: bool = True,
                 work: Union[str, Path, None] = None) -> pd.DataFrame:
     """The fair-play stage alone, for findings already derived from ``census`` (their data in
     ``findings``: the same seed, samples and budget as they used); an error if they are of
-    another census or there are no fair-play deals."""
+    another census or there are no fair-play deals, :class:`RunChanged` if the run changed
+    since (its other stages are then out of date too)."""
     d = Path(findings)
     if not (d / "summary.json").exists():
         raise FindingsError(f"{findings}: no findings data to add the fair-play stage to; "
                             "make them with 'halfmoon findings CENSUS'")
     old = json.loads((d / "summary.json").read_text(encoding="utf-8"))
-    ds, manifest = open_census(census)
+    partial = bool((old.get("options") or {}).get("partial"))
+    ds, manifest = open_census(census, complete=not partial)
     if (census_command(manifest, str(census)).split(" --out ")[0]
             != str(old.get("command", "")).split(" --out ")[0]):
         raise FindingsError(f"{findings}: these findings are of another census "
                             f"({old.get('command')!r})")
+    if fair_deals is None:
+        planned = int((manifest.get("deals") or {}).get("count") or 0)
+        fair_deals = default_samples(planned)["fair_deals"]
     if fair_deals < 1:
         raise FindingsError("--fair-deals must be at least 1 for the fair-play stage alone, "
                             f"got {fair_deals}")
     work = _work_dir(census, work)
     c = count_census(census, seed=int(old["seed"]), players_deals=int(old["players_deals"]),
-                     forgiveness_deals=int(old["forgiveness_deals"]), dataset=ds, manifest=manifest)
+                     forgiveness_deals=int(old["forgiveness_deals"]), dataset=ds, manifest=manifest,
+                     partial=partial)
     if any(c.summary[k] != old.get(k) for k in ("deals", "wins", "losses")):
-        raise FindingsError(f"{findings}: these findings count other verdicts than the census "
-                            f"{census}")
+        raise RunChanged(f"{census}: the run changed since these findings ({int(old['deals']):,} "
+                         f"deals then, {int(c.summary['deals']):,} now)")
     return _fair_stage(work, c.players, fair_deals, fair_players, int(old["seed"]), fair_samples,
                        int(old["budget"]), workers, progress)
 

@@ -61,6 +61,29 @@ def read_made_from(work: Path, stage: str) -> Optional[dict]:
         return None
 
 
+def rows_to_do(work: Path, stage: str, items: pd.DataFrame, params: dict) -> int:
+    """How many rows of ``items`` a :func:`run_pieces` of the stage would work on now (the
+    others are held by pieces made from the same options and solver), without touching
+    anything: what the stage's cost is estimated from."""
+    made = made_from(items, params)
+    old = read_made_from(work, stage)
+    if old is None or any(old.get(k) != made[k] for k in ("params", "solver_version", "columns")):
+        return len(items)
+    held = _held_rows(Path(work) / stage)
+    return sum(int(h) not in held for h in row_hashes(items))
+
+
+def _held_rows(d: Path) -> set[int]:
+    """The rows' hashes the finished pieces in ``d`` hold (read only)."""
+    rows: set[int] = set()
+    for f in d.glob("piece-*.done"):
+        try:
+            rows.update(int(r) for r in json.loads(f.read_text())["rows"])
+        except (OSError, ValueError, KeyError):
+            continue
+    return rows
+
+
 def run_pieces(work: Path, stage: str, items: pd.DataFrame, fn: Callable, params: dict,
                piece: int, workers: int, progress: bool) -> dict[str, pd.DataFrame]:
     """Apply ``fn(items_piece, **params)`` (a dict of frames, each with a ``deal`` column) to

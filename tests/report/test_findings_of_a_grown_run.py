@@ -46,10 +46,11 @@ def grown(tmp_path_factory):
     deals = deals_from_range(0, 400)
     run_batch(deals, run, chunk_size=100, chunks=range(0, 2), workers=2, progress=False)
     before = write_findings(run, partial=True, **OPTIONS).read_text(encoding="utf-8")
+    shutil.copytree(run, root / "early")  # the unfinished run and its findings, kept
     run_batch(deals, run, chunk_size=100, workers=2, progress=False)
     page = write_findings(run, **OPTIONS)
     shutil.copytree(run, fresh, ignore=shutil.ignore_patterns("_findings"))
-    return {"run": run, "before": before, "page": page,
+    return {"run": run, "before": before, "page": page, "early": root / "early",
             "fresh": write_findings(fresh, **OPTIONS)}
 
 
@@ -63,7 +64,8 @@ def test_the_page_of_the_grown_run_is_of_the_whole_run(grown):
     assert s["deals"] == 400 and not s["partial"]
     # the players: the run's first 60 deals in the sample order, every one of them
     assert s["players_deals"] == 60 and (data["players"]["deals"] == 60).all()
-    assert "The same 60 deals" in grown["page"].read_text(encoding="utf-8")
+    assert ("The same deals, a seeded random sample of 60 of the run's 400 deals"
+            in grown["page"].read_text(encoding="utf-8"))
     solver = data["players"].set_index("player").loc["solver"]
     assert solver["wins"] == int((order["verdict"].iloc[:60] == "win").sum())
     # the forgiveness sample: the run's first 3 winnable deals in that order
@@ -106,3 +108,21 @@ def test_an_unchanged_run_is_read_back_and_an_option_redoes_only_its_stage(grown
     done.clear()
     write_findings(grown["run"], **dict(OPTIONS, recheck_limit=6.0, forgiveness_deals=4))
     assert done == {"forgiveness": 1}
+
+
+def test_the_fair_stage_alone_on_a_grown_run_brings_every_stage_up_to_date(grown, capsys):
+    from halfmoon.report.findings import write_fair
+
+    early = grown["early"]
+    run_batch(deals_from_range(0, 400), early, chunk_size=100, workers=2, progress=False)
+    fair = {k: v for k, v in OPTIONS.items() if k.startswith("fair") or k == "workers"}
+    page = write_fair(early, **fair)
+    assert "brought up to date" in capsys.readouterr().err
+    a = load_data(page.parent / "findings")
+    b = load_data(grown["fresh"].parent / "findings")  # the run's page made from nothing
+    assert a["summary"]["deals"] == 400 and not a["summary"]["partial"]
+    assert "not finished" not in page.read_text(encoding="utf-8")
+    for name in ("players", "forgiveness-games", "hardest", "fair-ladder"):
+        timed = [c for c in ("seconds", "seconds_per_game") if c in a[name]]
+        pd.testing.assert_frame_equal(a[name].drop(columns=timed), b[name].drop(columns=timed),
+                                      check_exact=False, obj=name)
