@@ -24,6 +24,7 @@ from halfmoon.research import stats
 
 from . import charts
 from .style import pct, table_lines
+from .wording import count
 
 REPORT_NAME = "report.md"
 
@@ -144,7 +145,8 @@ def write_report(
     ]
     zero = int((df["nodes"] == 0).sum())
     if zero:
-        lines += [f"{zero:,} of the deals were settled with no search at all (0 positions: the "
+        lines += [f"{zero:,} of the deals {'was' if zero == 1 else 'were'} settled with no "
+                  "search at all (0 positions: the "
                   "start alone decides them, e.g. no legal move); a log axis has no place for "
                   "them, so the chart counts them in its legend and draws the others.", ""]
     lines += ["| | mean | median | 90 % | 99 % | max |", "|---|---|---|---|---|---|"]
@@ -180,8 +182,8 @@ def write_report(
         lines += [
             "## Playing without thinking ahead",
             "",
-            f"The same {s['deals']:,} deals played once by a random player (a uniformly random "
-            "legal move",
+            f"The same {count(s['deals'], 'deal')} played once by a random player (a uniformly "
+            "random legal move",
             "each turn) and by a greedy player (the move that uncovers most pile cards, then",
             "pairs before triplets, then the fullest piles), seeded with "
             f"{seed}; the solver's row is the run's verdicts:",
