@@ -107,11 +107,14 @@ def seconds_words(seconds: float) -> str:
 
 def estimate(stage: str, todo: int, of: int, workers: int, *, losses: int = 0,
              limit: Optional[float] = None, fair_players: Sequence[str] = FAIR_PLAYERS,
-             seconds: Optional[float] = None) -> StageCost:
-    """The cost of ``todo`` units of ``stage`` (of ``of`` in all) on ``workers`` processes;
-    the recheck's losses (``losses`` of its ``todo``) at most ``limit`` s each; the hardest
-    deals at ``seconds`` (their time in the run)."""
+             seconds: Optional[float] = None, piece: Optional[int] = None) -> StageCost:
+    """The cost of ``todo`` units of ``stage`` (of ``of`` in all) on ``workers`` processes,
+    each taking a piece of ``piece`` units at a time (fewer pieces than workers: as many
+    workers as pieces); the recheck's losses (``losses`` of its ``todo``) at most ``limit`` s
+    each; the hardest deals at ``seconds`` (their time in the run)."""
     w = max(1, int(workers))
+    if piece:
+        w = max(1, min(w, -(-int(todo) // int(piece))))
     note = ""
     if stage == "recheck":
         loss_s = min(UNIT_SECONDS["recheck_loss"], limit or UNIT_SECONDS["recheck_loss"])

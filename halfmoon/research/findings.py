@@ -50,6 +50,9 @@ PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
 FAIR_LADDER = ("random", "greedy", "lookahead", "tuned", "rollout", "rollout-lookahead", "uct",
                "fair")
 FAIR_CURVE = ("fair@16", "fair@64")
+# deals a piece of each stage (a piece: a worker's task, kept as soon as it is done)
+PIECE = {"deadlocks": 250, "players": 5_000, "fair": 25, "forgiveness": 50, "recheck": 500,
+         "hardest": 20}
 
 
 def census_command(manifest: dict, path: str) -> str:
@@ -243,24 +246,25 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
         print("\n".join(plan_lines(costs, workers)), file=sys.stderr, flush=True)
 
     dl = run_pieces(work, "deadlocks", c.losses[["deal", "verdict"]], _deadlock_piece,
-                    {"budget": budget}, 250, workers, progress)["deadlocks"]
+                    {"budget": budget}, PIECE["deadlocks"], workers, progress)["deadlocks"]
     losses = c.losses.merge(dl, on="deal", suffixes=("", "_projections"))
 
     pl = run_pieces(work, "players", c.players[["deal", "verdict"]], _players_piece,
-                    {"players": tuple(players), "seed": seed}, 5_000, workers, progress)["players"]
+                    {"players": tuple(players), "seed": seed}, PIECE["players"], workers,
+                    progress)["players"]
     pl = pl.merge(c.players, on="deal")
 
     fair = _fair_stage(work, c.players, fair_deals, fair_players, seed, fair_samples, budget,
                        workers, progress)
 
     fg = run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
-                    {"players": ("random", "greedy"), "seed": seed, "budget": budget}, 50,
-                    workers, progress)
+                    {"players": ("random", "greedy"), "seed": seed, "budget": budget},
+                    PIECE["forgiveness"], workers, progress)
 
-    rc = run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit}, 500, workers,
-                    progress)["recheck"]
-    hd = run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget}, 20, 1,
-                    False)["hardest"]
+    rc = run_pieces(work, "recheck", rows, _recheck_piece, {"limit": recheck_limit},
+                    PIECE["recheck"], workers, progress)["recheck"]
+    hd = run_pieces(work, "hardest", c.hardest, _hardest_piece, {"budget": budget},
+                    PIECE["hardest"], 1, False)["hardest"]
 
     summary.update(seed=seed, players_deals=len(pl), forgiveness_deals=len(c.winnable),
                    recheck_deals=len(rc), recheck_limit=recheck_limit,
@@ -281,19 +285,22 @@ def _costs(work: Path, c, rows: pd.DataFrame, budget: int, players: tuple, seed:
         return rows_to_do(work, stage, items, params), len(items)
 
     out = [estimate("deadlocks", *todo("deadlocks", c.losses[["deal", "verdict"]],
-                                       {"budget": budget}), workers),
+                                       {"budget": budget}), workers, piece=PIECE["deadlocks"]),
            estimate("players", *todo("players", c.players[["deal", "verdict"]],
-                                     {"players": tuple(players), "seed": seed}), workers)]
+                                     {"players": tuple(players), "seed": seed}), workers,
+                    piece=PIECE["players"])]
     if fair_deals > 0 and fair_players:
         fsample = c.players.iloc[:fair_deals][["deal", "verdict"]]
         out.append(estimate("fair", *todo("fair", fsample, {
             "names": tuple(fair_players), "seed": seed, "samples": fair_samples,
-            "budget": budget}), workers, fair_players=fair_players))
+            "budget": budget}), workers, fair_players=fair_players, piece=PIECE["fair"]))
     out.append(estimate("forgiveness", *todo("forgiveness", c.winnable, {
-        "players": ("random", "greedy"), "seed": seed, "budget": budget}), workers))
+        "players": ("random", "greedy"), "seed": seed, "budget": budget}), workers,
+        piece=PIECE["forgiveness"]))
     n, of = todo("recheck", rows, {"limit": recheck_limit})
     losses = int((rows["verdict"] == "loss").sum()) if n else 0
-    out.append(estimate("recheck", n, of, workers, losses=losses, limit=recheck_limit))
+    out.append(estimate("recheck", n, of, workers, losses=losses, limit=recheck_limit,
+                        piece=PIECE["recheck"]))
     n, of = todo("hardest", c.hardest, {"budget": budget})
     out.append(estimate("hardest", n, of, 1,
                         seconds=float(c.hardest["seconds"].sum()) if n else 0.0))
@@ -323,7 +330,7 @@ def _fair_stage(work: Path, sample: pd.DataFrame, deals: int, names: tuple, seed
     fsample = sample.iloc[:deals]
     return run_pieces(work, "fair", fsample[["deal", "verdict"]], _fair_piece,
                        {"names": tuple(names), "seed": seed, "samples": samples, "budget": budget},
-                       25, workers, progress)["fair"].merge(fsample, on="deal")
+                       PIECE["fair"], workers, progress)["fair"].merge(fsample, on="deal")
 
 
 class RunChanged(FindingsError):

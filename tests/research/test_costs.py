@@ -41,6 +41,11 @@ def test_a_small_runs_fair_stage_is_priced_in_minutes_not_hours():
 
 
 def test_the_estimate_says_what_is_kept_and_the_recheck_its_limit():
+    # fewer pieces than workers: the workers without a piece do not share the work
+    one = estimate("fair", 4, 4, workers=2, piece=25)
+    assert one.seconds == pytest.approx(4 * UNIT_SECONDS["fair"] + 40 * UNIT_SECONDS["players"])
+    assert estimate("fair", 50, 50, workers=2, piece=25).seconds == pytest.approx(
+        25 * UNIT_SECONDS["fair"] + 250 * UNIT_SECONDS["players"])
     assert "kept from before, nothing to do" in estimate("players", 0, 500, 2).line()
     assert "(100 to do, the rest kept)" in estimate("players", 100, 500, 2).line()
     r = estimate("recheck", 10, 10, 1, losses=2, limit=1.0)
