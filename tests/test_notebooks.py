@@ -43,23 +43,40 @@ def test_notebook_runs_and_draws(name, results, tmp_path, monkeypatch):
     monkeypatch.setenv("HALFMOON_RESULTS", str(results))
     monkeypatch.setenv("HALFMOON_SAMPLE_DIR", str(tmp_path / "must-not-be-made"))
     monkeypatch.setenv("HALFMOON_FIRST_MOVE_DEALS", "2")
-    monkeypatch.setenv("HALFMOON_FIRST_MOVE_BUDGET", "2000")
+    monkeypatch.setenv("HALFMOON_FIRST_MOVE_BUDGET", "50")  # too few to settle every move
     figures, text = run_notebook(name, tmp_path, monkeypatch)
     assert figures >= EXPECTED_FIGURES[name]
     assert not (tmp_path / "must-not-be-made").exists()  # it read the dataset it was given
-    assert "40 deals from" in text
+    assert f"40 deals from {results}, in the run's order" in text
+    # every cell that draws from the run says so
+    assert text.count(f"drawn from 40 deals from {results}") >= EXPECTED_FIGURES[name] - 1
 
 
-def run_notebook(name, tmp_path, monkeypatch) -> tuple[int, str]:
-    """Execute a notebook headless in ``tmp_path``: (figures drawn, text printed); no error."""
+def test_the_tables_are_in_percent_and_unresolved_moves_are_not_losing(results, tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.setenv("HALFMOON_RESULTS", str(results))
+    monkeypatch.setenv("HALFMOON_FIRST_MOVE_DEALS", "2")
+    monkeypatch.setenv("HALFMOON_FIRST_MOVE_BUDGET", "50")
+    _, _, tables = run_notebook("difficulty.ipynb", tmp_path, monkeypatch, tables=True)
+    assert "win_rate (%)" in tables
+    assert "keeping the win (%)" in tables and "unresolved)" in tables  # a range, not 0 %
+
+
+def run_notebook(name, tmp_path, monkeypatch, path=None, tables=False):
+    """Execute a notebook headless in ``path`` (default ``tmp_path``): (figures drawn, text
+    printed), and with ``tables`` the plain text of the tables it shows; no error."""
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+                   resources={"metadata": {"path": str(path or tmp_path)}}).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     figures = len([o for o in outputs if "image/png" in o.get("data", {})])
-    return figures, "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    if tables:
+        return figures, text, "".join(o.get("data", {}).get("text/plain", "") for o in outputs
+                                      if "image/png" not in o.get("data", {}))
+    return figures, text
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +93,48 @@ def findings_data(tmp_path_factory):
 
 @pytest.mark.parametrize("name", sorted(FINDINGS_FIGURES))
 def test_findings_notebook_draws_the_page_charts(name, findings_data, tmp_path, monkeypatch):
+    census = findings_data.parent / "census"
+    monkeypatch.setenv("HALFMOON_RESULTS", str(census))
     monkeypatch.setenv("HALFMOON_FINDINGS", str(findings_data))
-    figures, text = run_notebook(name, tmp_path, monkeypatch)
+    figures, text, tables = run_notebook(name, tmp_path, monkeypatch, tables=True)
     assert figures >= FINDINGS_FIGURES[name]
-    assert "300 deals from halfmoon batch --range 2000:2300" in text
+    assert f"findings in {findings_data}: 300 deals of halfmoon batch --range 2000:2300" in text
+    assert "NOT of" not in text and "docs/findings" not in text
+    for name_ in ("win-rate.parquet", "losses.parquet", "players.parquet", "hardest.parquet"):
+        assert f"drawn from {findings_data / name_}" in text
+    assert "win_rate (%)" in tables and "vs_greedy (points)" in tables and "share (%)" in tables
+
+
+def test_the_findings_notebook_never_draws_the_census_in_place_of_the_run(findings_data,
+                                                                          tmp_path, monkeypatch):
+    """A run whose findings were written elsewhere (here: not in its _findings/findings): the
+    notebook stops and says where to find them, drawing nothing (it drew the shipped census's
+    with one printed line to say so)."""
+    from nbclient.exceptions import CellExecutionError
+
+    census = findings_data.parent / "census"
+    monkeypatch.setenv("HALFMOON_RESULTS", str(census))
+    monkeypatch.delenv("HALFMOON_FINDINGS", raising=False)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    nb = nbformat.read(NOTEBOOKS / "findings.ipynb", as_version=4)
+    with pytest.raises(CellExecutionError) as exc:
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    said = " ".join(str(exc.value).split())
+    assert (f"{census} has no findings in {census / '_findings' / 'findings'}: 'halfmoon "
+            f"findings {census}' writes them there; findings written with --out DIR are in "
+            "DIR/findings (set FINDINGS to it); FINDINGS = 'census' draws the shipped census's "
+            "instead") in said
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if "image/png" in o.get("data", {})]
+
+
+def test_the_shipped_census_is_drawn_when_asked_for_by_name(findings_data, tmp_path,
+                                                             monkeypatch):
+    monkeypatch.setenv("HALFMOON_RESULTS", str(findings_data.parent / "census"))
+    monkeypatch.setenv("HALFMOON_FINDINGS", "census")
+    figures, text = run_notebook("findings.ipynb", tmp_path, monkeypatch, path=NOTEBOOKS)
+    assert figures >= FINDINGS_FIGURES["findings.ipynb"]
+    assert ("the shipped census's findings (../docs/findings: 1,000,000 deals of halfmoon batch "
+            "--random 1000000 --seed 2026") in text
+    assert f"not of {findings_data.parent / 'census'}" in text

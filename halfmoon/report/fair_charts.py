@@ -29,7 +29,7 @@ def plot_fair_ladder(ax, t: pd.DataFrame) -> None:
             capsize=2)
     ax.set_yticks(list(y), [("every card shown" if p == "solver" else p) for p in t["player"]],
                   fontsize=8)
-    ax.set_xlim(0, 100)
+    ax.set_xlim(0, 101)  # a rate of 100 % and its interval inside the frame
     ax.set_xlabel("win rate (%)")
     _deals_title(ax, int(t["deals"].max()) if len(t) else 0, ", the same for every player")
     ax.grid(axis="x", alpha=0.3)

@@ -27,3 +27,28 @@ def table_lines(header: Sequence[str], rows: Sequence[Sequence]) -> list[str]:
     """A Markdown table, one line each: the header, its rule, then each row."""
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
         "| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+
+
+# a table's columns that hold shares (0..1), and those that hold differences of shares
+SHARE_COLUMNS = ("win_rate", "ci_low", "ci_high", "share", "loss_rate", "keep_share",
+                 "unresolved_share", "of_winnable", "of_winnable_low", "of_winnable_high",
+                 "loses", "never_lost", "early", "middle", "late", "share_of_fatal",
+                 "winnable_share", "winnable_low", "winnable_high", "wins_of_winnable")
+DIFFERENCE_PREFIXES = ("vs_",)
+
+
+def in_percent(table, digits: int = 2):
+    """A table (a pandas DataFrame) as the pages write it: each share in % and each difference
+    of shares in points, rounded to ``digits``, their names saying so (``win_rate`` ->
+    ``win_rate (%)``, ``vs_greedy`` -> ``vs_greedy (points)``); the rest as it is."""
+    out = table.copy()
+    names = {}
+    for c in table.columns:
+        if c in SHARE_COLUMNS:
+            names[c] = f"{c} (%)"
+        elif isinstance(c, str) and c.startswith(DIFFERENCE_PREFIXES):
+            names[c] = f"{c} (points)"
+        else:
+            continue
+        out[c] = (100 * table[c].astype(float)).round(digits) + 0.0  # no -0.0
+    return out.rename(columns=names)

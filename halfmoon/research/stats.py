@@ -382,12 +382,18 @@ def first_move_winnability(deal: Union[Deal, str, int], budget: int = 100_000) -
 
 
 def first_move_table(numbers: Iterable[int], budget: int = 100_000) -> pd.DataFrame:
-    """:func:`first_move_winnability` for several deal numbers, one row each."""
+    """:func:`first_move_winnability` for several deal numbers, one row each.  The share of
+    the first moves that keep the win is known only where every move was settled
+    (``winnable_share``, NaN where some were not); ``winnable_low`` and ``winnable_high``
+    bound it, the unresolved moves counted as losing, then as winning."""
     rows = []
     for n in numbers:
         f = first_move_winnability(int(n), budget)
         rows.append({"deal": int(n), **asdict(f)})
     df = pd.DataFrame(rows, columns=["deal", "moves", "winnable", "losing", "unresolved",
                                      "verdict"])
-    df["winnable_share"] = df["winnable"] / df["moves"].where(df["moves"] > 0)
+    moves = df["moves"].where(df["moves"] > 0)
+    df["winnable_low"] = df["winnable"] / moves
+    df["winnable_high"] = (df["winnable"] + df["unresolved"]) / moves
+    df["winnable_share"] = df["winnable_low"].where(df["unresolved"] == 0)
     return df

@@ -35,3 +35,17 @@ def test_every_colour_is_a_colour():
     for colour in [*named, *style.PLAYER_COLOURS.values(), *style.VERDICT_COLOURS.values()]:
         assert is_color_like(colour), colour
     assert set(style.VERDICT_COLOURS) == {"win", "loss", "unresolved"}
+
+
+def test_a_table_is_shown_in_percent_and_points_as_the_pages_write_it():
+    import pandas as pd
+
+    t = pd.DataFrame({"player": ["greedy", "random"], "deals": [200, 200],
+                      "win_rate": [0.155, 0.0], "ci_low": [0.11, 0.0],
+                      "vs_greedy": [0.0, -0.0000001]})
+    shown = style.in_percent(t)
+    assert list(shown.columns) == ["player", "deals", "win_rate (%)", "ci_low (%)",
+                                   "vs_greedy (points)"]
+    assert shown["win_rate (%)"].tolist() == [15.5, 0.0]
+    assert shown["deals"].tolist() == [200, 200]
+    assert str(shown["vs_greedy (points)"].iloc[1]) == "0.0"  # no -0.0

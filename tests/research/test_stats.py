@@ -234,6 +234,15 @@ def test_first_move_table_on_deals():
     assert math.isclose(row["winnable_share"], row["winnable"] / 15)
 
 
+def test_first_moves_not_settled_leave_the_share_unknown_not_zero():
+    """At a budget too small to settle them, the first moves of a deal are unresolved: the
+    share that keeps the win is not known (it was given as 0.00 for a proved win)."""
+    row = stats.first_move_table([5], budget=50).iloc[0]
+    assert row["unresolved"] == row["moves"] == 12
+    assert math.isnan(row["winnable_share"])
+    assert (row["winnable_low"], row["winnable_high"]) == (0.0, 1.0)
+
+
 def test_stats_help(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["stats", "--help"])
