@@ -101,11 +101,16 @@ def _other_run(results, s: dict) -> str:
         manifest = run_state(results).manifest
     except (HalfMoonError, OSError):
         manifest = None
-    if manifest is None or "run" not in s:
+    if manifest is None:
         return ""
-    if same_run(s["run"], run_identity(manifest, str(results))):
-        return ""
-    return "they are of another run"
+    if "run" in s:
+        same = same_run(s["run"], run_identity(manifest, str(results)))
+    else:  # findings made before the run was kept: its deals as the batch command named them
+        from halfmoon.batch.sources import describe_source
+
+        same = f"halfmoon batch {describe_source(manifest.get('source', {}))} " in \
+            s.get("command", "") + " "
+    return "" if same else "they are of another run"
 
 
 def drawn_from(where: Union[str, Path], *names: str) -> str:

@@ -92,3 +92,11 @@ def test_each_cell_names_the_files_it_draws(tmp_path):
     first, second = line.splitlines()
     assert first.startswith(f"drawn from {tmp_path / 'win-rate.parquet'}: n, wins, win_rate")
     assert second.startswith(f"drawn from {tmp_path / 'summary.json'}: headline figures")
+
+
+def test_findings_made_before_runs_were_kept_are_told_apart_by_their_command(page):
+    """The shipped census's findings keep no run identity: named as a folder beside another
+    run, they are said not to be of it."""
+    census = page.parent.parent / "census"
+    _, words = findings_of(census, str(SHIPPED), SHIPPED)
+    assert words.endswith(f"; NOT of {census}: they are of another run")
