@@ -86,6 +86,7 @@ def page(browser, board_url):
 
 
 DIMMED = re.compile(r"\bdimmed\b")
+ADVICE = re.compile(r"^(move|provisional)$")  # the fair hint's answer, settled or not
 
 
 def card(page, source):
@@ -243,16 +244,18 @@ def advice_is_coherent(page, light=True):
     from playwright.sync_api import expect
 
     expect(page.locator("#fair-panel")).to_be_visible()  # drawn for this position
-    expect(page.locator("#fair-says")).to_have_attribute("data-kind", "move")
+    expect(page.locator("#fair-says")).to_have_attribute("data-kind", ADVICE)
     # one snapshot: the panel and the light are drawn from one answer
     seen = page.evaluate("""() => {
       const panel = document.getElementById("fair-panel");
       return {hidden: panel.hidden, wins: panel.dataset.positionWins,
               samples: panel.dataset.samples,
+              kind: document.getElementById("fair-says").dataset.kind,
               says: document.getElementById("says").textContent,
               rows: [...document.querySelectorAll("#fair tr")].map((tr) => ({
                 keeps: Number(tr.dataset.keeps), high: Number(tr.dataset.diffHigh),
-                chosen: tr.classList.contains("chosen"), sources: tr.dataset.sources})),
+                chosen: tr.classList.contains("chosen"),
+                leaning: tr.classList.contains("leaning"), sources: tr.dataset.sources})),
               hinted: [...document.querySelectorAll(".card.hinted")].map((c) => c.dataset.source)};
     }""")
     assert not seen["hidden"], seen  # drawn for this position, not left from the last
@@ -261,6 +264,11 @@ def advice_is_coherent(page, light=True):
     assert rows and all(r["keeps"] <= wins <= n for r in rows), seen
     assert max(r["keeps"] for r in rows) <= wins
     chosen = [r for r in rows if r["chosen"]]
+    if seen["kind"] == "provisional":  # not settled: a leader, nothing outlined
+        leaning = [r for r in rows if r["leaning"]]
+        assert not chosen and len(leaning) == 1 and seen["hinted"] == [], seen
+        assert leaning[0]["keeps"] == max(r["keeps"] for r in rows), seen
+        return n
     assert len(chosen) == 1, seen
     assert chosen[0]["high"] >= 0, seen  # not clearly below the best
     assert sorted(seen["hinted"]) == sorted(chosen[0]["sources"].split("+")), seen
@@ -779,4 +787,65 @@ def test_browser_reconnects_to_a_board_started_again(browser, tmp_path):
         sock.close()
         for board in boards:
             board.saved.close()
+    assert errors == [], errors
+
+
+class _FirstStages:
+    """A pool that runs the jobs of a game from the app but those of its last stage: its
+    advice stays as the earlier stages leave it."""
+
+    def __init__(self, pool) -> None:
+        self.pool = pool
+
+    def __getattr__(self, name):
+        return getattr(self.pool, name)
+
+    def want(self, owner, jobs, done) -> None:
+        from halfmoon.board.along_view import ALONG_STAGES
+
+        last = [j for j in jobs if isinstance(j.work, tuple) and j.work[0] == "along"
+                and j.work[2] >= ALONG_STAGES[-1]]
+        self.pool.want(owner, [j for j in jobs if j not in last], done)
+
+
+def test_browser_a_provisional_answer(browser):
+    """An answer not settled (its leader not clear of the next move, more layouts to come):
+    drawn as provisional, "Leaning to …" and still counting, no "Play", no row chosen and no
+    card outlined.  With HALFMOON_SHOTS=DIR, it at 1400 px and at 390 px."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=WAIT * 1000)
+    deal, _ = _along_deal()
+    sock = listen("127.0.0.1", 0)
+    server, thread = _serve(create_app(Board(_FirstStages(shared_pool()), start_deal=EXAMPLE)),
+                            sock)
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    errors = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(address_of(sock))
+        expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+        page.locator("#along-button").click()
+        page.locator("#along-cards").fill(" ".join(_shown(deal)))
+        page.locator("#along-start").click()
+        expect(page.locator("#fair-stage")).to_contain_text("Shares of 64 sampled layouts, "
+                                                             "more coming")
+        says = page.locator("#fair-says")
+        expect(says).to_have_attribute("data-kind", "provisional")
+        expect(says.locator(".leaning")).to_have_text(re.compile(r"^Leaning to \S+ P\d+"))
+        expect(says.locator(".why")).to_contain_text("Still counting (64 of 384 layouts): not "
+                                                     "yet clear of")
+        expect(says).not_to_contain_text("Play")
+        expect(page.locator("#fair tr.chosen")).to_have_count(0)
+        expect(page.locator("#fair tr.leaning")).to_have_count(1)
+        expect(page.locator("#fair tr.leaning")).to_contain_text("leading so far")
+        expect(page.locator(".card.hinted")).to_have_count(0)
+        advice_is_coherent(page)
+        _shot(page, "board-along-provisional")
+    finally:
+        context.close()
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
     assert errors == [], errors
