@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from halfmoon.report import charts, fair_charts
+from halfmoon.report import charts
 from halfmoon.report import findings_charts as fc
 from halfmoon.report.findings import load_data
 from halfmoon.research.deadlocks import KINDS
@@ -101,18 +101,6 @@ def _forgiveness() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _ladder(deals=20) -> pd.DataFrame:
-    return pd.DataFrame({"player": ["solver", "greedy", "lookahead", "fair"],
-                         "deals": deals, "win_rate": [0.95, 0.2, 0.25, 0.25],
-                         "ci_low": [0.8, 0.08, 0.1, 0.1], "ci_high": [0.99, 0.4, 0.45, 0.45]})
-
-
-def _curve(deals=20) -> pd.DataFrame:
-    return pd.DataFrame({"player": ["fair@16", "fair"], "samples": [16, 256], "deals": deals,
-                         "win_rate": [0.2, 0.3], "ci_low": [0.08, 0.14],
-                         "ci_high": [0.4, 0.52]})
-
-
 DRAWN_WITH_LEGENDS = {
     "win rate": lambda ax: fc.plot_win_rate(ax, _running(np.full(50, 0.9),
                                                          np.arange(30, 80))),
@@ -121,9 +109,6 @@ DRAWN_WITH_LEGENDS = {
     "difficulty": lambda ax: fc.plot_difficulty(ax, pd.DataFrame(
         {"nodes_from": [0, 10], "nodes_below": [10, 100], "wins": [50, 40],
          "losses": [3, 2], "unresolved": [0, 0]})),
-    "fair curve": lambda ax: fair_charts.plot_fair_curve(ax, _curve(), _ladder()),
-    "fair fatal": lambda ax: fair_charts.plot_fair_fatal(ax, fatal_points(
-        _fatal(("greedy", "fair")), None)),
     "positions": lambda ax: charts.plot_nodes_histogram(ax, pd.DataFrame(
         {"nodes": [0, 12, 150, 3000] * 10, "verdict": ["win", "win", "loss", "unresolved"] * 10})),
 }
@@ -178,27 +163,6 @@ def test_every_kind_of_deadlock_has_words():
     assert len(labels) == len(KINDS) + 1
     assert not any(re.search(r"faces\+\d|pairs:\d|^unresolved", t) for t in labels)
     assert "not settled within the budget (30 losses)" in labels
-
-
-def test_the_fair_charts_say_the_deals_they_rest_on():
-    ax = _ax()
-    fair_charts.plot_fair_ladder(ax, _ladder(20))
-    assert ax.get_title(loc="left").startswith("n = 20 deals")
-    assert "one deal is 5 points" in ax.get_title(loc="left")
-    ax = _ax()
-    fair_charts.plot_fair_curve(ax, _curve(20), _ladder(20))
-    assert ax.get_title(loc="left").startswith("n = 20 deals")
-    low, high = ax.get_ylim()
-    assert low <= 14 and high >= 52  # every interval inside the frame
-
-
-def test_a_fair_curve_with_no_sampled_player_is_said_not_drawn():
-    """Findings with the ladder but no fair@K rows (the chart raised 'Data cannot be
-    log-scaled')."""
-    for curve in (None, _curve().iloc[:0]):
-        ax = _ax()
-        fair_charts.plot_fair_curve(ax, curve, _ladder())
-        assert not ax.axison and "no fair player with sampled layouts" in ax.texts[0].get_text()
 
 
 def test_the_page_charts_carry_the_partial_note_and_draw_without_the_fair_curve(page):
