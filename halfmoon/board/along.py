@@ -69,26 +69,46 @@ def read_entry(text: str) -> tuple[list[Card], Optional[str]]:
     """The cards typed so far, and the card being typed at the end of ``text`` (no
     separator after it yet: ``1`` of ``10``, a rank before its suit) or None: a card begun
     is not an error while it is being typed."""
+    cards, typing, problem, _ = scan_entry(text, copies=False)
+    if problem:
+        raise AlongError(problem)
+    return cards, typing
+
+
+def scan_entry(text: str, copies: bool = True
+               ) -> tuple[list[Card], Optional[str], Optional[str], int]:
+    """``text`` read card by card up to its first problem: the cards read before it (at
+    most 20), the card being typed at the end (None, or when there is a problem), the
+    problem in words (a word that is not a card, more than 20 cards, with ``copies`` a
+    third copy of a card) or None, and the number of words typed."""
     if not isinstance(text, str):
         raise AlongError("the cards must be text such as '5S 6D 10H'")
     words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+    typed = len(words)
     typing = None
     if words and not re.search(r"[\s,;]$", text) and _begins_a_card(words[-1]):
         typing = words.pop()
-    if len(words) > SHOWN:
-        raise AlongError(f"{len(words)} cards typed: the app shows {SHOWN}, {ORDER}")
-    cards = []
+    cards: list[Card] = []
+    problem = None
     for k, word in enumerate(words):
+        if k == SHOWN:
+            break
         if _begins_a_card(word):
-            raise AlongError(f"card {k + 1} ({_place_name(k)}): {word!r} has no suit "
-                             "(a rank and a suit, such as 10H)")
+            problem = (f"card {k + 1} ({_place_name(k)}): {word!r} has no suit "
+                       "(a rank and a suit, such as 10H)")
+            break
         try:
-            cards.append(parse_card(word))
+            card = parse_card(word)
         except HalfMoonError as exc:
-            raise AlongError(f"card {k + 1} ({_place_name(k)}): {exc}") from None
-    if typing is not None and len(cards) == SHOWN:
-        raise AlongError(f"{len(cards) + 1} cards typed: the app shows {SHOWN}, {ORDER}")
-    return cards, typing
+            problem = f"card {k + 1} ({_place_name(k)}): {exc}"
+            break
+        problem = entry_problem(cards + [card]) if copies else None
+        if problem:
+            break
+        cards.append(card)
+    if problem is None and typed > SHOWN:
+        problem = f"{typed} cards typed: the app shows {SHOWN}, {ORDER}"
+    return cards, None if problem else typing, problem, typed
 
 
 def _begins_a_card(word: str) -> bool:
@@ -134,19 +154,29 @@ def empty_places(count: int) -> str:
 
 
 def entry_check(text: str) -> dict:
-    """The cards typed so far on the entry screen, checked: the count, the place of the next
-    one (None when all 20 are in), the card being typed there (``typing``, or None), the
-    places still empty in words (``empty``) and the cards still possible;
-    :class:`AlongError` naming a card that is not one or a third copy."""
-    cards, typing = read_entry(text)
-    problem = entry_problem(cards)
+    """The cards typed so far, checked: the count, the place of the next one (None when all
+    20 are in), the card being typed there (``typing``, or None), the places still empty in
+    words (``empty``), the cards still possible and the words typed (``typed``).  A card
+    that is not one, a third copy or more than 20 cards: :class:`EntryError` naming it,
+    with the same answer for the cards read before it (what the screen keeps)."""
+    cards, typing, problem, typed = scan_entry(text)
+    entry = {"count": len(cards), "cards": [str(c) for c in cards],
+             "next": _place_name(len(cards)) if len(cards) < SHOWN else None,
+             "typing": typing,
+             "empty": empty_places(len(cards)) if len(cards) < SHOWN else None,
+             "possible": possible_cards(Counter(cards)), "typed": typed}
     if problem:
-        raise AlongError(problem)
-    return {"count": len(cards), "cards": [str(c) for c in cards],
-            "next": _place_name(len(cards)) if len(cards) < SHOWN else None,
-            "typing": typing,
-            "empty": empty_places(len(cards)) if len(cards) < SHOWN else None,
-            "possible": possible_cards(Counter(cards))}
+        raise EntryError(problem, entry)
+    return entry
+
+
+class EntryError(AlongError):
+    """The cards typed cannot be read past a card: ``entry`` is the check of those before
+    it (:func:`entry_check`), what the entry screen shows."""
+
+    def __init__(self, message: str, entry: dict) -> None:
+        super().__init__(message)
+        self.entry = entry
 
 
 class AlongGame:

@@ -18,8 +18,9 @@ The API, all JSON; every request is checked and a bad one gets a 4xx with its re
 - ``POST /api/along`` ``{"cards": "5S 6D …"}`` (the 20 cards the app shows: the pile tops
   P1-P12, then the reserve R1-R8), with ``"settings"`` optionally: a new game played along
   with the app (201); ``POST /api/along/check`` ``{"cards": "5S 6D"}``: the cards typed so
-  far checked (a third copy of a card is a 400 naming it), with the cards still possible
-  and the place of the next one;
+  far checked, with the cards still possible and the place of the next one (a card that
+  is not one, a third copy or a 21st card is a 400 naming it, with ``"entry"``: the same
+  check of the cards before it, what the entry screen keeps);
 - ``POST /api/games/{id}/reveal`` ``{"pile": "P5", "card": "9H", "version": 3}``: the card
   that appeared on a waiting pile of a game from the app (a 400 naming the pile or the card
   when it cannot be: a pile not waiting, a third copy of a card);
@@ -61,7 +62,7 @@ from halfmoon.game.engine import Settings
 from halfmoon.game.errors import HalfMoonError
 
 from . import validation as check
-from .along import entry_check
+from .along import EntryError, entry_check
 from .errors import BadRequest, BoardError, Busy
 from .pool import DEFAULT_SECONDS, SolverPool
 from .service import DEFAULT_BUDGET, Board
@@ -135,7 +136,10 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
 
     async def along_check(request: Request):
         body = check.check_fields(await check.json_body(request), {"cards": str})
-        return _json(entry_check(check.required(body, "cards", "the cards typed so far")))
+        try:
+            return _json(entry_check(check.required(body, "cards", "the cards typed so far")))
+        except EntryError as exc:  # the reason, with the cards read before it
+            raise BadRequest(str(exc), extra={"entry": exc.entry}) from None
 
     async def reveal(request: Request):
         body = check.check_fields(await check.json_body(request),

@@ -13,6 +13,7 @@ from halfmoon.board.along import (
     AlongError,
     AlongGame,
     AlongLive,
+    EntryError,
     entry_check,
     entry_problem,
     read_cards,
@@ -362,3 +363,22 @@ def test_the_live_game_counts_a_correction():
     live = AlongLive("x", AlongGame(shown(deal)))
     live.correct("R1", str(deal.piles[0][0]))
     assert live.version == 1 and live.along.reserve[0] == deal.piles[0][0]
+
+
+def test_a_bad_entry_keeps_the_cards_before_it_and_counts_them():
+    """What the entry screen draws with an error: the cards read before the bad one, their
+    count and the place of the bad one, so that the arc, the count and the error agree."""
+    deal = Deal.from_number(5)
+    cards = [str(c) for c in shown(deal)]
+    with pytest.raises(EntryError, match=r"card 4 \(P4\): not a card") as info:
+        entry_check(" ".join(cards[:3] + ["3x"] + cards[4:]))  # a slip in a pasted deal
+    kept = info.value.entry
+    assert (kept["count"], kept["cards"], kept["next"], kept["typed"]) == (3, cards[:3], "P4", 20)
+    with pytest.raises(EntryError, match="21 cards typed") as info:
+        entry_check(" ".join(cards + ["AS"]))  # one too many pasted
+    kept = info.value.entry
+    assert (kept["count"], kept["cards"], kept["next"], kept["typed"]) == (20, cards, None, 21)
+    with pytest.raises(EntryError, match="a third 5♠ at P3") as info:
+        entry_check("5S 5S 5S 6D")
+    assert (info.value.entry["count"], info.value.entry["next"]) == (2, "P3")
+    assert entry_check(" ".join(cards))["typed"] == 20

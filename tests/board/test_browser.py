@@ -436,7 +436,6 @@ def test_browser_entry_draws_the_arc(page):
     expect(entry).to_have_value(" ".join(cards[:19]))
     expect(slot("R7").locator(".slot-card")).to_have_text(symbol_of(cards[18]))
     expect(page.locator("#along-count")).to_contain_text("19 of 20 entered: R8 is empty.")
-    _shot(page, "board-along-entry")
     # the picker replaces a card begun
     entry.press_sequentially(" " + cards[19][:-1])
     expect(slot("R8")).to_have_class(re.compile(r"\btyping\b"))
@@ -848,4 +847,223 @@ def test_browser_a_provisional_answer(browser):
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
+    assert errors == [], errors
+
+
+# --- the entry screen, the dead end, the lists, two tabs -------------------------------------
+def test_browser_entry_is_about_the_entry_only_and_agrees_with_its_error(page):
+    """While the app's cards are entered, nothing of the game behind the screen is shown (its
+    light, clock, hint, analysis, moves) and its keys do nothing; a card that cannot be read
+    keeps the cards before it, in the arc and in the count alike, and so does a 21st card;
+    a game chosen meanwhile closes the screen."""
+    from playwright.sync_api import expect
+
+    deal, _ = _along_deal()
+    cards = _shown(deal)
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint")).to_be_visible()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.locator("#along-button").click()
+    expect(page.locator("#along-entry")).to_be_visible()
+    for other in ("#status", "#light", ".tools", "#hint", "#moves-panel", "#keys", ".controls"):
+        expect(page.locator(other)).to_be_hidden()
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for key in "hasfu":
+        page.keyboard.press(key)
+    expect(page.locator("#analysis-panel")).to_be_hidden()
+    expect(page.locator("#fair-panel")).to_be_hidden()
+    assert not [u for u in asked if u.endswith(("/analyse", "/fair", "/undo"))], asked
+    slot = lambda place: page.locator(f'#along-arc .slot[data-place="{place}"]')  # noqa: E731
+    entry, count = page.locator("#along-cards"), page.locator("#along-count")
+    # pasted with a slip at P4: the arc and the count keep P1-P3, as the error does
+    entry.fill(" ".join(cards[:3] + ["3x"] + cards[4:]))
+    expect(page.locator("#along-error")).to_contain_text("card 4 (P4): not a card")
+    expect(count).to_have_text("3 of 20 entered; card 4 (P4) is not taken: correct it in the "
+                               "text (below, why).")
+    expect(page.locator("#along-arc .slot.filled")).to_have_count(3)
+    expect(slot("P3").locator(".slot-card")).to_have_text(symbol_of(cards[2]))
+    expect(slot("P4")).to_have_class(re.compile(r"\bbad\b"))
+    expect(slot("P5").locator(".slot-card")).to_have_text("")
+    expect(page.locator("#along-picker")).to_be_hidden()
+    _shot(page, "board-along-entry-error", phone=False)
+    # one card too many: the 20 in their places, and the count says so
+    entry.fill(" ".join(cards + ["AS"]))
+    expect(page.locator("#along-error")).to_contain_text("21 cards typed")
+    expect(count).to_have_text("21 cards typed: the app shows 20. The first 20 are in their "
+                               "places; remove 1.")
+    expect(page.locator("#along-arc .slot.filled")).to_have_count(20)
+    expect(page.locator("#along-arc .slot.bad")).to_have_count(0)
+    entry.fill(" ".join(cards))
+    expect(count).to_have_text("All 20 places filled: check them against the app, then Play "
+                               "along.")
+    expect(page.locator("#along-error")).to_be_hidden()
+    # a new game of the toolkit chosen meanwhile: the screen closes on it
+    page.locator("#deal-input").fill("7")
+    page.locator("#deal-input").press("Enter")
+    expect(page.locator("#along-entry")).to_be_hidden()
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#light")).to_be_visible()
+    expect(page.locator("#status")).to_be_visible()
+
+
+def _covered(page, selector="#table .card"):
+    """The cards of ``selector`` whose centre is under something else (a dialog, a banner)."""
+    return page.evaluate("""(selector) => [...document.querySelectorAll(selector)].filter((c) => {
+      const r = c.getBoundingClientRect();
+      if (!r.width) return false;
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !(at && c.contains(at));
+    }).map((c) => c.dataset.source)""", selector)
+
+
+@pytest.mark.parametrize("width, height", [(1400, 900), (390, 844)])
+def test_browser_a_dead_end_leaves_the_table_free(browser, board_url, width, height):
+    """The card that appeared is asked clear of every pile top (on a wide screen, in the
+    table's free bottom row); at a dead end the banner is below the table, over no card, and
+    a card tapped on the table is corrected there, on a phone too.  With HALFMOON_SHOTS=DIR,
+    the entry screen and the dead end at each width."""
+    from playwright.sync_api import expect
+
+    deal, dead_end = _along_deal()
+    phone = width < 600
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(board_url)
+    expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+    page.locator("#along-button").click()
+    page.locator("#along-cards").fill(" ".join(_shown(deal)[:19]))
+    expect(page.locator("#along-count")).to_contain_text("19 of 20 entered: R8 is empty.")
+    _shot_at(page, "board-along-entry", phone)
+    page.locator("#along-cards").fill(" ".join(_shown(deal)))
+    page.locator("#along-start").click()
+    expect(page.locator("#code")).to_have_text("from the app")
+    for source in dead_end[0].split("+"):
+        card(page, source).click()
+    expect(page.locator("#reveal")).to_be_visible()
+    if not phone:  # the dialog covers no card (on a phone: a sheet along the bottom)
+        assert _covered(page) == [], _covered(page)
+    _tell(page, deal, 1)
+    for move in dead_end[1:]:
+        _play_along(page, deal, move)
+    banner = page.locator("#banner")
+    expect(banner).to_be_visible()
+    expect(page.locator("#review-says")).not_to_contain_text("More layouts coming")
+    page.evaluate("window.scrollTo(0, 0)")
+    table, b = _box(page, "#table"), banner.bounding_box()
+    assert b["y"] >= table["y"] + table["height"], (b, table)  # below the table, not on it
+    assert _covered(page) == []
+    _shot_at(page, "board-along-deadend", phone)
+    # a card corrected at the dead end: tapped on the table, then picked
+    page.get_by_role("button", name="Correct a card…").click()
+    expect(page.locator("#correct")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    target = "P3" if not phone else "P10"
+    was = card(page, target).get_attribute("data-card")
+    card(page, target).click()
+    expect(page.locator("#correct-says")).to_contain_text(f"{target} is {was} as")
+    picked = page.locator("#correct-picker button:enabled").first
+    now = picked.get_attribute("data-card")
+    picked.click()
+    expect(page.locator("#correct")).to_be_hidden()
+    expect(card(page, target)).to_have_attribute("data-card", symbol_of(now))
+    expect(page.locator("#moves")).to_have_text(str(len(dead_end)))
+    context.close()
+    assert errors == [], errors
+
+
+def _shot_at(page, name, phone):
+    """With HALFMOON_SHOTS=DIR, the page as DIR/NAME.png (a phone's: NAME-phone.png)."""
+    shots = os.environ.get("HALFMOON_SHOTS")
+    if shots:
+        page.screenshot(path=os.path.join(shots, f"{name}{'-phone' if phone else ''}.png"))
+
+
+def test_browser_long_lists_say_what_is_out_of_view_and_number_whole(browser):
+    """At 360 px, 40 moves in (a score of three digits): the status is one line, the moves are
+    numbered whole, and the moves list and the analysis say how many lines are out of view,
+    above or below, as they scroll."""
+    from playwright.sync_api import expect
+
+    from halfmoon.game.moves import Move
+
+    expect.set_options(timeout=WAIT * 1000)
+    deal = Deal.from_number(20)  # 34 legal moves at the start, 13 after these 40
+    line = solve(deal, budget=500_000)
+    assert line.verdict == "win"
+    moves = tuple(Move.parse(str(m)) for m in line.moves[:40])
+    sock = listen("127.0.0.1", 0)
+    server, thread = _serve(create_app(Board(shared_pool(), start_deal=deal,
+                                             start_moves=moves)), sock)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True)
+    errors = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(address_of(sock))
+        expect(page.locator("#moves")).to_have_text("40")
+        score = page.locator("#score").inner_text()
+        assert len(score) == 3, score
+        tops = page.evaluate("[...document.querySelectorAll('#status > span')]"
+                             ".map((s) => Math.round(s.getBoundingClientRect().top))")
+        assert len(set(tops)) == 1, tops  # one line
+        expect(page.locator("#movelist li")).to_have_count(40)
+        numbers = page.evaluate("""() => {
+          const list = document.getElementById("movelist").getBoundingClientRect();
+          return [...document.querySelectorAll("#movelist li .n")].map((n) => {
+            const r = n.getBoundingClientRect();
+            return {text: n.textContent,
+                    inside: r.left >= list.left && n.scrollWidth <= n.clientWidth};
+          });
+        }""")
+        assert numbers[36] == {"text": "37.", "inside": True}, numbers[36]
+        assert all(n["inside"] for n in numbers), numbers
+        cue = page.locator("#movelist + .more")
+        expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
+        page.locator("#analyse-button").click()
+        expect(page.locator("#analysis li")).to_have_count(13)
+        cue = page.locator("#analysis + .more")
+        expect(cue).to_have_text(re.compile(r"^↓ \d+ more below: scroll the list$"))
+        page.locator("#analysis").evaluate("(l) => { l.scrollTop = l.scrollHeight; }")
+        expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
+    finally:
+        context.close()
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+    assert errors == [], errors
+
+
+def test_browser_a_tap_from_a_stale_tab_says_the_game_changed(browser, board_url):
+    """Two tabs on one game: a tap from the one that has not seen the other's move is not
+    made, and that tab says the game changed elsewhere and shows it as it now is."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    errors = []
+    try:
+        first = context.new_page()
+        first.on("pageerror", lambda e: errors.append(str(e)))
+        first.goto(board_url)
+        expect(card(first, "P1")).to_have_attribute("data-card", "5♠")
+        second = context.new_page()
+        second.on("pageerror", lambda e: errors.append(str(e)))
+        # the second tab hears no news (as when two taps cross): its polls wait forever
+        second.route("**/opinion*", lambda route: None)
+        second.goto(first.url)
+        expect(card(second, "P1")).to_have_attribute("data-card", "5♠")
+        card(first, "P1").click()
+        expect(card(first, "P1")).to_have_class(re.compile(r"\bselected\b"))
+        card(second, "P5").click()
+        expect(second.locator("#notice")).to_have_text(
+            "The game changed elsewhere (in another tab): nothing was done; this is where it "
+            "stands now.")
+        expect(card(second, "P1")).to_have_class(re.compile(r"\bselected\b"))
+        expect(card(second, "P5")).not_to_have_class(re.compile(r"\bselected\b"))
+    finally:
+        context.close()
     assert errors == [], errors

@@ -346,6 +346,14 @@ def test_bad_entries_get_a_400_naming_the_card(example, path, body, reason):
     assert r.status_code == 400 and reason in r.json()["error"], r.text
 
 
+def test_a_bad_check_says_what_the_entry_keeps(example):
+    """The entry screen draws the cards read before the bad one: the 400 carries them."""
+    r = example.post("/api/along/check", json={"cards": "5S 6D 3x 7C"})
+    assert r.status_code == 400 and r.json()["error"].startswith("card 3 (P3): not a card")
+    kept = r.json()["entry"]
+    assert (kept["count"], kept["cards"], kept["next"], kept["typed"]) == (2, ["5s", "6d"], "P3", 4)
+
+
 def test_bad_reveals_get_a_400_and_the_game_is_kept(example):
     s = example.post("/api/along", json={"cards": _along_text(27)}).json()
     url = f"/api/games/{s['id']}/reveal"

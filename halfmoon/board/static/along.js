@@ -79,8 +79,14 @@
     arc.appendChild(reserve);
   }
 
-  // Cancel keeps what was typed: the screen opens again with it
+  // Cancel keeps what was typed: the screen opens again with it.  While it is open the
+  // page is about the entry only: nothing of the game behind it (its light, clock, hint,
+  // analysis, moves) is shown, and its keys do nothing.
+  let enteringOver = null; // the game open behind the entry screen
   function openEntry() {
+    const g = board.game();
+    enteringOver = g ? g.id : null;
+    document.body.classList.add("entering");
     $("along-entry").hidden = false;
     $("table").hidden = true;
     checkEntry();
@@ -88,6 +94,8 @@
   }
 
   function closeEntry() {
+    enteringOver = null;
+    document.body.classList.remove("entering");
     $("along-entry").hidden = true;
     $("table").hidden = false;
   }
@@ -100,23 +108,34 @@
     const error = $("along-error");
     error.hidden = answer.ok;
     error.textContent = answer.ok ? "" : answer.data.error;
-    if (!answer.ok) return; // the arc keeps the last cards that could be read
-    const a = answer.data;
+    // a card that cannot be read: the arc and the count show the cards read before it,
+    // its place marked, as the error says
+    const a = answer.ok ? answer.data : answer.data.entry;
+    if (!a) return;
+    const bad = answer.ok ? null : a.next; // null: one card too many
     entry = a;
     PLACES.forEach((place, k) => {
       const { slot, card } = slots[place];
       const c = a.cards[k];
-      card.textContent = c ? symbol(c) : place === a.next && a.typing ? a.typing + "…" : "";
+      card.textContent = c ? symbol(c) : place === bad ? "✗"
+        : place === a.next && a.typing ? a.typing + "…" : "";
       card.className = "slot-card" + (c && isRed(c) ? " red" : "");
       slot.classList.toggle("filled", !!c);
-      slot.classList.toggle("next", place === a.next);
+      slot.classList.toggle("next", place === a.next && !bad);
       slot.classList.toggle("typing", place === a.next && !!a.typing);
+      slot.classList.toggle("bad", place === bad);
     });
-    $("along-count").textContent = a.count === 20
-      ? "All 20 places filled: check them against the app, then Play along."
-      : `${a.count} of 20 entered: ${a.empty} ${a.empty.includes(" ") ? "are" : "is"} empty. ` +
-        (a.typing ? `Typing ${a.next}: ${a.typing}…` : `Next: ${a.next}.`);
-    $("along-picker").hidden = !a.next; // all 20 in: Play along comes next
+    $("along-count").textContent = !answer.ok
+      ? (bad ? `${a.count} of 20 entered; card ${a.count + 1} (${bad}) is not taken: ` +
+               "correct it in the text (below, why)."
+        : `${a.typed} cards typed: the app shows 20. The first 20 are in their places; ` +
+          `remove ${a.typed - 20}.`)
+      : a.count === 20
+        ? "All 20 places filled: check them against the app, then Play along."
+        : `${a.count} of 20 entered: ${a.empty} ${a.empty.includes(" ") ? "are" : "is"} empty. ` +
+          (a.typing ? `Typing ${a.next}: ${a.typing}…` : `Next: ${a.next}.`);
+    // all 20 in: Play along comes next; a card not taken: the text is corrected first
+    $("along-picker").hidden = !a.next || !answer.ok;
     pickerButtons($("along-picker"), a.next ? a.possible : [], (card) => {
       const input = $("along-cards");
       let text = input.value;
@@ -151,6 +170,7 @@
 
   // --- the state: unknown tops, the card that appeared ------------------------------------
   function drawAlong(s) {
+    if (enteringOver !== null && s.id !== enteringOver) closeEntry(); // another game chosen
     const along = s.along;
     drawCorrect(s);
     document.body.classList.toggle("along", !!along);
@@ -173,7 +193,6 @@
     $("reveal-says").textContent = `Which card appeared on ${pile}?` +
       (waiting.length > 1 ? ` (then ${waiting.slice(1).join(", ")})` : "");
     pickerButtons($("reveal-picker"), along.possible, (card) => tell(pile, card));
-    placeBeside(reveal, pile);
     if (revealFor !== pile) {
       revealFor = pile;
       $("reveal-error").hidden = true;
@@ -181,18 +200,6 @@
       $("reveal-card").value = "";
       if (!touch()) $("reveal-card").focus();
     }
-  }
-
-  // beside a pile or slot (the waiting pile, the card to correct), inside the table
-  function placeBeside(reveal, pile) {
-    const spot = board.spots[pile].card.parentElement;
-    const table = $("table");
-    let left = spot.offsetLeft + spot.offsetWidth + 8;
-    if (left + reveal.offsetWidth > table.clientWidth) left = Math.max(4, spot.offsetLeft - reveal.offsetWidth - 8);
-    let top = spot.offsetTop;
-    if (top + reveal.offsetHeight > table.clientHeight) top = Math.max(4, table.clientHeight - reveal.offsetHeight - 4);
-    reveal.style.left = left + "px";
-    reveal.style.top = top + "px";
   }
 
   function tell(pile, card) {
@@ -251,14 +258,12 @@
     if (!chosen) {
       $("correct-says").textContent = "Correct a card entered or told: tap it on the table, or " +
         "pick it here. A card already removed: undo the moves that removed it first.";
-      dialog.style.left = dialog.style.top = "";
       return;
     }
     $("correct-says").textContent = `${chosen.words} is ${chosen.symbol} as ` +
       `${chosen.told ? "told" : "entered"}: which card is it?`;
     pickerButtons($("correct-picker"), info.possible.filter((c) => c !== chosen.card),
       (card) => sendCorrect(chosen.place, card));
-    placeBeside(dialog, sourceOf(chosen.place));
     if (correcting.drawn !== chosen.place) {
       correcting.drawn = chosen.place;
       $("correct-card").value = "";
@@ -333,6 +338,7 @@
       }
       return li;
     }));
+    board.cue($("review"));
   }
 
   // A tap refused while a pile waits for its card: the reason, on the dialog that asks for it
