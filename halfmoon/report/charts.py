@@ -26,6 +26,24 @@ MIN_DEALS = 30  # a rate is drawn only where it rests on at least this many deal
 RUN_ORDER = "in the run's order"  # the order of stats.in_run_order, said on the chart
 
 
+NOTE_COLOUR = "#b71c1c"
+
+
+def note_over(fig, note: str) -> None:
+    """The page's note over a chart (a run not finished, or being written: its figures
+    provisional), in room added at the top of the figure, wrapped to its width; the figure
+    laid out below it."""
+    import textwrap
+
+    width, height = fig.get_size_inches()
+    lines = textwrap.wrap(note, max(20, int(width * 16)))
+    room = 0.12 + 0.14 * len(lines)
+    fig.set_size_inches(width, height + room)
+    fig.text(0.01, 1 - 0.04 / (height + room), "\n".join(lines), ha="left", va="top",
+             fontsize=7.5, color=NOTE_COLOUR, gid="chart-note")
+    fig.tight_layout(rect=(0, 0, 1, 1 - room / (height + room)))
+
+
 def legend_beside(ax, **kwargs):
     """The legend right of the frame, where it covers no data (the figure's tight layout
     makes room for it)."""

@@ -20,6 +20,7 @@ from .charts import (
     figure,
     frame_values,
     legend_beside,
+    note_over,
     plot_growing_win_rate,
     plot_rate_bins,
     pool,
@@ -195,7 +196,6 @@ def chart_note(summary: dict) -> str:
     return note + "."
 
 
-NOTE_COLOUR = "#b71c1c"
 DPI = 90
 
 
@@ -227,13 +227,11 @@ def chart_figures(data: dict) -> Iterator[tuple[str, Figure]]:
                 f.add_subplot(), data["fair-fatal"]))
     note = chart_note(s)
     for name, (w, h, draw) in jobs.items():
-        fig = figure(w, h + (0.3 if note else 0))
+        fig = figure(w, h)
         fig.set_dpi(DPI)  # laid out at the resolution it is saved at: no label cut at its edge
         draw(fig)
         if note:
-            fig.text(0.01, 0.995, note, ha="left", va="top", fontsize=7.5, color=NOTE_COLOUR,
-                     gid="chart-note")
-            fig.tight_layout(rect=(0, 0, 1, 1 - 0.3 / (h + 0.3)))
+            note_over(fig, note)
         else:
             fig.tight_layout()
         yield name, fig

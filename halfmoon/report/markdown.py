@@ -83,9 +83,21 @@ def versions_sentence(counts) -> str:
     return f"The rows were solved by mixed solver versions: {parts}."
 
 
-def _save(fig: Figure, path: Path) -> None:
-    fig.tight_layout()
+def _save(fig: Figure, path: Path, note: str = "") -> None:
+    """A chart as a PNG, with the page's note over it where the run is not finished."""
+    if note:
+        charts.note_over(fig, note)
+    else:
+        fig.tight_layout()
     fig.savefig(path)
+
+
+def chart_note(results_dir, done: int) -> str:
+    """The page's notes on an unfinished or live run, as one sentence over each chart."""
+    from halfmoon.batch.state import run_state
+
+    text = "; ".join(run_state(results_dir).lines(done))
+    return text[:1].upper() + text[1:] + "." if text else ""
 
 
 def write_report(
@@ -105,19 +117,20 @@ def write_report(
     out.mkdir(parents=True, exist_ok=True)
     s = stats.summarize(df)
     budgets = ", ".join(f"{b:,}" for b in s["budgets"])
+    note = chart_note(results_dir, s["deals"])
 
     fig = charts.figure()
     charts.plot_running_win_rate(fig.add_subplot(), stats.in_run_order(df, results_dir))
-    _save(fig, out / "win-rate.png")
+    _save(fig, out / "win-rate.png", note)
 
     fig = charts.figure()
     charts.plot_nodes_histogram(fig.add_subplot(), df)
-    _save(fig, out / "nodes.png")
+    _save(fig, out / "nodes.png", note)
 
     fig = charts.figure(7.5, 2.3 * len(stats.FEATURES))
     for i, feature in enumerate(stats.FEATURES):
         charts.plot_win_rate_by(fig.add_subplot(len(stats.FEATURES), 1, i + 1), df, feature)
-    _save(fig, out / "by-feature.png")
+    _save(fig, out / "by-feature.png", note)
 
     lines = ["# Half Moon: results report", ""]
     lines += run_lines(results_dir, s["deals"], df)
@@ -178,7 +191,7 @@ def write_report(
         comp = compare_players(df, seed=seed)
         fig = charts.figure(5.0, 3.6)
         charts.plot_players(fig.add_subplot(), comp)
-        _save(fig, out / "players.png")
+        _save(fig, out / "players.png", note)
         lines += [
             "## Playing without thinking ahead",
             "",

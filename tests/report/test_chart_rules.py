@@ -176,7 +176,7 @@ def test_the_page_charts_carry_the_partial_note_and_draw_without_the_fair_curve(
     want = ("The run is not finished: 300 of 5,000 planned deals; provisional: a batch process "
             "was writing it.")
     for name, fig in figures.items():
-        notes = [t.get_text() for t in fig.texts if t.get_gid() == "chart-note"]
+        notes = [" ".join(t.get_text().split()) for t in fig.texts if t.get_gid() == "chart-note"]
         assert notes == [want], name
         fig.canvas.draw()
         r = fig.canvas.get_renderer()

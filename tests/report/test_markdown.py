@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import matplotlib.image
+import pandas as pd
 import pytest
 from results_samples import make_rows, write_results
 
@@ -78,3 +79,25 @@ def test_report_help(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["report", "--help"])
     assert exc.value.code == 0 and "usage: halfmoon report" in capsys.readouterr().out
+
+
+def test_the_charts_of_an_unfinished_run_say_so_as_the_page_does(tmp_path):
+    import json
+
+    from halfmoon.report import charts
+
+    results = write_results(tmp_path / "results", make_rows(VERDICTS), chunk_rows=8)
+    assert markdown.chart_note(results, 20) == ""  # no manifest: nothing planned to say
+    (results / "_manifest.json").write_text(json.dumps({"deals": {"count": 100},
+                                                        "status": "running"}))
+    note = markdown.chart_note(results, 20)
+    assert note == ("20 of 100 planned deals — the run is not finished (rerun the batch to go "
+                    "on).")
+    fig = charts.figure()
+    charts.plot_nodes_histogram(fig.add_subplot(), pd.DataFrame(make_rows(VERDICTS)))
+    markdown._save(fig, tmp_path / "nodes.png", note)
+    (said,) = [t for t in fig.texts if t.get_gid() == "chart-note"]
+    assert " ".join(said.get_text().split()) == note
+    r = fig.canvas.get_renderer()
+    assert not said.get_window_extent(r).overlaps(fig.axes[0].get_window_extent(r))
+    assert fig.get_size_inches()[1] > 3.6  # room added over the chart, not taken from it
