@@ -160,7 +160,7 @@ def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
               f"{c} {pct(ct.loc[c, 'share'], 1)}" for c in ("J+Q+K",) + CLASSES[:5]) + ". "
           f"{_plural(several, 'loss has', 'losses have')} more than one smallest set; "
           f"{_plural(unsettled, 'has', 'have')} a projection the budget did not settle.", "",
-          "An example of each kind (the census's lowest-numbered deal with it), with only the "
+          "An example of each kind (the run's lowest-numbered deal with it), with only the "
           "cards of its deadlock classes, in their places (layout notation, bottom card "
           "first):", "",
           "<details><summary>the examples</summary>", ""]
@@ -285,7 +285,7 @@ def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[
     L = ["## 5. Difficulty", "",
          "Positions the solver searched per deal (a conflict of its clause-learning search counts "
          "as one): " + ", ".join(f"{k} {v:,.0f}" for k, v in s.get("nodes", {}).items()) + ". "
-         f"The census took {s['seconds']:,.0f} s of solving in all "
+         f"The run took {s['seconds']:,.0f} s of solving in all "
          f"({s['deals'] / s['seconds']:,.0f} deals a second of one process). By decade:", ""]
     L += table_lines(("positions", "wins", "losses"),
                      [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in

@@ -39,7 +39,7 @@ from typing import Optional, Union
 import numpy as np
 import pandas as pd
 
-from .census import FindingsError, count_census, open_census
+from .census import FindingsError, count_census, dataset_rows, open_census
 from .costs import default_samples, estimate, plan_lines
 from .pieces import run_pieces
 from .stats import paired_difference, wilson_interval
@@ -216,7 +216,7 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
     ds, manifest = open_census(census, complete=not partial)
     asked = {"players_deals": players_deals, "forgiveness_deals": forgiveness_deals,
              "fair_deals": fair_deals}
-    planned = int((manifest.get("deals") or {}).get("count") or 0)
+    planned = int((manifest.get("deals") or {}).get("count") or 0) or dataset_rows(ds)
     scaled = {k: v for k, v in default_samples(planned).items() if asked[k] is None}
     players_deals, forgiveness_deals, fair_deals = (scaled.get(k, v) for k, v in asked.items())
     c = count_census(census, seed=seed, players_deals=players_deals,
