@@ -20,7 +20,7 @@ from typing import Optional, Sequence, Union
 import pandas as pd
 
 from halfmoon.game.errors import HalfMoonError
-from halfmoon.research.deadlocks import KINDS, class_table, kind_table
+from halfmoon.research.deadlocks import KINDS, class_table, kind_table, kind_words
 from halfmoon.research.stats import duration
 
 from .fairplay import fair_section
@@ -47,18 +47,6 @@ def load_data(data_dir: Union[str, Path]) -> dict:
 
 
 # --- the page -------------------------------------------------------------------------
-def _kind_words(kind: str) -> str:
-    if kind == "faces":
-        return "the faces alone"
-    if kind.startswith("faces+"):
-        k = int(kind.split("+")[1])
-        return f"the faces and {k} pair class{'es' if k > 1 else ''}"
-    if kind.startswith("pairs:"):
-        k = int(kind.split(":")[1])
-        return f"{k} pair class{'es' if k > 1 else ''}, no face"
-    return kind
-
-
 def example_layouts(losses: pd.DataFrame) -> dict[str, tuple[str, str]]:
     """For each kind of deadlock, its example (the smallest deal number of that kind): its
     code and the layout of only the cards of its deadlock classes (bottom first), the
@@ -141,7 +129,7 @@ def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
     """Section 2, first part: the kinds of deadlock, the classes in them, an example of each."""
     from halfmoon.research.deadlocks import CLASSES
 
-    rows = [(_kind_words(kind), f"{int(r['losses']):,}", pct(r["share"], 1),
+    rows = [(kind_words(kind), f"{int(r['losses']):,}", pct(r["share"], 1),
              interval(r["ci_low"], r["ci_high"], 1), f"{int(r['example'])}")
             for kind, r in kind_table(losses).iterrows()]
     ct = class_table(losses)
@@ -165,7 +153,7 @@ def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
           "first):", "",
           "<details><summary>the examples</summary>", ""]
     for kind, (title, layout) in example_layouts(losses).items():
-        L += [f"{_kind_words(kind).capitalize()}: {title}", "", "```", layout.rstrip("\n"), "```",
+        L += [f"{kind_words(kind).capitalize()}: {title}", "", "```", layout.rstrip("\n"), "```",
               ""]
     L += ["</details>", ""]
     return L
