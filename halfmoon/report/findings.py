@@ -318,12 +318,13 @@ def _recheck_words(rc: dict, s: dict) -> str:
              f"time limit of {s['recheck_limit']:g} s each)")
     parts = []
     if wins:
-        parts.append(("its win's" if wins == 1 else f"each of its {wins:,} wins'")
-                     + " recorded line replayed move by move through the reference engine")
+        parts.append("the recorded line of " + ("its one win" if wins == 1
+                                                   else f"each of its {wins:,} wins")
+                     + " replayed move by move through the reference engine")
     else:
         parts.append("it held no win, so no line was replayed")
     if losses:
-        parts.append(("its loss" if losses == 1 else f"each of its {losses:,} losses")
+        parts.append(("its one loss" if losses == 1 else f"each of its {losses:,} losses")
                      + f" put to {model}")
     else:
         parts.append("it held no loss, so none was put to the CP-SAT model")

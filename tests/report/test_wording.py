@@ -193,12 +193,12 @@ def test_no_loss_is_said_put_to_the_model_when_the_recheck_held_none():
     text = _recheck_text(counts, {"wins": 30, "losses": 0})
     assert "every loss" not in text and "losses put to" not in text
     assert "it held no loss, so none was put to the CP-SAT model" in text
-    assert "each of its 30 wins' recorded line replayed" in text
+    assert "the recorded line of each of its 30 wins replayed" in text
     assert "a seeded random sample of 30 of the run's 3,000 deals" in text.lower()
     # findings kept before the held verdicts were: read from the counts
     assert "it held no loss" in _recheck_text(counts)
     one = _recheck_text(dict(counts, **{"losses confirmed": 1}), {"wins": 30, "losses": 1})
-    assert "its loss put to the CP-SAT model" in one and "1 losses" not in one
+    assert "its one loss put to the CP-SAT model" in one and "1 losses" not in one
 
 
 # --- the command as typed -----------------------------------------------------------------
