@@ -50,9 +50,11 @@ findings: $(STAMP)
 	$(BIN)/halfmoon findings $(CENSUS) --out docs --seed 2026
 
 # JupyterLab on notebooks/ with the project's environment (the lab extra, installed here only);
-# the notebooks read $(RESULTS) (make run's results) and the findings data of docs/findings/.
-# It listens on 127.0.0.1 and prints the address to open.
+# the notebooks read $(RESULTS) (make run's results) and its findings ($(RESULTS)/_findings/
+# findings; FINDINGS=DIR/findings those written with --out DIR, FINDINGS=census the shipped
+# census's in docs/findings). It listens on 127.0.0.1 and prints the address to open.
 RESULTS ?= $(CURDIR)/results
+FINDINGS ?=
 LAB_STAMP := $(VENV)/.lab-installed
 $(LAB_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[lab]"
@@ -60,7 +62,7 @@ $(LAB_STAMP): $(STAMP)
 
 # (as root, in a container, Jupyter asks for --allow-root: given only there)
 notebooks: $(LAB_STAMP)
-	HALFMOON_RESULTS=$(RESULTS) $(BIN)/jupyter lab --notebook-dir=notebooks \
+	HALFMOON_RESULTS=$(RESULTS) HALFMOON_FINDINGS=$(FINDINGS) $(BIN)/jupyter lab --notebook-dir=notebooks \
 		--ServerApp.ip=127.0.0.1 --no-browser $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean:
