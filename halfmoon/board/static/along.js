@@ -373,6 +373,7 @@
   // C opens it (a game from the app), Escape closes it
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (document.body.classList.contains("entering")) return; // no game's keys there
     const g = board.game();
     if (e.key.toUpperCase() === "C" && g && g.along) {
       e.preventDefault();
