@@ -66,6 +66,11 @@ def _early_words(r) -> str:
         return (f"More of its fatal moves fall early than later, but on these "
                 f"{count(n, 'game')} not by more than the sample tells apart: the game is not "
                 "shown to be lost early.")
+    if top is not None:  # the middle or the late span, told apart from each other
+        span = (f"{EARLY - 1}–{LATE + 1} cards left" if top == "middle"
+                else f"{LATE} or fewer cards left")
+        return (f"Its fatal moves fall most often with {span}, more than in each other span "
+                f"(told apart on these {count(n, 'game')}): the game is not lost early.")
     return ""
 
 
