@@ -344,13 +344,25 @@ def _data_lines(d: Path, rel: Path, s: dict) -> list[str]:
          f"In `{rel.as_posix()}/`, small enough to keep: made by `halfmoon findings`, read by "
          "`notebooks/findings.ipynb`, which draws these charts from them.", ""]
     L += [f"- `{name}`: {what}" for name, what in DATA_FILES.items()]
-    L += [f"- `{name}`: {what}" for name, what in FAIR_FILES.items() if (d / name).exists()]
+    L += [f"- `{name}`: {_columns_held(d / name, what)}" for name, what in FAIR_FILES.items()
+          if (d / name).exists()]
     from solver import SOLVER_VERSION
 
     L += ["", f"The run's rows: solver version {versions(s)}; the stages ran with version "
           f"{s.get('solver_version_now', versions(s))}; page drawn with solver version "
           f"{SOLVER_VERSION}.", ""]
     return L
+
+
+def _columns_held(path: Path, what: str) -> str:
+    """A data file's description, less the columns it does not hold (kept before they were)."""
+    import pyarrow.parquet as pq
+
+    from halfmoon.research.findings import VS_TOP
+
+    if VS_TOP in what and "vs_top" not in pq.read_schema(path).names:
+        return what.replace(VS_TOP, "")
+    return what
 
 
 PAGE_NAME, DATA_NAME = "findings.md", "findings"

@@ -439,13 +439,14 @@ DATA_FILES = {
     "recheck.parquet": "deal, verdict, check, seconds: the recheck of a seeded random share of "
                        "the census",
 }
+# the fair ladder's columns against its top player (findings made before them have none)
+VS_TOP = "vs_top (the same against the fair player of the highest win rate), "
 # written when the fair-play stage ran (findings made before it have none)
 FAIR_FILES = {
     "fair-ladder.parquet": "one row per player on the fair-play deals, the solver (every card "
                            "shown) first: player, deals, won, win_rate, ci_low, ci_high, vs_greedy "
-                           "and vs_lookahead (paired differences with their intervals), vs_top "
-                           "(the same against the fair player of the highest win rate), "
-                           "seconds_per_game, evaluations_per_game",
+                           "and vs_lookahead (paired differences with their intervals), "
+                           + VS_TOP + "seconds_per_game, evaluations_per_game",
     "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, "
                           "won, win_rate, ci_low, ci_high, vs_lookahead (with its interval), "
                           "seconds_per_game",

@@ -219,3 +219,17 @@ def test_the_batch_command_adds_no_option_never_typed():
     m.update(chunk_size=1000, budget=20_000, lines="none")
     assert census_command(m, "run") == ("halfmoon batch --range 10000:13000 --out run "
                                         "--budget 20000 --lines none --chunk-size 1000")
+
+
+# --- the data list names only the columns a file holds ---------------------------------
+def test_the_data_list_names_no_column_a_file_lacks(tmp_path):
+    from halfmoon.report.findings import _columns_held
+    from halfmoon.research.findings import FAIR_FILES
+
+    what = FAIR_FILES["fair-ladder.parquet"]
+    old = tmp_path / "old.parquet"
+    pd.DataFrame({"player": ["fair"], "vs_lookahead": [0.1]}).to_parquet(old)
+    assert "vs_top" not in _columns_held(old, what)
+    new = tmp_path / "new.parquet"
+    pd.DataFrame({"player": ["fair"], "vs_top": [0.0]}).to_parquet(new)
+    assert "vs_top (the same against the fair player" in _columns_held(new, what)
