@@ -5,7 +5,7 @@ data of ``docs/findings/`` (:func:`halfmoon.report.findings.load_data`), so that
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, Union
+from typing import Iterator, Optional, Union
 
 import numpy as np
 import pandas as pd
@@ -96,28 +96,45 @@ def plot_players(ax, players: pd.DataFrame) -> None:
     ax.grid(axis="y", alpha=0.3)
 
 
-def plot_keep_share(ax, forgiveness: pd.DataFrame) -> None:
+FINE_POINTS = 10  # fewer cards-left values on 30+ positions: the table's buckets are drawn
+
+
+def plot_keep_share(ax, forgiveness: pd.DataFrame, buckets: Optional[pd.DataFrame] = None) -> None:
     """The share of legal moves that keep a winnable position winnable, by cards left, where
-    it rests on 30 positions or more; the positions and deals behind each curve in its
-    legend."""
+    it rests on 30 positions or more; the positions and deals behind each curve in its legend.
+    A player with fewer than :data:`FINE_POINTS` such values (a small sample) is drawn in the
+    page's buckets of cards left (``buckets``: forgiveness-buckets), as points with their
+    intervals."""
     for player, colour in (("random", BROWN), ("greedy", ORANGE)):
         mine = forgiveness[forgiveness["player"] == player]
-        t = mine[mine["positions"] >= MIN_DEALS]
-        if t.empty:
+        if mine.empty:
             continue
+        label = (f"{player} player's games:\n{int(mine['positions'].sum()):,} positions, "
+                 f"{int(mine['deals'].max()):,} deals")
+        t = mine[mine["positions"] >= MIN_DEALS]
         t = t.assign(cards_left=t["cards_left"].astype(int)).sort_values("cards_left")
-        ax.fill_between(t["cards_left"], 100 * t["ci_low"], 100 * t["ci_high"], color=colour,
-                        alpha=0.25)
-        deals = int(mine["deals"].max())
-        ax.plot(t["cards_left"], 100 * t["keep_share"], color=colour, lw=1.2,
-                label=f"{player} player's games:\n{int(mine['positions'].sum()):,} positions, "
-                      f"{deals:,} deals")
+        if len(t) >= FINE_POINTS or buckets is None:
+            ax.fill_between(t["cards_left"], 100 * t["ci_low"], 100 * t["ci_high"],
+                            color=colour, alpha=0.25)
+            ax.plot(t["cards_left"], 100 * t["keep_share"], color=colour, lw=1.2,
+                    marker="o" if len(t) < FINE_POINTS else None, ms=3, label=label)
+            continue
+        b = buckets[(buckets["player"] == player) & (buckets["positions"] >= MIN_DEALS)]
+        x = np.array([np.mean([int(v) for v in str(c).split("–")]) for c in b["cards_left"]])
+        rate = 100 * b["keep_share"].to_numpy()
+        ax.errorbar(x, rate, yerr=[rate - 100 * b["ci_low"].to_numpy(),
+                                   100 * b["ci_high"].to_numpy() - rate],
+                    fmt="o-", ms=4, capsize=3, color=colour, lw=1.0,
+                    label=label + "\n(in buckets of cards left)")
     ax.set_xlim(104, 0)
     ax.set_xlabel(f"cards left (where {MIN_DEALS}+ positions have them)")
     ax.set_ylabel("moves keeping it winnable (%)", fontsize=8)
-    shown = forgiveness[forgiveness["positions"] >= MIN_DEALS]
-    if len(shown):
-        frame_values(ax, 100 * shown["ci_low"], 100 * shown["ci_high"])
+    if ax.get_legend_handles_labels()[0]:
+        ax.relim()
+        lo = [line.get_ydata() for line in ax.get_lines()]
+        lo += [p.vertices[:, 1] for c in ax.collections for p in c.get_paths()]
+        values = np.concatenate([np.asarray(v, float) for v in lo])
+        frame_values(ax, values, values)
         legend_beside(ax)
     ax.grid(alpha=0.3)
 
@@ -210,7 +227,7 @@ def chart_figures(data: dict) -> Iterator[tuple[str, Figure]]:
         "loss-by-feature.png": (7.5, 11.0, lambda f: plot_loss_by_feature(
             f, data["features"], common_deals(s["deals"]))),
         "forgiveness.png": (7.2, 3.2, lambda f: plot_keep_share(
-            f.add_subplot(), data["forgiveness"])),
+            f.add_subplot(), data["forgiveness"], data.get("forgiveness-buckets"))),
         "fatal-moves.png": (7.2, 3.0, lambda f: plot_fatal(f.add_subplot(),
                                                            data["fatal-moves"])),
         "players.png": (5.5, 3.4, lambda f: plot_players(f.add_subplot(), data["players"])),

@@ -182,3 +182,23 @@ def test_the_page_charts_carry_the_partial_note_and_draw_without_the_fair_curve(
         r = fig.canvas.get_renderer()
         note = next(t for t in fig.texts if t.get_gid() == "chart-note").get_window_extent(r)
         assert not any(note.overlaps(ax.get_window_extent(r)) for ax in fig.axes), name
+
+
+def test_a_small_forgiveness_sample_is_drawn_in_the_tables_buckets_not_left_blank():
+    """40 walks leave one value of cards left on 30 positions: the curve was a single point,
+    drawn as nothing; the page's buckets are drawn instead, each with its interval."""
+    fine = _forgiveness()
+    fine.loc[fine["cards_left"] < 104, "positions"] = 5
+    buckets = pd.DataFrame({"player": ["random"] * 3 + ["greedy"] * 3,
+                            "cards_left": ["104–96", "95–80", "15–1"] * 2,
+                            "positions": [160, 90, 12, 170, 120, 49], "deals": 40,
+                            "keep_share": [0.95, 0.9, 0.8, 0.97, 0.94, 0.99],
+                            "ci_low": [0.92, 0.85, 0.6, 0.95, 0.9, 0.98],
+                            "ci_high": [0.98, 0.94, 0.9, 0.99, 0.97, 1.0]})
+    ax = _ax(7.0, 3.0)
+    fc.plot_keep_share(ax, fine, buckets)
+    drawn = [line.get_xdata() for line in ax.get_lines() if line.get_linestyle() != "None"]
+    assert [list(x) for x in drawn] == [[100.0, 87.5], [100.0, 87.5, 8.0]]  # 30+ positions
+    low, high = ax.get_ylim()
+    assert low <= 85 and high >= 100
+    assert "(in buckets of cards left)" in ax.get_legend().get_texts()[0].get_text()
