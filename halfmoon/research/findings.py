@@ -50,8 +50,9 @@ PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
 FAIR_LADDER = ("random", "greedy", "lookahead", "tuned", "rollout", "rollout-lookahead", "uct",
                "fair")
 FAIR_CURVE = ("fair@16", "fair@64")
-# deals a piece of each stage (a piece: a worker's task, kept as soon as it is done)
-PIECE = {"deadlocks": 250, "players": 5_000, "fair": 25, "forgiveness": 50, "recheck": 500,
+# deals a piece of each stage (a piece: a worker's task, kept as soon as it is done); the fair
+# stage's small, so that even a small run's 20 fair-play deals keep two workers busy
+PIECE = {"deadlocks": 250, "players": 5_000, "fair": 10, "forgiveness": 50, "recheck": 500,
          "hardest": 20}
 
 
