@@ -24,6 +24,10 @@ never made of stages of different states of its run.
 - ``recheck``: a seeded share of it, wins replayed, losses put to CP-SAT (:mod:`.recheck`);
 - ``difficulty``: positions searched per deal, and the hardest deals, solved again.
 
+Before the first stage starts, each one's cost is estimated from the run's size and printed
+(:mod:`.costs`); samples not given are scaled to the run.  The data kept beside the page are
+written by :mod:`.findings_data`.
+
 Samples are taken in the sample order of ``seed`` (:func:`.census.sample_keys`, a keyed
 hash of the deal numbers): the players take its first deals, the forgiveness stage the
 first winnable ones; the recheck has its own order (``seed + 1``).
@@ -41,11 +45,20 @@ import pandas as pd
 
 from .census import FindingsError, count_census, dataset_rows, open_census
 from .costs import default_samples, estimate, plan_lines
+from .findings_data import (  # noqa: F401  (the data files' names and writers, kept here too)
+    DATA_FILES,
+    FAIR_FILES,
+    PLAYERS,
+    VS_TOP,
+    fair_curve,
+    fair_ladder,
+    players_table,
+    save_data,
+    save_fair,
+)
 from .pieces import run_pieces
-from .stats import paired_difference, wilson_interval
 
 WORK_DIR = "_findings"
-PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
 # the fair-play ladder: every player on the same deals; the fair player also at fewer samples
 FAIR_LADDER = ("random", "greedy", "lookahead", "tuned", "rollout", "rollout-lookahead", "uct",
                "fair")
@@ -173,28 +186,6 @@ def _lines(ds, numbers) -> pd.DataFrame:
 
 
 # --- all of it ----------------------------------------------------------------------
-def players_table(p: pd.DataFrame, solver_wins: np.ndarray, players=PLAYERS) -> pd.DataFrame:
-    """Per player: games won, their rate, and the share of the winnable deals won, with
-    95 % Wilson intervals; the solver's row is the census's own verdicts."""
-    n, w = len(p), int(solver_wins.sum())
-    rows = [("solver", n, w, w / n, *wilson_interval(w, n), w, 1.0, 1.0, 1.0, 0.0)]
-    for name in players:
-        won = p[f"{name}_won"].to_numpy()
-        k, kw = int(won.sum()), int((won & solver_wins).sum())
-        rows.append((name, n, k, k / n, *wilson_interval(k, n), kw, kw / w, *wilson_interval(kw, w),
-                     float(p[f"{name}_left"].mean())))
-    out = pd.DataFrame(rows, columns=["player", "deals", "wins", "win_rate", "ci_low", "ci_high",
-                                      "winnable_won", "of_winnable", "of_winnable_low",
-                                      "of_winnable_high", "mean_cards_left"])
-    if "greedy_won" in p:
-        base = p["greedy_won"].to_numpy().astype(float)
-        diffs = [paired_difference(solver_wins.astype(float), base)]
-        diffs += [paired_difference(p[f"{name}_won"].to_numpy().astype(float), base)
-                  for name in players]
-        out["vs_greedy"], out["vs_greedy_low"], out["vs_greedy_high"] = map(list, zip(*diffs))
-    return out
-
-
 def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
            players_deals: Optional[int] = None, forgiveness_deals: Optional[int] = None,
            recheck_share: float = 0.01, recheck_limit: float = 60.0,
@@ -387,163 +378,3 @@ def derive_fair(census: Union[str, Path], findings: Union[str, Path], *, workers
                          f"deals then, {int(c.summary['deals']):,} now)")
     return _fair_stage(work, c.players, fair_deals, fair_players, int(old["seed"]), fair_samples,
                        int(old["budget"]), workers, progress)
-
-
-def save_fair(fair: pd.DataFrame, data_dir: Union[str, Path]) -> None:
-    """Write the fair-play stage's data (see :data:`FAIR_FILES`) into ``data_dir``, and its
-    deals into the summary."""
-    from .forgiveness import fatal_points
-
-    d = Path(data_dir)
-    fair_ladder(fair).to_parquet(d / "fair-ladder.parquet", index=False)
-    fair_curve(fair).to_parquet(d / "fair-curve.parquet", index=False)
-    if "fatal_ply" in fair:
-        fatal_points(fair, buckets=None).to_parquet(d / "fair-fatal.parquet", index=False)
-    path = d / "summary.json"
-    if path.exists():
-        s = json.loads(path.read_text(encoding="utf-8"))
-        s["fair_deals"] = int(fair["deal"].nunique())
-        if "options" in s:
-            s["options"]["fair_deals"] = max(int(s["options"].get("fair_deals") or 0),
-                                             s["fair_deals"])
-        path.write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
-
-
-# --- the data kept beside the page -----------------------------------------------------
-DATA_FILES = {
-    "summary.json": "headline figures: counts, rates and intervals, commands, versions, "
-                    "recheck counts",
-    "win-rate.parquet": "n, wins, win_rate, ci_low, ci_high: the win rate of the census's first "
-                        "n deals (in the run's order), at sizes spaced evenly on a log scale",
-    "features.parquet": "feature, value, deals, losses, loss_rate, ci_low, ci_high",
-    "losses.parquet": "one row per loss: deal, verdict, nodes, the six features, deadlock "
-                      "(classes, spaces between), kind, size, minimal_sets, unresolved, solves, "
-                      "nodes_projections",
-    "players.parquet": "one row per player: deals, wins, win_rate, ci_low, ci_high, winnable_won, "
-                       "of_winnable (with its interval), mean_cards_left, vs_greedy (the win "
-                       "rate's difference from greedy's on the same deals, with its interval)",
-    "players-left.parquet": "player, cards_left, games: where each player's games end",
-    "forgiveness.parquet": "player, cards_left, positions, deals, keep_share, ci_low, ci_high, "
-                           "unresolved_share: moves keeping a winnable position winnable, by "
-                           "cards left",
-    "forgiveness-buckets.parquet": "the same by buckets of cards left (104–96, 95–80, …)",
-    "random-move.parquet": "player, measure, n, deals, loses, ci_low, ci_high: the chance that a "
-                           "uniformly random legal move (or the player's own move) loses a "
-                           "winnable position",
-    "fatal-moves.parquet": "player, outcome, cards_left, games, share, ci_low, ci_high, "
-                           "share_of_fatal: walked games by cards left before their fatal move, "
-                           "never lost, unresolved",
-    "forgiveness-games.parquet": "deal, player, won, moves_made, fatal_ply, fatal_cards_left, "
-                                 "unresolved, solves, nodes: one row per walked game",
-    "difficulty.parquet": "nodes_from, nodes_below, wins, losses, unresolved",
-    "hardest.parquet": "deal, code, verdict, nodes, seconds, same_again, settled_by",
-    "recheck.parquet": "deal, verdict, check, seconds: the recheck of a seeded random share of "
-                       "the census",
-}
-# the fair ladder's columns against its top player (findings made before them have none)
-VS_TOP = "vs_top (the same against the fair player of the highest win rate), "
-# written when the fair-play stage ran (findings made before it have none)
-FAIR_FILES = {
-    "fair-ladder.parquet": "one row per player on the fair-play deals, the solver (every card "
-                           "shown) first: player, deals, won, win_rate, ci_low, ci_high, vs_greedy "
-                           "and vs_lookahead (paired differences with their intervals), "
-                           + VS_TOP + "seconds_per_game, evaluations_per_game",
-    "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, "
-                          "won, win_rate, ci_low, ci_high, vs_lookahead (with its interval), "
-                          "seconds_per_game",
-    "fair-fatal.parquet": "as fatal-moves.parquet, for each fair-play player's games on the deals "
-                          "the solver wins: by cards left before the fatal move, never lost, "
-                          "unresolved",
-}
-
-
-def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
-    """Write the small derived data of :func:`derive` (see :data:`DATA_FILES`) into ``data_dir``."""
-    from solver import SOLVER_VERSION
-
-    from .recheck import recheck_counts
-
-    d = Path(data_dir)
-    d.mkdir(parents=True, exist_ok=True)
-    s = dict(derived["summary"])
-    s["recheck"] = recheck_counts(derived["recheck"])
-    held = derived["recheck"]["verdict"].value_counts()
-    s["recheck_held"] = {"wins": int(held.get("win", 0)), "losses": int(held.get("loss", 0))}
-    s["solver_version_now"] = SOLVER_VERSION
-    derived["win_rate"].to_parquet(d / "win-rate.parquet", index=False)
-    derived["features"].to_parquet(d / "features.parquet", index=False)
-    derived["losses"].to_parquet(d / "losses.parquet", index=False)
-    pl = derived["players"]
-    players = [c[: -len("_won")] for c in pl.columns if c.endswith("_won")]
-    players_table(pl, (pl["verdict"] == "win").to_numpy(), players).to_parquet(
-        d / "players.parquet", index=False)
-    left = pd.concat([pl[f"{p}_left"].value_counts().rename_axis("cards_left")
-                      .reset_index(name="games").assign(player=p) for p in players],
-                     ignore_index=True)
-    left[["player", "cards_left", "games"]].sort_values(["player", "cards_left"]).to_parquet(
-        d / "players-left.parquet", index=False)
-    from .forgiveness import fatal_points, keep_share_by_cards_left, random_move_loses
-
-    pos, games = derived["positions"], derived["games"]
-    keep_share_by_cards_left(pos, buckets=None).to_parquet(d / "forgiveness.parquet", index=False)
-    keep_share_by_cards_left(pos).to_parquet(d / "forgiveness-buckets.parquet", index=False)
-    random_move_loses(pos).to_parquet(d / "random-move.parquet", index=False)
-    fatal_points(games, buckets=None).to_parquet(d / "fatal-moves.parquet", index=False)
-    games.drop(columns=["start"]).to_parquet(d / "forgiveness-games.parquet", index=False)
-    s["forgiveness_positions"] = len(pos)
-    derived["difficulty"].to_parquet(d / "difficulty.parquet", index=False)
-    derived["hardest"].to_parquet(d / "hardest.parquet", index=False)
-    derived["recheck"].to_parquet(d / "recheck.parquet", index=False)
-    (d / "summary.json").write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
-    fair = derived.get("fair")
-    if fair is not None and len(fair):
-        save_fair(fair, d)
-    return d
-
-
-def fair_ladder(games: pd.DataFrame) -> pd.DataFrame:
-    """:func:`.fairplay.ladder` of the fair-play games, with the solver's row (the census's
-    verdicts on the same deals: every card shown) first."""
-    from .fairplay import ladder
-
-    one = games.drop_duplicates("deal")
-    solver = one.assign(player="solver", won=one["verdict"] == "win", seconds=0.0, evaluations=0)
-    both = pd.concat([solver, games], ignore_index=True)
-    t = ladder(both[["deal", "player", "won", "seconds", "evaluations"]])
-    # each player against the fair player of the highest win rate (the first of a tie), so
-    # that the page names a best only where it is told apart from each other
-    fair = t[t["player"] != "solver"]
-    if len(fair):
-        top = fair.loc[fair["win_rate"].idxmax(), "player"]
-        wide = both.pivot(index="deal", columns="player", values="won")
-        diffs = [(0.0, 0.0, 0.0) if p == top else
-                 paired_difference(wide[p].to_numpy(float), wide[top].to_numpy(float))
-                 for p in t["player"]]
-        t["vs_top"], t["vs_top_low"], t["vs_top_high"] = map(list, zip(*diffs))
-    return t
-
-
-def fair_curve(games: pd.DataFrame) -> pd.DataFrame:
-    """The fair player's win rate against its samples a decision (``fair@K`` and ``fair``)."""
-    from .fairplay import ladder, players
-
-    names = [n for n in dict.fromkeys(games["player"]) if n == "fair" or n.startswith("fair@")]
-    keep = games[games["player"].isin([*names, "greedy", "lookahead"])]
-    t = ladder(keep[["deal", "player", "won", "seconds", "evaluations"]])
-    t = t[t["player"].isin(names)].copy()
-    t.insert(1, "samples", [players([n])[0].samples for n in t["player"]])
-    cols = ["player", "samples", "deals", "won", "win_rate", "ci_low", "ci_high", "vs_lookahead",
-            "vs_lookahead_low", "vs_lookahead_high", "seconds_per_game"]
-    return t.sort_values("samples")[[c for c in cols if c in t]].reset_index(drop=True)
-
-
-def _plain(x):
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, float) and x != x:
-        return None
-    return x
