@@ -118,6 +118,8 @@ def _fair_deals_words(n: int, s: dict) -> str:
     if run and n >= run:
         return sample_words(n, run, asked, option="--fair-deals",
                             given="fair_deals" not in (s.get("scaled") or {}))
+    if run and int(s.get("players_deals") or 0) >= run:  # the players took every deal
+        return f"{count(n, 'deal')} of the run (the first in its seeded sample order)"
     return f"{count(n, 'deal')} of the run (the first of the players' seeded sample)"
 
 

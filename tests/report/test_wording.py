@@ -138,6 +138,10 @@ def test_a_gain_told_apart_is_said_with_its_share_of_the_gap():
     assert "The best fair player here is `fair` (50.00 %)" in text
     assert "It wins back +25.00 points (" in text and ": 36 % of what seeing" in text
     assert "On all 400 deals of the run" in text
+    small = dict(deals=3_000, players_deals=3_000)
+    text = "\n".join(fair_section({"fair-ladder": t, "summary": small}, _img))
+    assert "On 400 deals of the run (the first in its seeded sample order)" in text
+    assert "players' seeded sample" not in text  # the players took every deal: no sample
 
 
 # --- "early" only when told apart from each other span ------------------------------------
