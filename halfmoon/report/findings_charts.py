@@ -1,6 +1,8 @@
-"""The findings page's charts: each drawn on a given matplotlib Axes or Figure from the
-data of ``docs/findings/`` (:func:`halfmoon.report.findings.load_data`), so that the page and
-``notebooks/findings.ipynb`` draw the same pictures from the same data."""
+"""The findings page's charts: each drawn on a given matplotlib Axes or Figure from a run's
+findings data (``RUN/_findings/findings``, the shipped census's ``docs/findings``;
+:func:`halfmoon.report.findings.load_data`), so that the page and ``notebooks/findings.ipynb``
+draw the same pictures from the same data.  Each keeps its lines and bands inside its frame,
+says the n it rests on and keeps its legend beside the data."""
 
 from __future__ import annotations
 
@@ -120,6 +122,8 @@ def plot_keep_share(ax, forgiveness: pd.DataFrame, buckets: Optional[pd.DataFram
                     marker="o" if len(t) < FINE_POINTS else None, ms=3, label=label)
             continue
         b = buckets[(buckets["player"] == player) & (buckets["positions"] >= MIN_DEALS)]
+        if b.empty:
+            continue
         x = np.array([np.mean([int(v) for v in str(c).split("–")]) for c in b["cards_left"]])
         rate = 100 * b["keep_share"].to_numpy()
         ax.errorbar(x, rate, yerr=[rate - 100 * b["ci_low"].to_numpy(),
@@ -129,11 +133,14 @@ def plot_keep_share(ax, forgiveness: pd.DataFrame, buckets: Optional[pd.DataFram
     ax.set_xlim(104, 0)
     ax.set_xlabel(f"cards left (where {MIN_DEALS}+ positions have them)")
     ax.set_ylabel("moves keeping it winnable (%)", fontsize=8)
-    if ax.get_legend_handles_labels()[0]:
-        ax.relim()
-        lo = [line.get_ydata() for line in ax.get_lines()]
-        lo += [p.vertices[:, 1] for c in ax.collections for p in c.get_paths()]
-        values = np.concatenate([np.asarray(v, float) for v in lo])
+    drawn = [line.get_ydata() for line in ax.get_lines()]
+    drawn += [p.vertices[:, 1] for c in ax.collections for p in c.get_paths()]
+    values = np.concatenate([np.asarray(v, float) for v in drawn]) if drawn else np.zeros(0)
+    if not np.isfinite(values).any():
+        ax.text(0.5, 0.5, f"no cards left on {MIN_DEALS}+ positions: not drawn", ha="center",
+                va="center", transform=ax.transAxes, fontsize=8)
+        ax.set_yticks([])
+    else:
         frame_values(ax, values, values)
         legend_beside(ax)
     ax.grid(alpha=0.3)

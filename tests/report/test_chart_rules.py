@@ -202,3 +202,13 @@ def test_a_small_forgiveness_sample_is_drawn_in_the_tables_buckets_not_left_blan
     low, high = ax.get_ylim()
     assert low <= 85 and high >= 100
     assert "(in buckets of cards left)" in ax.get_legend().get_texts()[0].get_text()
+
+
+def test_a_forgiveness_sample_too_small_for_any_point_is_said_not_drawn():
+    fine = _forgiveness().assign(positions=4)
+    buckets = pd.DataFrame({"player": ["random"], "cards_left": ["104–96"], "positions": [12],
+                            "deals": 4, "keep_share": [0.9], "ci_low": [0.6], "ci_high": [1.0]})
+    ax = _ax(7.0, 3.0)
+    fc.plot_keep_share(ax, fine, buckets)
+    assert ax.texts[0].get_text() == "no cards left on 30+ positions: not drawn"
+    assert ax.get_legend() is None
