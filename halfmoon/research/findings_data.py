@@ -62,7 +62,9 @@ DATA_FILES = {
     "summary.json": "headline figures: counts, rates and intervals, commands, versions, "
                     "recheck counts",
     "win-rate.parquet": "n, wins, win_rate, ci_low, ci_high: the win rate of the census's first "
-                        "n deals (in the run's order), at sizes spaced evenly on a log scale",
+                        "n deals in the order its chart names (summary.json's win_rate_order "
+                        "\"run\": the run's own; findings made before it: the seeded sample "
+                        "order), at sizes spaced evenly on a log scale",
     "features.parquet": "feature, value, deals, losses, loss_rate, ci_low, ci_high",
     "losses.parquet": "one row per loss: deal, verdict, nodes, the six features, deadlock "
                       "(classes, spaces between), kind, size, minimal_sets, unresolved, solves, "
