@@ -14,7 +14,11 @@ where it stopped.
 In the view by counts through the propagator (``VIEW_COUNTS``, the default) the per-step
 counts are not clauses: :func:`solver.grouping.count_propagation.count_propagate` checks
 them at each fixpoint of unit propagation and writes the clause that explains each literal
-it sets or each conflict it finds, which learning then uses like any other.
+it sets or each conflict it finds, which learning then uses like any other.  Those
+explanations are on a stack of their own, popped with the levels they were written at (a
+reason ``r < -1`` is explanation ``-2 - r``); the thinning of learnt clauses counts them as
+it would if they were stored with the learnt clauses (they were its first candidates), so
+it forgets the same learnt clauses.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from numba import njit
 from ..mirror.position import source_delta
 from ..verdicts import LOSS, UNRESOLVED, WIN
 from .count_clauses import line_by_steps
-from .count_propagation import REASON_ROOM, ROOM_CLAUSES, count_propagate, count_undo
+from .count_propagation import CONFLICT, EXPLANATIONS, THINNABLE, count_propagate, count_undo
 from .state import (
     GLUE,
     REDUCE_FIRST,
@@ -47,7 +51,6 @@ from .unit_propagation import _propagate
 # MiniSat's 0.95: the deals are decided faster in all, a few slower (figures in
 # docs/tuning-log.md).
 VAR_DECAY = 0.85
-ROOM_LITS = ROOM_CLAUSES * (REASON_ROOM + 2)  # literals of the propagator's explanations
 
 
 # ---------------------------------------------------------------------------
@@ -55,7 +58,8 @@ ROOM_LITS = ROOM_CLAUSES * (REASON_ROOM + 2)  # literals of the propagator's exp
 
 
 @njit(cache=True, _nrt=False)
-def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear, nclear):
+def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, exp_lits, exp_start, stack,
+               toclear, nclear):
     """True if the false literal p of a learnt clause follows from the clause's other
     literals (every path through the reasons ends in a marked literal or level 0).
     Literals met on the way are marked and listed in toclear; the list's new length is
@@ -68,13 +72,16 @@ def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear
         top -= 1
         q = stack[top]
         cl = reason[q >> 1]
-        s = cl_start[cl]
-        for j in range(s, s + cl_len[cl]):
-            lit = cl_lits[j]
+        if cl >= 0:
+            lits, s, e = cl_lits, cl_start[cl], cl_start[cl] + cl_len[cl]
+        else:
+            lits, s, e = exp_lits, exp_start[-2 - cl], exp_start[-1 - cl]
+        for j in range(s, e):
+            lit = lits[j]
             u = lit >> 1
             if u == (q >> 1) or seen[u] != 0 or level[u] == 0:
                 continue
-            if reason[u] >= 0:
+            if reason[u] != -1:
                 seen[u] = 1
                 stack[top] = lit
                 top += 1
@@ -92,8 +99,9 @@ def _redundant(p, reason, level, seen, cl_lits, cl_start, cl_len, stack, toclear
 # inlined into grouping_run by numba: called, it passes some 160 words of arrays' fields
 # each conflict, and the search ran measurably slower
 @njit(cache=True, inline="always")
-def _learn(confl, clauses, tr, br, scratch, tlen, dl, var_inc, nvars):
-    """The clause learnt from the conflicting clause ``confl`` at level ``dl``: its first
+def _learn(confl, clauses, exp_lits, exp_start, tr, br, scratch, tlen, dl, var_inc, nvars):
+    """The clause learnt from the conflicting clause ``confl`` at level ``dl`` (an
+    explanation if negative, as a reason is): its first
     unique implication point, minimized, in ``scratch.learnt[:k]`` -- the asserting literal
     first, one of the highest level among the rest second.  The activities of the variables
     met are bumped; returns (k, the activity increment)."""
@@ -107,9 +115,12 @@ def _learn(confl, clauses, tr, br, scratch, tlen, dl, var_inc, nvars):
     idx = tlen - 1
     cl = confl
     while True:
-        s = cl_start[cl]
-        for j in range(s, s + cl_len[cl]):
-            q = cl_lits[j]
+        if cl >= 0:
+            lits, s, e = cl_lits, cl_start[cl], cl_start[cl] + cl_len[cl]
+        else:
+            lits, s, e = exp_lits, exp_start[-2 - cl], exp_start[-1 - cl]
+        for j in range(s, e):
+            q = lits[j]
             if q == p:
                 continue
             v = q >> 1
@@ -146,8 +157,9 @@ def _learn(confl, clauses, tr, br, scratch, tlen, dl, var_inc, nvars):
     m = 1
     for j in range(1, k):
         q = learnt[j]
-        if reason[q >> 1] < 0 or not _redundant(q, reason, level, seen, cl_lits, cl_start,
-                                                  cl_len, stack, toclear, nclear):
+        if reason[q >> 1] == -1 or not _redundant(q, reason, level, seen, cl_lits, cl_start,
+                                                   cl_len, exp_lits, exp_start, stack, toclear,
+                                                   nclear):
             learnt[m] = q
             m += 1
         else:
@@ -271,11 +283,13 @@ def _pick(br, hsize, assign):
 
 
 @njit(cache=True)
-def _reduce(first, ncl, cl_len, cl_lbd):
-    """Delete half of the learnt clauses first..ncl-1 that span more than GLUE levels,
+def _reduce(first, ncl, cl_len, cl_lbd, explained):
+    """Delete half of the candidates -- the learnt clauses first..ncl-1 that span more
+    than GLUE levels, and ``explained`` explanations of the propagator, which go first --
     the most levels first, the older first among equals (at the root, where no clause
-    is the reason of an assignment above level 0); returns how many went.  A deleted
-    clause's length is made negative; its watches are dropped as propagation meets them."""
+    is the reason of an assignment above level 0); returns (learnt clauses deleted,
+    explanations counted as gone).  A deleted clause's length is made negative; its
+    watches are dropped as propagation meets them."""
     cand = np.empty(ncl - first, np.int64)
     key = np.empty(ncl - first, np.int64)
     m = 0
@@ -284,22 +298,27 @@ def _reduce(first, ncl, cl_len, cl_lbd):
             cand[m] = cl
             key[m] = -(cl_lbd[cl] * (ncl + 1) + (ncl - cl))
             m += 1
+    half = (m + explained) // 2
+    gone = min(half, explained)
     order = np.argsort(key[:m])
-    for j in range(m // 2):
+    for j in range(half - gone):
         cl = cand[order[j]]
         cl_len[cl] = -cl_len[cl]
-    return m // 2
+    return half - gone, gone
 
 
 @njit(cache=True)
-def _thin_when_due(ctl, conflicts, clauses, ncl):
+def _thin_when_due(ctl, conflicts, clauses, ncl, counts):
     """At a restart: thin the learnt clauses if their time has come (``conflicts``: this
     run's so far), and set the next time."""
     total = ctl[Ctl.CONFLICTS] + conflicts
     if total >= ctl[Ctl.NEXT_REDUCE]:
         ctl[Ctl.REDUCTIONS] += 1
         ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
-        ctl[Ctl.DELETED] += _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd)
+        deleted, gone = _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd,
+                                counts.ctl[THINNABLE])
+        ctl[Ctl.DELETED] += deleted
+        counts.ctl[THINNABLE] -= gone
 
 
 # ---------------------------------------------------------------------------
@@ -331,6 +350,8 @@ def grouping_run(model, budget, line, info):
     assign, level, reason, trail, lim = tr
     lits, start, length, lbd, wnext, whead, bstart, bimp, bcl = clauses
     saved, learnt = br.phase, scratch.learnt
+    exp_lits, exp_start, level_exp, cctl = (counts.exp_lits, counts.exp_start, counts.level_exp,
+                                            counts.ctl)
     nvars = ctl[Ctl.VARS]
     ncl = ctl[Ctl.CLAUSES]
     nlit = ctl[Ctl.LITS]
@@ -350,24 +371,24 @@ def grouping_run(model, budget, line, info):
         confl, tlen, qhead = _propagate(trail, tlen, qhead, assign, level, reason, whead, wnext,
                                         lits, start, length, dl, bstart, bimp, bcl)
         if confl < 0 and by_propagator:  # the per-step counts, at the clauses' fixpoint
-            if _short(clauses, ncl, nlit, ROOM_CLAUSES, ROOM_LITS):
-                clauses = _regrown(clauses, ncl, nlit, ROOM_CLAUSES, ROOM_LITS)
-                lits, start, length, lbd, wnext, whead, bstart, bimp, bcl = clauses
-            code, tlen, ncl, nlit = count_propagate(counts, trail, tlen, assign, level, reason, dl,
-                                                    lo, hi, base, rank, lits, start, length, lbd,
-                                                    ncl, nlit)
+            code, tlen = count_propagate(counts, trail, tlen, assign, level, reason, dl, lo, hi,
+                                         base, rank)
             if code == -2:
                 continue  # literals set: propagate them
-            confl = code
-        if confl >= 0:
+            if code == CONFLICT:  # the explanation on top of the stack
+                confl = -1 - cctl[EXPLANATIONS]
+        if confl != -1:
             conflicts += 1
             since_restart += 1
             if dl == 0:
                 result = LOSS
                 break
-            k, var_inc = _learn(confl, clauses, tr, br, scratch, tlen, dl, var_inc, nvars)
+            k, var_inc = _learn(confl, clauses, exp_lits, exp_start, tr, br, scratch, tlen, dl,
+                                var_inc, nvars)
             back = level[learnt[1] >> 1] if k > 1 else 0
             tlen, hsize = _undo(lim[back + 1], tlen, hsize, tr, br, counts, rank, by_propagator)
+            if by_propagator:  # the explanations of the levels undone
+                cctl[EXPLANATIONS] = level_exp[back + 1]
             dl = back
             qhead = tlen
             if _short(clauses, ncl, nlit, 1, k):
@@ -385,15 +406,19 @@ def grouping_run(model, budget, line, info):
             restarts += 1
             next_restart = RESTART_BASE * luby(restarts)
             tlen, hsize = _undo(lim[1], tlen, hsize, tr, br, counts, rank, by_propagator)
+            if by_propagator:
+                cctl[EXPLANATIONS] = level_exp[1]
             dl = 0
             qhead = tlen
-            _thin_when_due(ctl, conflicts, clauses, ncl)
+            _thin_when_due(ctl, conflicts, clauses, ncl, counts)
         v, hsize = _pick(br, hsize, assign)
         if v < 0:
             result = WIN  # every variable assigned, no conflict: a solution
             break
         dl += 1
         lim[dl] = tlen
+        if by_propagator:
+            level_exp[dl] = cctl[EXPLANATIONS]
         tlen = _assign(tr, 2 * v + (1 - saved[v]), dl, -1, tlen)
 
     info[0] = conflicts

@@ -20,10 +20,13 @@ propagation); this module enforces the same equalities directly on the order lit
 Each literal it sets, and each conflict, comes with its explanation written as a clause
 (the literal, and the negations of the assigned literals whose counts gave the bounds):
 the clause follows from the equalities, so the learning of
-:mod:`solver.grouping.clause_learning` works on it as on any other; it is stored with the
-learnt clauses but never watched.  The bounds are those unit propagation derives on the
-totalizer clauses (a count fixed both ways), so the search is the same search over the
-same solutions, with far fewer clauses.
+:mod:`solver.grouping.clause_learning` works on it as on any other.  It is never watched,
+and learning reads it only while its literal is assigned, so the explanations live on a
+stack of their own beside the trail (``exp_lits``; a literal's ``reason`` is ``-2 - e``
+for explanation e), popped with the decision levels they were written at: the clause
+store keeps the model's and the learnt clauses only.  The bounds are those unit
+propagation derives on the totalizer clauses (a count fixed both ways), so the search is
+the same search over the same solutions, with far fewer clauses.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ ROOM_CLAUSES = 256  # explanations one call may write (the caller makes room for
 COUNTED = 0  # the trail's entries counted so far
 STEPS = 1  # the steps (the position's moves)
 CHECKED = 2  # 1 once every step was checked (0: check them all at the next call)
+EXPLANATIONS = 3  # explanations on the stack
+THINNABLE = 4  # explanations of 3 literals or more written and not yet counted as thinned
+NCOUNTCTL = 5
+CONFLICT = -3  # count_propagate's code for a conflict (its explanation on top of the stack)
 
 
 class CountState(NamedTuple):
@@ -57,6 +64,9 @@ class CountState(NamedTuple):
     tlist: np.ndarray
     buf: np.ndarray  # an explanation being written
     bounds: np.ndarray  # per class: its lower and upper bound at a step, and their ranks
+    exp_lits: np.ndarray  # the explanations' literals, one after the other (a stack)
+    exp_start: np.ndarray  # explanation e is exp_lits[exp_start[e]:exp_start[e + 1]]
+    level_exp: np.ndarray  # per decision level: the explanations on the stack when it began
 
 
 @njit(cache=True)
@@ -86,11 +96,15 @@ def count_state(n, nvars, nmoves, rank, lo, hi, base):
                 x = base[c] + v - lo[c]
                 var_card[x] = c
                 var_step[x] = v
-    ctl = np.zeros(3, np.int64)
+    ctl = np.zeros(NCOUNTCTL, np.int64)
     ctl[STEPS] = nmoves
+    # an explanation per assigned variable at most, and one for a conflict
+    exp_start = np.zeros(nvars + 3, np.int64)
     return CountState(ctl, var_card, var_step, low, up, rstart, rcards,
                       np.zeros(nmoves + 1, np.int8), np.empty(nmoves + 1, np.int64),
-                      np.empty(REASON_ROOM + 2, np.int64), np.empty((4, NCLASSES), np.int64))
+                      np.empty(REASON_ROOM + 2, np.int64), np.empty((4, NCLASSES), np.int64),
+                      np.empty((nvars + 2) * (REASON_ROOM + 2), np.int64), exp_start,
+                      np.zeros(nvars + 2, np.int64))
 
 
 @njit(cache=True)
@@ -135,13 +149,16 @@ def _reasons(r, v, want, rstart, rcards, lo, hi, base, assign, buf, k):
 
 
 @njit(cache=True, _nrt=False)
-def _store(buf, k, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit):
-    cl_start[ncl] = nlit
-    cl_len[ncl] = k
-    cl_lbd[ncl] = 1 << 30  # the first to go when learnt clauses are thinned
+def _store(buf, k, exp_lits, exp_start, ctl):
+    """Push ``buf[:k]`` on the explanations' stack."""
+    e = ctl[EXPLANATIONS]
+    s = exp_start[e]
     for j in range(k):
-        cl_lits[nlit + j] = buf[j]
-    return ncl + 1, nlit + k
+        exp_lits[s + j] = buf[j]
+    exp_start[e + 1] = s + k
+    ctl[EXPLANATIONS] = e + 1
+    if k > 2:
+        ctl[THINNABLE] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -154,15 +171,14 @@ def _class_ranks(q):
 
 
 @njit(cache=True, _nrt=False)
-def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base, rank, cl_lits,
-                    cl_start, cl_len, cl_lbd, ncl, nlit):
+def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base, rank):
     """At a fixpoint of unit propagation: count the new trail entries and check the steps
-    they touch.  Returns (code, trail length, clauses, literals): code -1 nothing new, -2
-    literals set (propagate them), else the conflicting clause.  The caller leaves room
-    for ROOM_CLAUSES explanations."""
+    they touch.  Returns (code, trail length): code -1 nothing new, -2 literals set
+    (propagate them), CONFLICT a conflict (its explanation is the top of the stack)."""
     ctl, var_card, var_step = state.ctl, state.var_card, state.var_step
     low, up, rstart, rcards = state.low, state.up, state.rstart, state.rcards
     touched, tlist, buf = state.touched, state.tlist, state.buf
+    exp_lits, exp_start = state.exp_lits, state.exp_start
     nmoves = ctl[STEPS]
     nt = 0
     for j in range(ctl[COUNTED], tlen):
@@ -194,7 +210,7 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
     for t in range(nt):
         v = tlist[t]
         touched[v] = 0
-        if code >= 0 or made >= ROOM_CLAUSES - 8:
+        if code == CONFLICT or made >= ROOM_CLAUSES - 8:
             continue
         total = v + 1
         sum_low = 0
@@ -227,8 +243,8 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
                         k = _reasons(r_low[q], v, 1, rstart, rcards, lo, hi, base, assign, buf, k)
                     else:
                         k = _reasons(r_up[q], v, 0, rstart, rcards, lo, hi, base, assign, buf, k)
-            ncl, nlit = _store(buf, k, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit)
-            code = ncl - 1
+            _store(buf, k, exp_lits, exp_start, ctl)
+            code = CONFLICT
             continue
         done = False
         for q in range(NCLASSES):
@@ -269,10 +285,10 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
                         if assign[x] < 0:
                             lit = 2 * x + 1 - want
                             buf[0] = lit
-                            ncl, nlit = _store(buf, k, cl_lits, cl_start, cl_len, cl_lbd, ncl, nlit)
+                            _store(buf, k, exp_lits, exp_start, ctl)
                             assign[x] = want
                             level[x] = dl
-                            reason[x] = ncl - 1
+                            reason[x] = -1 - ctl[EXPLANATIONS]  # -2 - its index
                             trail[tlen] = lit
                             tlen += 1
                             made += 1
@@ -280,8 +296,8 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
                 break
             if done:
                 break
-        if done and code < 0:
+        if done and code != CONFLICT:
             code = -2
     if made >= ROOM_CLAUSES - 8:
         ctl[CHECKED] = 0  # steps were passed over: check them all next time
-    return code, tlen, ncl, nlit
+    return code, tlen

@@ -1,8 +1,9 @@
 """The clause-learning search (solver/grouping/clause_learning.py) on the grouping view's clauses.
 
 It stops when its budget of conflicts is spent, goes on where it stopped with its work
-kept, thins its learnt clauses on long runs and still decides, and restarts on the
-Luby sequence.
+kept, thins its learnt clauses on long runs and still decides (counting the propagator's
+explanations among the candidates, first to go, as if they were stored with them), and
+restarts on the Luby sequence.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from conftest import Grouping
 
 from halfmoon.game.deal import Deal
 from solver.depth_first.bounds import partner_table
-from solver.grouping.clause_learning import grouping_run
+from solver.grouping.clause_learning import _reduce, grouping_run
 from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, VIEW_PAIRS, grouping_model
 from solver.grouping.state import REDUCE_FIRST, Ctl
 from solver.mirror.position import MAX_PLY
@@ -73,3 +74,18 @@ def test_long_runs_forget_learnt_clauses_and_still_decide(number, verdict):
     assert int(np.count_nonzero(cl_len[:ctl[Ctl.MODEL_CLAUSES]] < 0)) == 0
     if verdict == WIN:
         assert g.replays(g.root, [int(line[k]) for k in range(int(info[1]))])
+
+
+def test_the_thinning_counts_the_explanations_first():
+    """Half of the candidates go, the explanations (counted, not stored) first, then the
+    learnt clauses of most levels, the older first among equals."""
+    first = 2
+    length = np.array([3, 3, 4, 4, 2, 5, 3, 6], np.int64)  # clause 6: two literals, kept
+    lbd = np.array([0, 0, 5, 3, 9, 5, 2, 7], np.int64)  # lbd 2 (clause 6): glue, kept
+    cand = [2, 3, 5, 7]  # learnt, past GLUE, three literals or more
+    for explained, gone in ((0, [7, 2]), (2, [7]), (3, []), (4, []), (9, [])):
+        cl_len = length.copy()
+        deleted, counted = _reduce(first, len(cl_len), cl_len, lbd, explained)
+        half = (len(cand) + explained) // 2
+        assert counted == min(half, explained) and deleted == len(gone)
+        assert sorted(int(c) for c in np.flatnonzero(cl_len < 0)) == sorted(gone)

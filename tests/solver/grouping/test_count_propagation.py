@@ -4,6 +4,9 @@
   totalizer clauses of solver/grouping/count_clauses.py conflict by unit propagation alone.
 - Its counts follow the trail: after a paused run they are the counts of the literals it
   has taken in, and taking them all back gives the counts of the empty trail.
+- Its explanations' stack follows the trail: after a paused run it holds one explanation
+  for each literal the propagator set that is still assigned, that literal first, and
+  nothing else.
 - On hard deals of the whole code space it gives the verdicts of the totalizer clauses,
   and every win replays.  (Every small position against exhaustive search, and the
   comparison deals against CP-SAT: tests/solver/grouping/test_model.py and
@@ -19,7 +22,13 @@ from conftest import Grouping
 from halfmoon.game.deal import Deal
 from solver.depth_first.bounds import partner_table
 from solver.grouping.clause_learning import grouping_run
-from solver.grouping.count_propagation import COUNTED, STEPS, count_state, count_undo
+from solver.grouping.count_propagation import (
+    COUNTED,
+    EXPLANATIONS,
+    STEPS,
+    count_state,
+    count_undo,
+)
 from solver.grouping.model import VIEW_COUNTERS, VIEW_COUNTS, grouping_model
 from solver.grouping.state import Ctl
 from solver.grouping.unit_propagation import _propagate
@@ -32,7 +41,6 @@ HARD = [142660483, 306722590, 413809414, 590732855, 1253199360, 1349536228, 1626
         3003026921, 3007038037, 3369981172, 3884445764, 4088411334, 4188648979, 4517263076,
         4963175426, 5783111307, 5784385040, 5897195494, 5919270509, 5969606697, 6677252484,
         7116353008, 7513726429]
-EXPLAINED = 1 << 30  # the mark (cl_lbd) of the propagator's clauses
 
 
 def _model(number, view):
@@ -44,12 +52,11 @@ def _model(number, view):
 
 
 def _explanations(model):
-    ctl, cls = model.ctl, model.clauses
-    out = []
-    for cl in range(ctl[Ctl.MODEL_CLAUSES], ctl[Ctl.CLAUSES]):
-        if cls.lbd[cl] == EXPLAINED and cls.length[cl] > 0:
-            out.append([int(x) for x in cls.lits[cls.start[cl]:cls.start[cl] + cls.length[cl]]])
-    return out
+    """The explanations on the propagator's stack, bottom first."""
+    state = model.counts
+    start = state.exp_start
+    return [[int(x) for x in state.exp_lits[start[e]:start[e + 1]]]
+            for e in range(state.ctl[EXPLANATIONS])]
 
 
 def _refuted(counters, clause) -> bool:
@@ -79,8 +86,14 @@ def _refuted(counters, clause) -> bool:
 def test_every_explanation_follows_from_the_counts(number):
     g, model = _model(number, VIEW_COUNTS)
     line = np.zeros(MAX_PLY, np.uint64)
-    status, model = grouping_run(model, 300, line, np.zeros(2, np.int64))
-    clauses = _explanations(model)
+    clauses = set()
+    status = UNRESOLVED
+    for _ in range(30):  # those on the stack at each pause
+        status, model = grouping_run(model, 10, line, np.zeros(2, np.int64))
+        clauses.update(tuple(c) for c in _explanations(model))
+        if status != UNRESOLVED:
+            break
+    clauses = sorted(clauses)
     assert clauses  # it fires
     _, counters = _model(number, VIEW_COUNTERS)
     rng = np.random.default_rng(number)
@@ -114,6 +127,27 @@ def test_the_counts_follow_the_trail():
     fresh = count_state(n, int(ctl[Ctl.VARS]), nmoves, rank, lo, hi, base)
     assert (state.low == fresh.low).all() and (state.up == fresh.up).all()
     assert state.ctl[COUNTED] == 0
+
+
+@pytest.mark.parametrize("number", [1413, HARD[1], HARD[4]])
+def test_the_explanations_follow_the_trail(number):
+    g, model = _model(number, VIEW_COUNTS)
+    held = 0
+    for budget in (1, 2, 3, 5, 7, 11, 20, 40, 100):
+        status, model = grouping_run(model, budget, np.zeros(MAX_PLY, np.uint64),
+                                     np.zeros(2, np.int64))
+        if status != UNRESOLVED:
+            break
+        tr = model.trail
+        tlen = int(model.ctl[Ctl.TRAIL])
+        explained = [int(tr.lits[j]) for j in range(tlen) if tr.reason[tr.lits[j] >> 1] < -1]
+        stack = _explanations(model)
+        assert [c[0] for c in stack] == explained  # in the trail's order, nothing dead
+        for e, lit in enumerate(explained):
+            assert tr.reason[lit >> 1] == -2 - e
+            assert all(tr.assign[x >> 1] == (x & 1) for x in stack[e][1:])  # the others false
+        held = max(held, len(stack))
+    assert held > 0
 
 
 def test_hard_deals_get_the_verdicts_of_the_totalizer_clauses():
