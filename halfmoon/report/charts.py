@@ -23,7 +23,7 @@ def figure(width: float = 6.4, height: float = 3.6) -> Figure:
 
 
 MIN_DEALS = 30  # a rate is drawn only where it rests on at least this many deals
-RUN_ORDER = "in the run's order"  # the order of stats.in_run_order, said on the chart
+RUN_ORDER = "in the run's order"  # the order of scan.in_run_order, said on the chart
 
 
 NOTE_COLOUR = "#b71c1c"
@@ -88,7 +88,7 @@ def plot_growing_win_rate(ax, run: pd.DataFrame, order: str = RUN_ORDER,
 
 def plot_running_win_rate(ax, df: pd.DataFrame, order: str = RUN_ORDER) -> None:
     """The win rate (%) and its 95 % interval as the sample grows, the deals taken in the
-    order of ``df`` (:func:`halfmoon.research.stats.in_run_order`: the run's, which the
+    order of ``df`` (:func:`halfmoon.research.scan.in_run_order`: the run's, which the
     findings count too), from :data:`MIN_DEALS` deals on."""
     plot_growing_win_rate(ax, stats.running_win_rate(df), order)
 

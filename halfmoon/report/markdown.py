@@ -20,7 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from halfmoon.game.errors import HalfMoonError
-from halfmoon.research import stats
+from halfmoon.research import scan, stats
 
 from . import charts
 from .style import pct, table_lines
@@ -120,7 +120,7 @@ def write_report(
     note = chart_note(results_dir, s["deals"])
 
     fig = charts.figure()
-    charts.plot_running_win_rate(fig.add_subplot(), stats.in_run_order(df, results_dir))
+    charts.plot_running_win_rate(fig.add_subplot(), scan.in_run_order(df, results_dir))
     _save(fig, out / "win-rate.png", note)
 
     fig = charts.figure()

@@ -23,17 +23,17 @@ SHIPPED = "census"  # FINDINGS = "census": the shipped census's findings, asked 
 def load_run(results: Union[str, Path], sample_dir: Union[str, Path, None] = None,
              sample_deals: int = 300, budget: int = 200_000) -> tuple[pd.DataFrame, str]:
     """The rows of the run in ``results`` in the run's own order
-    (:func:`halfmoon.research.stats.in_run_order`), and a line naming them.  Only where no
+    (:func:`halfmoon.research.scan.in_run_order`), and a line naming them.  Only where no
     such folder exists, and ``sample_dir`` is given, is a small sample made there once and
     read instead, and the line says so; a folder that is not a run is an error."""
-    from halfmoon.research import stats
+    from halfmoon.research import scan, stats
 
     if not Path(results).exists() and sample_dir is not None:
         df = stats.load_or_make(sample_dir, range(sample_deals), budget)
-        df = stats.in_run_order(df, sample_dir)
+        df = scan.in_run_order(df, sample_dir)
         return df, (f"NOT a run of yours: {results} does not exist, so {len(df):,} deals "
                     f"(0 to {sample_deals - 1}) solved once into {sample_dir}, in the run's order")
-    df = stats.in_run_order(stats.load(results), results)
+    df = scan.in_run_order(stats.load(results), results)
     return df, f"{len(df):,} deals from {results}{_made_by(results)}, in the run's order"
 
 

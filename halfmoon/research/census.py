@@ -15,7 +15,7 @@ smallest key: a sample of any size is kept in a bounded buffer as the rows strea
 and is the same however the census's files are cut.
 
 **The run's order.**  The win rate as the sample grows is counted in the run's own order
-(:data:`.stats.RUN_ORDER`: its chunk files in order, each file's rows as stored), as the
+(:data:`.scan.RUN_ORDER`: its chunk files in order, each file's rows as stored), as the
 report and the notebooks draw it: its points are the run's first n deals, at sizes spaced
 evenly on a log scale.
 """

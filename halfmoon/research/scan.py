@@ -17,7 +17,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import TYPE_CHECKING, Iterator, Optional, Union
 
 import numpy as np
 import pyarrow as pa
@@ -35,6 +35,9 @@ from halfmoon.batch.results import (
 from halfmoon.game.errors import HalfMoonError
 
 from .stats import QUANTILES, VERDICTS, Z95, summary_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BITS = 16  # bits of a key resolved by each pass
 GATHER = 1 << 22  # values at most gathered and sorted in one pass (32 MiB of keys)
@@ -371,3 +374,31 @@ def summarize(path: Union[str, Path], z: float = Z95, dataset: Optional[Dataset]
                          quantiles("nodes"), budgets, versions, z)
     summary["format"] = ds.format
     return summary
+
+
+RUN_ORDER = "the run's order (its chunks as the run lists them, each chunk's deals by number)"
+
+
+def run_order(path: Union[str, Path]) -> np.ndarray:
+    """The deal numbers of the results in ``path`` in the run's own order: its chunk files in
+    order (each a slice of the run's list of deals: a range in order, a random sample as drawn),
+    each file's rows as stored (by deal number).  The order in which the findings count the
+    win rate as the sample grows, so that every chart of it draws the same curve."""
+    from halfmoon.batch.results import stored_columns, to_rows
+
+    ds = open_dataset(path)
+    parts = [(to_rows(t, 2, ["deal"]) if ds.format == 2 else t)["deal"].to_numpy()
+             for t in ds.row_groups(stored_columns(ds.format, ["deal"]))]
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+
+
+def in_run_order(df: pd.DataFrame, path: Union[str, Path]) -> pd.DataFrame:
+    """The rows of ``df`` (results loaded from ``path``) in the run's own order
+    (:func:`run_order`); rows of deals not in ``path`` after them, by deal."""
+    import pandas as pd
+
+    run = run_order(path)
+    at = pd.Series(np.arange(len(run)), index=run).reindex(df["deal"].to_numpy())
+    at = at.to_numpy(dtype=float)
+    at[np.isnan(at)] = len(run) + np.arange(int(np.isnan(at).sum()))
+    return df.iloc[np.argsort(at, kind="stable")].reset_index(drop=True)

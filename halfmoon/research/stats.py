@@ -284,34 +284,6 @@ def win_rate_by(df: pd.DataFrame, by: Union[str, pd.Series], z: float = Z95) -> 
     return out.sort_index()
 
 
-RUN_ORDER = "the run's order (its chunks as the run lists them, each chunk's deals by number)"
-
-
-def run_order(path: Union[str, Path]) -> np.ndarray:
-    """The deal numbers of the results in ``path`` in the run's own order: its chunk files in
-    order (each a slice of the run's list of deals: a range in order, a random sample as drawn),
-    each file's rows as stored (by deal number).  The order in which the findings count the
-    win rate as the sample grows, so that every chart of it draws the same curve."""
-    from halfmoon.batch.results import stored_columns, to_rows
-
-    from .scan import open_dataset
-
-    ds = open_dataset(path)
-    parts = [(to_rows(t, 2, ["deal"]) if ds.format == 2 else t)["deal"].to_numpy()
-             for t in ds.row_groups(stored_columns(ds.format, ["deal"]))]
-    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
-
-
-def in_run_order(df: pd.DataFrame, path: Union[str, Path]) -> pd.DataFrame:
-    """The rows of ``df`` (results loaded from ``path``) in the run's own order
-    (:func:`run_order`); rows of deals not in ``path`` after them, by deal."""
-    run = run_order(path)
-    at = pd.Series(np.arange(len(run)), index=run).reindex(df["deal"].to_numpy())
-    at = at.to_numpy(dtype=float)
-    at[np.isnan(at)] = len(run) + np.arange(int(np.isnan(at).sum()))
-    return df.iloc[np.argsort(at, kind="stable")].reset_index(drop=True)
-
-
 def running_win_rate(df: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
     """The win rate and its interval as the sample grows, deals taken in the order of ``df``.
 

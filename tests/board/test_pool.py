@@ -128,7 +128,7 @@ def test_the_server_process_never_loads_the_solver():
     import sys
     from pathlib import Path
 
-    code = """
+    code = f"""
 import sys, threading
 from halfmoon.board.pool import Job, SolverPool
 answered = threading.Event()

@@ -23,7 +23,8 @@ from halfmoon.research.census import (
     running_thresholds,
     sample_keys,
 )
-from halfmoon.research.stats import run_order, wilson_interval
+from halfmoon.research.scan import run_order
+from halfmoon.research.stats import wilson_interval
 from solver.mirror.generator import LAYOUT_FEATURES, layout_features
 
 
