@@ -4,6 +4,8 @@
     python benchmarks/lab/bench_settler.py collect --random N --seed S --out FILE
     python benchmarks/lab/bench_settler.py analyse FILE [FILE ...] [--split-seed 1]
 
+(``analyse`` also reads the collected files gzipped, FILE.gz.)
+
 After the grouping search joins a deal (:func:`solver.portfolio.search.search_arrays`), it and
 the depth-first searches take turns until one side settles it.  If only the side that settles
 a deal took turns after the join, the hard set would cost much less; this measures whether any
@@ -34,13 +36,14 @@ signal known at the join, or after the grouping search's first turns, tells that
 The simulation takes the two sides' seconds as independent (they share no table, so each
 side's turns are the same whatever the other does) and leaves out what interleaving costs in
 caches; seconds are of one process on a shared machine, so only the shares count.  Figures:
-docs/tuning-log.md (2026-12-06, "which side settles a hard deal").
+docs/tuning-log.md (2026-12-06, "which side settles a hard deal, asked at the join").
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import json
 import sys
 import time
@@ -55,6 +58,7 @@ from halfmoon.game.codes import DEAL_COUNT, random_numbers  # noqa: E402
 
 HARD_SET = ROOT / "halfmoon" / "bench" / "sets" / "hard.csv"
 CHECKPOINTS = (1, 2, 4, 8)  # grouping turns after which its signals are read
+SNAPSHOTS = (10_000, 20_000)  # positions at which the depth-first searches' progress is read
 
 
 def _stack_signals(stacks: list) -> dict:
@@ -155,13 +159,14 @@ def run_deal(number: int) -> dict:
     dfn = np.zeros(len(members), np.int64)  # positions of each search
     dfs_sec = np.zeros(len(members))
     stores = dead = 0
-    gturns, conflicts, series, sig = 0, 0, [], {}
+    gturns, conflicts, series, sig, snaps = 0, 0, [], {}, {}
     while status == UNRESOLVED and nodes < budget:
         if nodes >= grouping_at and rules & GROUPING:
             t = time.perf_counter()
             if model is None:
                 joined_at = t - t_all
                 sig.update(_stack_signals(stacks))
+                sig.update(snaps)
                 sig.update(df_stores=stores / nodes, df_dead=dead / nodes, join_nodes=nodes,
                            df_rate_min=float(np.min(dfn / np.maximum(dfs_sec, 1e-9))),
                            df_rate_max=float(np.max(dfn / np.maximum(dfs_sec, 1e-9))))
@@ -180,6 +185,9 @@ def run_deal(number: int) -> dict:
             if gturns in CHECKPOINTS and g == UNRESOLVED:
                 s = _grouping_signals(model, conflicts, tg - sig["g_model_sec"])
                 s["df_stores_after"] = stores / nodes
+                s.update(_stack_signals(stacks))
+                s["g_level"] = int(model.ctl[Ctl.LEVEL])
+                s["g_assigned"] = int(model.ctl[Ctl.TRAIL]) / max(int(model.ctl[Ctl.VARS]), 1)
                 sig.update({f"{k}@{gturns}": v for k, v in s.items()})
             if g == LOSS:
                 status, settled_by = LOSS, "grouping"
@@ -191,6 +199,9 @@ def run_deal(number: int) -> dict:
                 break
             grouping_at = nodes + S.grouping_share(nodes) * max(int(info[0]), 1)
             continue
+        for at in SNAPSHOTS:  # the depth-first searches' progress before the join
+            if nodes >= at and f"df_tree_share@{at}" not in snaps:
+                snaps[f"df_tree_share@{at}"] = _stack_signals(stacks).get("df_tree_share", 0.0)
         k = turn % len(members)
         member = members[k]
         allowance = quick_phase if turn == 0 and len(members) > 1 and quick_phase else S.SLICE
@@ -265,17 +276,17 @@ def collect(numbers: list[int], out: Path, expected: dict[int, int]) -> None:
 # the analysis
 
 DECISIONS = (0, 1, 2, 4)  # grouping turns done at the decision (0: at the join)
-WINDOWS = (0.5, 1.0, 2.0, 4.0)  # a stop lasts at most this times the seconds so far
+WINDOWS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # a stop lasts at most this times the seconds so far
 
 
 def _load(paths: list[Path]) -> list[dict]:
     recs = []
     for p in paths:
-        with p.open() as f:
+        with (gzip.open(p, "rt") if p.suffix == ".gz" else p.open()) as f:
             for line in f:
                 if line.strip():
                     r = json.loads(line)
-                    r["file"] = p.stem
+                    r["file"] = p.name.split(".")[0]
                     recs.append(r)
     return recs
 
@@ -293,11 +304,28 @@ def open_at(rec: dict, k: int) -> bool:
 
 def signals_at(rec: dict, k: int) -> dict:
     """The signals known at decision k: the join's, and the grouping search's after turn k."""
+    cache = rec.setdefault("_signals", {})
+    if k not in cache:
+        cache[k] = _signals_at(rec, k)
+    return cache[k]
+
+
+def _signals_at(rec: dict, k: int) -> dict:
     sig = rec["sig"]
     out = {name: v for name, v in sig.items() if "@" not in name}
+    for at in SNAPSHOTS:  # how far the depth-first searches got since then, at the join
+        if f"df_tree_share@{at}" in sig:
+            out[f"df_tree_gain_since_{at}"] = sig["df_tree_share"] - sig[f"df_tree_share@{at}"]
     if k:
         out.update({name.split("@")[0]: v for name, v in sig.items()
                     if name.endswith(f"@{k}")})
+        out["df_tree_share_join"] = sig.get("df_tree_share")
+        if f"df_tree_share@{k}" in sig:
+            out["df_tree_gain_since_join"] = sig[f"df_tree_share@{k}"] - sig["df_tree_share"]
+        if k > 1:  # how the grouping search's root and the depth-first searches moved on
+            for name in ("g_fixed", "df_tree_share", "g_lbd_mean"):
+                if f"{name}@1" in sig and f"{name}@{k}" in sig:
+                    out[f"{name}_growth"] = sig[f"{name}@{k}"] - sig[f"{name}@1"]
         out["g_conflicts_per_df_sec"] = rec["conflicts"] and (256 * k) / max(
             rec["series"][k - 1][1], 1e-6)
     return out
@@ -370,30 +398,186 @@ class Rule:
                 f"{self.name} {'>' if self.up else '<='} {self.thr:.4g}, window {self.window}")
 
 
+def _costs(opened: list[dict], k: int) -> tuple[np.ndarray, dict]:
+    """Each deal's seconds now, and if side s were stopped for window w: {(s, w): array}."""
+    now = np.array([r["s"] for r in opened])
+    return now, {(s, w): np.array([seconds_with(r, k, s, w) for r in opened])
+                 for s in ("g", "d") for w in WINDOWS}
+
+
 def fit_rule(train: list[dict], k: int) -> Rule:
     """The rule of decision k that saves the most seconds on ``train`` (stumps, both sides)."""
     opened = [r for r in train if open_at(r, k)]
-    base = sum(r["s"] for r in opened)
-    best, best_cost = None, base
+    now, stopped = _costs(opened, k)
+    best, best_cost = None, now.sum()
     names = sorted({n for r in opened for n in signals_at(r, k)})
-    for window in WINDOWS:
-        for stop in ("g", "d"):
-            rule = Rule(k, None, 0, True, stop, window)
-            cost = sum(rule.seconds(r) for r in opened)
-            if cost < best_cost:
-                best, best_cost = rule, cost
-            for name in names:
-                vals = np.array([signals_at(r, k).get(name, np.nan) for r in opened], float)
-                ok = ~np.isnan(vals)
-                if ok.sum() < 10:
-                    continue
-                for thr in np.unique(np.quantile(vals[ok], np.linspace(0.05, 0.95, 19))):
-                    for up in (True, False):
-                        rule = Rule(k, name, float(thr), up, stop, window)
-                        cost = sum(rule.seconds(r) for r in opened)
-                        if cost < best_cost:
-                            best, best_cost = rule, cost
+    for (stop, window), cost_if in stopped.items():
+        gain = now - cost_if
+        if gain.sum() > now.sum() - best_cost:
+            best, best_cost = Rule(k, None, 0, True, stop, window), now.sum() - gain.sum()
+        for name in names:
+            vals = np.array([signals_at(r, k).get(name, np.nan) for r in opened], float)
+            ok = ~np.isnan(vals)
+            if ok.sum() < 10:
+                continue
+            for thr in np.unique(np.quantile(vals[ok], np.linspace(0.05, 0.95, 19))):
+                for up in (True, False):
+                    sel = ok & ((vals > thr) == up)
+                    cost = now.sum() - gain[sel].sum()
+                    if cost < best_cost:
+                        best, best_cost = Rule(k, name, float(thr), up, stop, window), cost
     return best
+
+
+class Logistic:
+    """A logistic regression of "the grouping search settles it" on every signal of decision
+    k (standardised, missing ones at the training median, a small L2 penalty): ``stop``
+    the depth-first searches where its probability is above ``hi``, the grouping search
+    where below ``lo``, for a window; the thresholds and window chosen for the seconds they
+    save on the training half."""
+
+    def __init__(self, train: list[dict], k: int):
+        self.k = k
+        opened = [r for r in train if open_at(r, k)]
+        self.names = sorted({n for r in opened for n in signals_at(r, k)})
+        x = self._raw(opened)
+        self.med = np.nanmedian(x, axis=0)
+        x = np.where(np.isnan(x), self.med, x)
+        self.mu, self.sd = x.mean(axis=0), x.std(axis=0) + 1e-12
+        x = (x - self.mu) / self.sd
+        y = np.array([r["by"] == "grouping" for r in opened], float)
+        w, b = np.zeros(x.shape[1]), 0.0
+        for _ in range(2000):
+            p = 1 / (1 + np.exp(-(x @ w + b)))
+            w -= 0.1 * (x.T @ (p - y) / len(y) + 0.01 * w)
+            b -= 0.1 * float(np.mean(p - y))
+        self.w, self.b = w, b
+        probs = self.prob(opened)
+        now, stopped = _costs(opened, k)
+        best = (now.sum(), 1.1, -0.1, 1.0)
+        for window in WINDOWS:
+            gain_d, gain_g = now - stopped["d", window], now - stopped["g", window]
+            for hi in np.linspace(0.3, 1.0, 15):
+                for lo in np.linspace(0.0, min(hi, 0.7), 15):
+                    cost = (now.sum() - gain_d[probs > hi].sum()
+                            - gain_g[(probs < lo) & (probs <= hi)].sum())
+                    if cost < best[0]:
+                        best = (cost, hi, lo, window)
+        _, self.hi, self.lo, self.window = best
+
+    def _raw(self, recs: list[dict]) -> np.ndarray:
+        return np.array([[signals_at(r, self.k).get(n, np.nan) for n in self.names]
+                         for r in recs], float).reshape(len(recs), len(self.names))
+
+    def prob(self, recs: list[dict]) -> np.ndarray:
+        x = self._raw(recs)
+        x = (np.where(np.isnan(x), self.med, x) - self.mu) / self.sd
+        return 1 / (1 + np.exp(-(x @ self.w + self.b)))
+
+    def _side(self, p: float) -> str:
+        return "d" if p > self.hi else "g" if p < self.lo else ""
+
+    def side(self, rec: dict) -> str:
+        return self._side(float(self.prob([rec])[0])) if open_at(rec, self.k) else ""
+
+    def seconds(self, rec: dict) -> float:
+        return seconds_with(rec, self.k, self.side(rec), self.window)
+
+    def __str__(self):
+        top = sorted(zip(np.abs(self.w), self.w, self.names), reverse=True)[:4]
+        return (f"turn {self.k}: logistic on {len(self.names)} signals (largest weights "
+                + ", ".join(f"{n} {w:+.2f}" for _, w, n in top)
+                + f"); stop depth-first if p > {self.hi:.2f}, grouping if p < {self.lo:.2f}, "
+                f"window {self.window}")
+
+
+def _judge(model, test: list[dict], k: int) -> str:
+    """Held-out accuracy and AUC of a fitted model's probability (deals open at k)."""
+    opened = [r for r in test if open_at(r, k)]
+    if not opened:
+        return "no deal open"
+    y = np.array([r["by"] == "grouping" for r in opened])
+    p = model.prob(opened)
+    base = max(y.mean(), 1 - y.mean())
+    return (f"{len(opened)} open: accuracy {np.mean((p > 0.5) == y):.3f} "
+            f"(always the commoner side: {base:.3f}), AUC {_auc(p[y], p[~y]):.3f}")
+
+
+def _held_out(fit, halves: list[list[dict]], k: int, label: str) -> None:
+    """A rule fit on each half, judged on the other; the seconds, summed over both."""
+    saved = {}
+    for h in (0, 1):
+        rule = fit([r for r in halves[h] if "series" in r], k)
+        test = halves[1 - h]
+        print(f"  fit on half {h}: {rule}")
+        if hasattr(rule, "prob"):
+            print(f"    held out: {_judge(rule, test, k)}")
+        for group in sorted({r["file"] for r in test}):
+            rs = [r for r in test if r["file"] == group]
+            now = sum(r["s"] for r in rs)
+            new = sum(rule.seconds(r) for r in rs) if rule else now
+            right = wrong = 0
+            if rule:
+                for r in rs:
+                    side = rule.side(r)
+                    if side:
+                        settler = "g" if r["by"] == "grouping" else "d"
+                        right += side != settler
+                        wrong += side == settler
+            a, b = saved.get(group, (0.0, 0.0))
+            saved[group] = (a + now, b + new)
+            print(f"    held out, {group}: {len(rs):,} deals, {now:.1f} s -> {new:.1f} s "
+                  f"({now / new:.3f}x); stops {right + wrong} ({right} right, {wrong} wrong)")
+    for group, (now, new) in saved.items():
+        print(f"  {label}, decision {k}, {group}, both halves held out: {now:.1f} s -> "
+              f"{new:.1f} s ({now / new:.3f}x)")
+
+
+def _baselines(recs: list[dict], k: int) -> None:
+    """The ceiling at decision k (only the settling side after it) and the rules that stop
+    one side on every deal, with no signal."""
+    for group in sorted({r["file"] for r in recs}):
+        rs = [r for r in recs if r["file"] == group]
+        now = sum(r["s"] for r in rs)
+
+        def settler(r):
+            return "g" if r["by"] == "grouping" else "d"
+
+        oracle = sum(seconds_with(r, k, "d" if settler(r) == "g" else "g", float("inf"))
+                     for r in rs)
+        line = [f"only the settling side after it {now / oracle:.3f}x"]
+        for stop in ("d", "g"):
+            for window in WINDOWS:
+                new = sum(seconds_with(r, k, stop, window) for r in rs)
+                line.append(f"stop {'depth-first' if stop == 'd' else 'grouping'} always, "
+                            f"window {window}: {now / new:.3f}x")
+        print(f"  {group}, decision {k}: " + "; ".join(line))
+
+
+def _needed(recs: list[dict], k: int, draws: int = 20) -> None:
+    """What a predictor of a given accuracy would give at decision k: on every deal open
+    there, the side that does not settle it is stopped with that probability, the other one
+    otherwise (a seeded draw, the mean of ``draws``), at the best window."""
+    rng = np.random.default_rng(k)
+    for group in sorted({r["file"] for r in recs}):
+        rs = [r for r in recs if r["file"] == group]
+        now = sum(r["s"] for r in rs)
+        opened = [r for r in rs if open_at(r, k)]
+        closed = now - sum(r["s"] for r in opened)
+        wrong_side = ["g" if r["by"] != "grouping" else "d" for r in opened]
+        right = {w: np.array([seconds_with(r, k, s, w) for r, s in zip(opened, wrong_side)])
+                 for w in WINDOWS}
+        wrong = {w: np.array([seconds_with(r, k, "d" if s == "g" else "g", w)
+                              for r, s in zip(opened, wrong_side)]) for w in WINDOWS}
+        line = []
+        for acc in (0.6, 0.7, 0.8, 0.9, 1.0):
+            best = 0.0
+            for w in WINDOWS:
+                hits = rng.random((draws, len(opened))) < acc
+                new = closed + np.where(hits, right[w], wrong[w]).sum(axis=1).mean()
+                best = max(best, now / new)
+            line.append(f"accuracy {acc:.1f}: {best:.3f}x")
+        print(f"  {group}, decision {k}, a predictor of: " + "; ".join(line))
 
 
 def analyse(paths: list[Path], split_seed: int) -> None:
@@ -431,30 +615,11 @@ def analyse(paths: list[Path], split_seed: int) -> None:
     print(f"\nrules fit on one half (split seed {split_seed}), judged on the other, both ways:")
     halves = [[r for r in recs if _half(r["n"], split_seed) == h] for h in (0, 1)]
     for k in DECISIONS:
-        saved = {}
-        for h in (0, 1):
-            rule = fit_rule([r for r in halves[h] if "series" in r], k)
-            test = halves[1 - h]
-            print(f"  fit on half {h}: {rule}")
-            for group in sorted({r["file"] for r in test}):
-                rs = [r for r in test if r["file"] == group]
-                now = sum(r["s"] for r in rs)
-                new = sum(rule.seconds(r) for r in rs) if rule else now
-                right = wrong = 0
-                if rule:
-                    for r in rs:
-                        side = rule.side(r)
-                        if side:
-                            settler = "g" if r["by"] == "grouping" else "d"
-                            right += side != settler
-                            wrong += side == settler
-                a, b = saved.get(group, (0.0, 0.0))
-                saved[group] = (a + now, b + new)
-                print(f"    held out, {group}: {len(rs):,} deals, {now:.1f} s -> {new:.1f} s "
-                      f"({now / new:.3f}x); stops {right + wrong} ({right} right, {wrong} wrong)")
-        for group, (now, new) in saved.items():
-            print(f"  decision {k}, {group}, both halves held out: {now:.1f} s -> {new:.1f} s "
-                  f"({now / new:.3f}x)")
+        print(f"\ndecision after grouping turn {k}:")
+        _baselines(recs, k)
+        _needed(recs, k)
+        _held_out(fit_rule, halves, k, "one-signal threshold")
+        _held_out(Logistic, halves, k, "logistic")
 
 
 def main(argv=None) -> int:
