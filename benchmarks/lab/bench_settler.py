@@ -114,7 +114,7 @@ def run_deal(number: int) -> dict:
     from halfmoon.game.deal import Deal
     from solver.depth_first.dfs import new_stack, search_kernel
     from solver.depth_first.pruning import ALL_RULES, COUNTING, GROUPING
-    from solver.grouping.model import VIEW_COUNTS, VIEW_PAIRS, grouping_model, grouping_run
+    from solver.grouping.model import VIEW_COUNTS, VIEW_PAIRS, grouping_model
     from solver.grouping.state import Ctl, luby
     from solver.mirror.convert import deal_arrays
     from solver.mirror.position import MAX_PLY
@@ -376,7 +376,8 @@ class Rule:
     """At decision k: if signal (above if ``up`` else below) threshold, stop side ``stop``."""
 
     def __init__(self, k, name, thr, up, stop, window):
-        self.k, self.name, self.thr, self.up, self.stop, self.window = k, name, thr, up, stop, window
+        self.k, self.name, self.thr, self.up = k, name, thr, up
+        self.stop, self.window = stop, window
 
     def side(self, rec: dict) -> str:
         if not open_at(rec, self.k):
