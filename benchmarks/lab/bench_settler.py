@@ -35,7 +35,10 @@ signal known at the join, or after the grouping search's first turns, tells that
 
 The simulation takes the two sides' seconds as independent (they share no table, so each
 side's turns are the same whatever the other does) and leaves out what interleaving costs in
-caches; seconds are of one process on a shared machine, so only the shares count.  Figures:
+caches; seconds are of one process on a shared machine, so only the shares count.  It
+reaches into the solver's insides to time them: solver.portfolio (the loop it copies),
+solver.depth_first and solver.grouping (their kernels and states), solver.mirror (the
+bit-packed deal) and solver.verdicts.  Figures:
 docs/tuning-log.md (2026-12-06, "which side settles a hard deal, asked at the join").
 """
 
