@@ -75,11 +75,8 @@ def page(browser, board_url):
 
     expect.set_options(timeout=WAIT * 1000)
     context = browser.new_context(viewport={"width": 1200, "height": 800})
-    page = context.new_page()
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(board_url)
-    expect(page.locator("#card-P1")).to_have_attribute("data-card", "5♠")
+    page = open_board(context, board_url, errors)
     yield page
     context.close()
     assert errors == [], errors
@@ -87,6 +84,18 @@ def page(browser, board_url):
 
 DIMMED = re.compile(r"\bdimmed\b")
 ADVICE = re.compile(r"^(move|provisional)$")  # the fair hint's answer, settled or not
+
+
+def open_board(context, url, errors):
+    """A new tab of ``context`` on the board at ``url``, once the example deal is drawn; its
+    page errors gathered in ``errors``."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+    return page
 
 
 def card(page, source):
@@ -588,11 +597,8 @@ def test_browser_along_on_a_phone(browser, board_url, width, height):
     deal, dead_end = _along_deal()
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
                                   has_touch=True)
-    page = context.new_page()
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(board_url)
-    expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+    page = open_board(context, board_url, errors)
 
     def fits(selector, targets=True):
         """Every visible element of ``selector`` inside the screen's width, and 40 px or
@@ -753,10 +759,7 @@ def test_browser_reconnects_to_a_board_started_again(browser, tmp_path):
     context = browser.new_context(viewport={"width": 1200, "height": 800})
     errors = []
     try:
-        page = context.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url)
-        expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+        page = open_board(context, url, errors)
         card(page, "P1").click()
         card(page, "P8").click()
         expect(page.locator("#score")).to_have_text("10")
@@ -821,10 +824,7 @@ def test_browser_a_provisional_answer(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     errors = []
     try:
-        page = context.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(address_of(sock))
-        expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+        page = open_board(context, address_of(sock), errors)
         page.locator("#along-button").click()
         page.locator("#along-cards").fill(" ".join(_shown(deal)))
         page.locator("#along-start").click()
@@ -929,11 +929,8 @@ def test_browser_a_dead_end_leaves_the_table_free(browser, board_url, width, hei
     phone = width < 600
     context = browser.new_context(viewport={"width": width, "height": height},
                                   is_mobile=phone, has_touch=phone)
-    page = context.new_page()
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(board_url)
-    expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+    page = open_board(context, board_url, errors)
     page.locator("#along-button").click()
     page.locator("#along-cards").fill(" ".join(_shown(deal)[:19]))
     expect(page.locator("#along-count")).to_contain_text("19 of 20 entered: R8 is empty.")
@@ -1046,10 +1043,7 @@ def test_browser_a_tap_from_a_stale_tab_says_the_game_changed(browser, board_url
     context = browser.new_context(viewport={"width": 1200, "height": 800})
     errors = []
     try:
-        first = context.new_page()
-        first.on("pageerror", lambda e: errors.append(str(e)))
-        first.goto(board_url)
-        expect(card(first, "P1")).to_have_attribute("data-card", "5♠")
+        first = open_board(context, board_url, errors)
         second = context.new_page()
         second.on("pageerror", lambda e: errors.append(str(e)))
         # the second tab hears no news (as when two taps cross): its polls wait forever
