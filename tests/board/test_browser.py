@@ -981,8 +981,8 @@ def _shot_at(page, name, phone):
 
 def test_browser_long_lists_say_what_is_out_of_view_and_number_whole(browser):
     """At 360 px, 40 moves in (a score of three digits): the status is one line, the moves are
-    numbered whole, and the moves list and the analysis say how many lines are out of view,
-    above or below, as they scroll."""
+    numbered whole, and the moves list, the analysis and the fair hint's table of moves say
+    how many lines are out of view, above or below, as they scroll."""
     from playwright.sync_api import expect
 
     from halfmoon.game.moves import Move
@@ -1026,6 +1026,15 @@ def test_browser_long_lists_say_what_is_out_of_view_and_number_whole(browser):
         cue = page.locator("#analysis + .more")
         expect(cue).to_have_text(re.compile(r"^↓ \d+ more below: scroll the list$"))
         page.locator("#analysis").evaluate("(l) => { l.scrollTop = l.scrollHeight; }")
+        expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
+        # the fair hint's table of moves scrolls in its box: it says so too
+        page.locator("#fair-button").click()
+        expect(page.locator("#fair tr")).to_have_count(13)
+        box = page.locator("#fair-moves")
+        assert box.evaluate("(b) => b.scrollHeight > b.clientHeight"), "the table fits its box"
+        cue = page.locator("#fair-moves + .more")
+        expect(cue).to_have_text(re.compile(r"^↓ \d+ more below: scroll the list$"))
+        box.evaluate("(b) => { b.scrollTop = b.scrollHeight; }")
         expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
     finally:
         context.close()

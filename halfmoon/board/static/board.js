@@ -303,6 +303,7 @@
       if (m.tied) tr.dataset.tied = "true";
       return tr;
     }));
+    cue($("fair-moves"));
   }
 
   // A card's mark: green if it is in a move that keeps the win, red if every move
@@ -416,7 +417,8 @@
     }
     const box = list.getBoundingClientRect();
     let above = 0, below = 0;
-    for (const li of list.children) {
+    // a list's items, or a scrolling box's table rows (the fair hint's moves)
+    for (const li of list.querySelectorAll(":scope > li, tbody > tr")) {
       const r = li.getBoundingClientRect();
       if ((r.top + r.bottom) / 2 < box.top) above += 1;
       else if ((r.top + r.bottom) / 2 > box.bottom) below += 1;
