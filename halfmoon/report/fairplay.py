@@ -140,13 +140,32 @@ def _ladder_lines(t: pd.DataFrame, img, doc, s: Optional[dict] = None) -> list[s
                      vs, "" if r.player == "solver" else duration(r.seconds_per_game)))
     L += table_lines(("player", "deals", "won", "win rate", "95 % interval",
                       "against lookahead (points)", "time a game"), rows)
-    L += ["", img("fair-ladder.png", "the fair-play ladder"), ""]
+    at = _samples_note(list(t["player"]))
+    L += ["", *([at, ""] if at else []), img("fair-ladder.png", "the fair-play ladder"), ""]
     players_ = t[~t["player"].isin(["solver", "lookahead"])]
     look, solver = t[t["player"] == "lookahead"], t[t["player"] == "solver"]
     if len(players_) and len(look) and len(solver):
         L += [_best_sentence(players_, look.iloc[0], solver.iloc[0]), ""]
     L += [bandit_note(doc), "", undo_note(doc), ""]
     return L
+
+
+def _samples_note(names: list[str]) -> str:
+    """What the ``NAME@K`` rows of the table are, in words ("" when there are none)."""
+    from solver import player_named
+
+    at: dict[str, list[int]] = {}
+    for name in names:
+        base, _, k = name.partition("@")
+        if k.isdigit():
+            at.setdefault(base, []).append(int(k))
+    said = []
+    for base, ks in at.items():
+        rows = " and ".join(f"`{base}@{k}`" for k in ks)
+        said.append(f"{rows} {'is' if len(ks) == 1 else 'are'} `{base}` sampling "
+                    f"{' and '.join(f'{k:,}' for k in ks)} layouts a decision instead of its "
+                    f"{player_named(base).samples:,}")
+    return ("; ".join(said) + ".") if said else ""
 
 
 def _best_sentence(players_: pd.DataFrame, look, solver) -> str:

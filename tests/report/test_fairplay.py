@@ -64,3 +64,19 @@ def test_the_fatal_moves_summed_by_hand():
     assert ("loses 60.0 % of its games on winnable deals: 20.0 % of them all by a move made with 80"
             in text)
     assert "lost early" not in text  # 20 % early, 30 % late: the page does not say early
+
+
+def test_a_player_at_other_samples_is_said_in_words():
+    """``fair@16`` is a command-line name: the page says what it is, the plain player's own
+    number of samples read from the roster (so it cannot go stale)."""
+    from solver import player_named
+
+    last = _ladder().tail(1)
+    ladder = pd.concat([_ladder(), last.assign(player="fair@16"), last.assign(player="fair@64")])
+    text = "\n".join(fair_section({"fair-ladder": ladder}, lambda f, alt: f"![{alt}]({f})"))
+    plain = player_named("fair").samples
+    assert plain != 16
+    assert (f"`fair@16` and `fair@64` are `fair` sampling 16 and 64 layouts a decision "
+            f"instead of its {plain:,}." in text)
+    assert "sampling" not in "\n".join(fair_section({"fair-ladder": _ladder()},
+                                                    lambda f, alt: f))
