@@ -85,7 +85,10 @@ def head_lines(s: dict) -> list[str]:
     census = s["command"].split("--out ")[1].split()[0]
     return ["# Half Moon, measured", "",
             f"Figures on Half Moon from a run of {_population(s)}, made "
-            f"{s.get('created', '?')[:10]} by `{s['command']}`, each deal settled by the solver "
+            f"{s.get('created', '?')[:10]} by `{s['command']}`"
+            # an unfinished run was made by a part of that command (stopped, or given --chunks)
+            + (" (the part of it written so far)" if s.get("partial") else "")
+            + ", each deal settled by the solver "
             f"(budget {s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
             "Every interval is a 95 % interval; every figure says how it was measured.", "",
             *_state_lines(s),

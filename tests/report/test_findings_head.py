@@ -47,6 +47,9 @@ def test_an_unfinished_run_is_said_so_before_any_figure():
     assert "**The run is not finished: 2,500 of 20,000 planned deals.**" in text
     assert text.index("not finished") < text.index("Reproduce")
     assert "--limit 2.5 --partial\n```" in text
+    # the batch command quoted is the whole run's (it finishes it): the part written is said
+    assert "--chunk-size 500` (the part of it written so far), each deal" in text
+    assert "written so far" not in "\n".join(head_lines(_summary()))
     live = "\n".join(head_lines(dict(s, writer=321)))
     assert "they are provisional" in live
 
