@@ -131,13 +131,44 @@ def estimate(stage: str, todo: int, of: int, workers: int, *, losses: int = 0,
     return StageCost(stage, int(todo), int(of), cpu / w, note)
 
 
-def plan_lines(costs: list[StageCost], workers: int) -> list[str]:
+def plan_lines(costs: list[StageCost], workers: int, load: Optional[float] = None,
+               cores: Optional[int] = None) -> list[str]:
     """The estimates, a line a stage, and their sum: what ``halfmoon findings`` prints before
-    the first stage starts."""
+    the first stage starts; and, on a busy machine, how much longer it may take (``load``:
+    the processes already running, ``cores``: the cores there are; this machine's if not
+    given)."""
     total = sum(c.seconds for c in costs)
     head = (f"halfmoon findings: each stage estimated from the run's size, on {workers:,} "
             f"worker{'s' if workers != 1 else ''} (see --help):")
-    return [head, *(c.line() for c in costs), f"  {'in all':<12} {_about(total)}"]
+    lines = [head, *(c.line() for c in costs), f"  {'in all':<12} {_about(total)}"]
+    busy = busy_line(workers, load, cores)
+    return lines + ([busy] if busy else [])
+
+
+def busy_line(workers: int, load: Optional[float] = None,
+              cores: Optional[int] = None) -> str:
+    """"" where each worker may have a core to itself; else how much longer the stages may
+    take: the estimates are of a core a worker, and with ``load`` processes already running
+    on ``cores`` cores, each worker may get only cores / (load + workers) of one."""
+    import os
+
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # pragma: no cover - no load average
+            return ""
+    if cores is None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):  # pragma: no cover - not Linux
+            cores = os.cpu_count() or 1
+    w = max(1, int(workers))
+    factor = (float(load) + w) / max(1, int(cores))
+    if factor < 1.25:
+        return ""
+    return (f"  the machine is busy (load {load:.1f} on {cores:,} core"
+            f"{'s' if cores != 1 else ''}, and {w:,} worker{'s' if w != 1 else ''}): it may "
+            f"take up to {factor:.1f} times as long")
 
 
 def _about(seconds: float) -> str:

@@ -58,6 +58,22 @@ def test_the_estimate_says_what_is_kept_and_the_recheck_its_limit():
     assert lines[0].endswith("on 1 worker (see --help):") and "1 deal:" in lines[1]
 
 
+def test_a_busy_machine_is_said_with_how_much_longer_the_stages_may_take():
+    from halfmoon.research.costs import busy_line
+
+    # two workers on two idle cores: the estimates stand, nothing more is said
+    assert busy_line(2, load=0.3, cores=2) == ""
+    assert plan_lines([estimate("players", 1, 1, 2)], 2, load=0.0, cores=2)[-1].startswith(
+        "  in all")
+    # load 10 on two cores: each of the two workers may get a sixth of a core
+    line = plan_lines([estimate("players", 1, 1, 2)], 2, load=10.0, cores=2)[-1]
+    assert line == ("  the machine is busy (load 10.0 on 2 cores, and 2 workers): it may take "
+                    "up to 6.0 times as long")
+    # more workers than cores share the cores among themselves, even on an idle machine
+    assert "up to 2.0 times" in busy_line(8, load=0.0, cores=4)
+    assert "up to 1.5 times" in busy_line(1, load=2.0, cores=2)
+
+
 def test_help_says_what_each_stage_costs(capsys):
     with pytest.raises(SystemExit):
         main(["findings", "--help"])
