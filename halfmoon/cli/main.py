@@ -17,6 +17,7 @@ from halfmoon.game.errors import HalfMoonError
 from .bench import add_bench
 from .checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from .checks import UsageError as _UsageError
+from .ctrl_c import CtrlC
 from .deals import add_analyse, add_show, add_solve
 from .play import add_play
 from .players import add_players
@@ -110,11 +111,13 @@ def _join_dashed_values(argv: Sequence[str]) -> list[str]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
-        argv = _join_dashed_values(sys.argv[1:] if argv is None else list(argv))
-        names = {name for name, _, _ in SUBCOMMANDS}
-        args = build_parser([argv[0]] if argv and argv[0] in names else []).parse_args(argv)
-        args.command_line = argv[1:]
-        return args.run(args)
+        with CtrlC():  # a Ctrl-C amid the command's imports comes once they are done
+            argv = _join_dashed_values(sys.argv[1:] if argv is None else list(argv))
+            names = {name for name, _, _ in SUBCOMMANDS}
+            commands = [argv[0]] if argv and argv[0] in names else []
+            args = build_parser(commands).parse_args(argv)
+            args.command_line = argv[1:]
+            return args.run(args)
     except BrokenPipeError:  # the reader left (piped into head): stop quietly
         _quiet_stdout()
         return 0
