@@ -11,6 +11,7 @@ solver, for a second or more): a Ctrl-C amid them waits here until the import is
 
 from __future__ import annotations
 
+import _thread
 import signal
 import sys
 import threading
@@ -78,7 +79,10 @@ class CtrlC:
         with self._lock:
             if self._open and self.held and not self._resent:
                 self._resent = True
-                signal.pthread_kill(self._main, signal.SIGINT)
+                if hasattr(signal, "pthread_kill"):
+                    signal.pthread_kill(self._main, signal.SIGINT)
+                else:  # pragma: no cover - Windows: a wait under way is not ended
+                    _thread.interrupt_main(signal.SIGINT)
 
     def __exit__(self, kind, value, traceback) -> None:
         if not self._open:
