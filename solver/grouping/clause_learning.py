@@ -282,29 +282,6 @@ def _pick(br, hsize, assign):
     return -1, hsize
 
 
-@njit(cache=True, _nrt=False)
-def _levels_kept(br, hsize, assign, trail, lim, dl):
-    """The decision levels a restart keeps: those from 1 whose decision is more active than
-    the variable the branching would pick next, which would decide them again (van der Tak,
-    Ramos and Heule's reuse of the trail).  The assigned variables on the heap's top are
-    taken out on the way, as :func:`_pick` would; returns (levels kept, heap size)."""
-    heap, hpos, act = br.heap, br.heap_pos, br.activity
-    while hsize > 0 and assign[heap[0]] >= 0:
-        hsize -= 1
-        hpos[heap[0]] = -1
-        if hsize > 0:
-            heap[0] = heap[hsize]
-            hpos[heap[0]] = 0
-            heap_down(heap, hpos, act, hsize, 0)
-    if hsize == 0:  # every variable assigned
-        return dl, hsize
-    top = act[heap[0]]
-    keep = 0
-    while keep < dl and act[trail[lim[keep + 1]] >> 1] > top:
-        keep += 1
-    return keep, hsize
-
-
 @njit(cache=True)
 def _reduce(first, ncl, cl_len, cl_lbd, explained):
     """Delete half of the candidates -- the learnt clauses first..ncl-1 that span more
@@ -428,19 +405,12 @@ def grouping_run(model, budget, line, info):
             since_restart = 0
             restarts += 1
             next_restart = RESTART_BASE * luby(restarts)
-            thin = ctl[Ctl.CONFLICTS] + conflicts >= ctl[Ctl.NEXT_REDUCE]
-            keep = 0
-            if not thin:
-                keep, hsize = _levels_kept(br, hsize, assign, trail, lim, dl)
-            if keep < dl:
-                tlen, hsize = _undo(lim[keep + 1], tlen, hsize, tr, br, counts, rank,
-                                    by_propagator)
-                if by_propagator:
-                    cctl[EXPLANATIONS] = level_exp[keep + 1]
-                dl = keep
-                qhead = tlen
-            if thin:  # at the root, where no learnt clause is a reason
-                _thin_when_due(ctl, conflicts, clauses, ncl, counts)
+            tlen, hsize = _undo(lim[1], tlen, hsize, tr, br, counts, rank, by_propagator)
+            if by_propagator:
+                cctl[EXPLANATIONS] = level_exp[1]
+            dl = 0
+            qhead = tlen
+            _thin_when_due(ctl, conflicts, clauses, ncl, counts)
         v, hsize = _pick(br, hsize, assign)
         if v < 0:
             result = WIN  # every variable assigned, no conflict: a solution
