@@ -315,10 +315,8 @@ def _thin_when_due(ctl, conflicts, clauses, ncl, counts):
     if total >= ctl[Ctl.NEXT_REDUCE]:
         ctl[Ctl.REDUCTIONS] += 1
         ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
-        deleted, gone = _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd,
-                                counts.ctl[THINNABLE])
+        deleted, gone = _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd, 0)
         ctl[Ctl.DELETED] += deleted
-        counts.ctl[THINNABLE] -= gone
 
 
 # ---------------------------------------------------------------------------
