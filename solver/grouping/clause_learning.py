@@ -315,8 +315,10 @@ def _thin_when_due(ctl, conflicts, clauses, ncl, counts):
     if total >= ctl[Ctl.NEXT_REDUCE]:
         ctl[Ctl.REDUCTIONS] += 1
         ctl[Ctl.NEXT_REDUCE] = total + REDUCE_FIRST + REDUCE_INC * ctl[Ctl.REDUCTIONS]
-        deleted, gone = _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd, 0)
+        deleted, gone = _reduce(ctl[Ctl.MODEL_CLAUSES], ncl, clauses.length, clauses.lbd,
+                                counts.ctl[THINNABLE])
         ctl[Ctl.DELETED] += deleted
+        counts.ctl[THINNABLE] -= gone
 
 
 # ---------------------------------------------------------------------------
