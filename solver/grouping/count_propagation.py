@@ -246,15 +246,6 @@ def count_propagate(state, trail, tlen, assign, level, reason, dl, lo, hi, base,
             _store(buf, k, exp_lits, exp_start, ctl)
             code = CONFLICT
             continue
-        # a literal is set only where a class's bounds meet, or the total leaves no slack
-        if sum_low < total < sum_up:
-            fixed = False
-            for q in range(NCLASSES):
-                if c_low[q] == c_up[q]:
-                    fixed = True
-                    break
-            if not fixed:
-                continue
         done = False
         for q in range(NCLASSES):
             need_low = c_low[q]
