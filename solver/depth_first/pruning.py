@@ -10,7 +10,8 @@
 The other flags name rules applied elsewhere: ``BOUNDS`` (solver/depth_first/bounds.py),
 ``PROJECTIONS`` (solver/depth_first/projections.py), ``GROUPING`` (solver/grouping/) with
 ``COUNTING``, its view by counts (solver/grouping/count_propagation.py), and
-``COMMUTING``, the search's sleep sets (solver/depth_first/dfs.py).  Each rule can be
+``COMMUTING``, the search's sleep sets (solver/depth_first/dfs.py); ``FITTED`` is an order, not
+a rule (solver/depth_first/fitted.py).  Each rule can be
 switched off through ``flags`` so that tests can compare verdicts with and without it.
 """
 
@@ -38,6 +39,7 @@ PROJECTIONS = 16
 GROUPING = 32  # the clause-learning search (solver/grouping/), between turns
 COMMUTING = 64  # sleep sets: a move that commutes with the path is not searched twice
 COUNTING = 128  # the grouping search in the view by counts, not by pairs
+FITTED = 256  # the moves in the fitted order (solver/depth_first/fitted.py), not the engine's
 ALL_RULES = (FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING | COMMUTING
              | COUNTING)
 NO_RULES = 0
