@@ -25,10 +25,8 @@ from ..mirror.position import DEPTH, MAX_MOVES, MAX_PLY, NPILES, pile_count, ran
 from ..mirror.table import tt_contains, tt_prefetch, tt_store
 from ..verdicts import LOSS, UNRESOLVED, WIN
 from .bounds import NCARDS, bounds_dead
-from .fitted import fitted_sort
 from .projections import NPROJ, PROJ_BUDGET, holds_class, project, projection_lost
-from .pruning import (BOUNDS, COMMUTING, FITTED, FREE_CARDS, PROJECTIONS, new_workspace,
-                      search_moves)
+from .pruning import BOUNDS, COMMUTING, FREE_CARDS, PROJECTIONS, new_workspace, search_moves
 
 URG_W = 100
 STAT_NODES = 0
@@ -119,8 +117,6 @@ def _expand(piles, reserve, tops, part, npart, pos, d, flags, moves, los, his, w
                        alive, pinned):
             return -1
     m = search_moves(tops, pos, flags, moves[d], scratch, ws)
-    if flags & FITTED and m > 1:
-        fitted_sort(piles, reserve, tops, ws, pos, moves[d], scratch, m)
     if use_bounds and m > 0:
         lo = los[d]
         hi = his[d]

@@ -2,10 +2,13 @@
 wins (the move a winning line plays against each other move of its position; the fit is
 benchmarks/lab/bench_order.py's, its figures in docs/tuning-log.md).
 
-A move's features are summed over its cards: its class, cards from the reserve, the counts of
-the piles it takes from, piles it empties, uncovered cards of its own class, cards that cover
-one of their class, uncovered cards with a partner among the other cards in view.  The order
-only changes which move is tried first, never which moves are searched.
+A move's score is its class's weight plus a weight for each of its cards: a reserve card's, or
+for a pile's top card one from the pile's count, whether it empties the pile, whether it covers
+a card of its own class, whether the card it uncovers is of its class, and whether that card
+has its partner in view (the faces: both other faces; the card itself left out).  Move
+generation (:func:`solver.depth_first.pruning.search_moves`) computes each source's weight once
+a position, as it does the order by fullest piles; the order only changes which move is tried
+first, never which moves are searched.
 """
 
 from __future__ import annotations
@@ -13,76 +16,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..mirror.position import NPILES, NRESERVE, RESERVE_SHIFT, pile_count, rank_class
-from .pruning import FREE_MASKS, TOP_COVERED
-
-# the weights (logistic regression on the lines the grouping search found for the hard wins of
-# 20,000 random deals and the hard set, scaled to integers): cards from the reserve are kept,
-# uncovering a card whose partner is in view pays most
-W_CLASS = np.array([5, -1, 3, 7, 2, -17], np.int64)  # A+10, 2+9, 3+8, 4+7, 5+6, faces
+# the weights (logistic regression on the lines the grouping search found for hard wins,
+# scaled to integers): cards from the reserve are kept, uncovering a card whose partner is
+# in view pays most
+W_CLASS = np.array([6, 1, 1, 9, 2, -19], np.int64)  # A+10, 2+9, 3+8, 4+7, 5+6, faces
 W_RESERVE = -128
 W_COUNT = -7
 W_EMPTIED = -31
-W_UNCOVERS_CLASS = 10
-W_COVERS_CLASS = 18
-W_PARTNER = 40
+W_UNCOVERS_CLASS = -2
+W_COVERS_CLASS = 19
+W_PARTNER = 41
 
 
 @njit(cache=True, inline='always')
-def _in_view(cover, rank, delta):
-    """Whether a card of ``rank`` is in view, other than the cards of the move ``delta``
-    (``cover``: the masks of sources by rank that move generation left in its workspace)."""
-    return ((cover[rank] | cover[FREE_MASKS + rank]) & ~np.int64(delta)) != 0
-
-
-@njit(cache=True, inline='always')
-def fitted_key(piles, reserve, tops, cover, pos, delta):
-    """The fitted score of the move ``delta`` at ``pos`` (larger: tried earlier)."""
-    key = 0
-    c = -1
-    for i in range(NPILES):
-        if (delta >> np.uint64(4 * i)) & np.uint64(15):
-            n = pile_count(pos, i)
-            if c < 0:
-                c = rank_class(piles[i, n - 1])
-            key += W_COUNT * n
-            if n == 1:
-                key += W_EMPTIED
-                continue
-            if (tops[i, n] >> (TOP_COVERED + c)) & 1:
-                key += W_COVERS_CLASS
-            u = np.int64(piles[i, n - 2])
-            if rank_class(u) == c:
-                key += W_UNCOVERS_CLASS
-            if u >= 11:
-                seen = True
-                for p in range(11, 14):
-                    if p != u and not _in_view(cover, p, delta):
-                        seen = False
-                if seen:
-                    key += W_PARTNER
-            elif _in_view(cover, 11 - u, delta):
-                key += W_PARTNER
-    for r in range(NRESERVE):
-        if (delta >> np.uint64(RESERVE_SHIFT + r)) & np.uint64(1):
-            if c < 0:
-                c = rank_class(reserve[r])
-            key += W_RESERVE
-    return key + W_CLASS[c]
-
-
-@njit(cache=True, inline='always')
-def fitted_sort(piles, reserve, tops, cover, pos, moves, keys, m):
-    """Order ``moves[:m]`` by fitted score, largest first, stable (``keys``: scratch)."""
-    for j in range(m):
-        keys[j] = fitted_key(piles, reserve, tops, cover, pos, moves[j])
-    for a in range(1, m):
-        key = keys[a]
-        mv = moves[a]
-        b = a - 1
-        while b >= 0 and keys[b] < key:
-            keys[b + 1] = keys[b]
-            moves[b + 1] = moves[b]
-            b -= 1
-        keys[b + 1] = key
-        moves[b + 1] = mv
+def pile_weight(n, covers_class, uncovers_class, partner_in_view):
+    """The weight of the top card of a pile of ``n`` cards (the flags are of the cards below
+    it; they are not read when ``n`` is 1)."""
+    if n == 1:
+        return W_COUNT + W_EMPTIED
+    return (W_COUNT * n + W_COVERS_CLASS * covers_class + W_UNCOVERS_CLASS * uncovers_class
+            + W_PARTNER * partner_in_view)

@@ -1,5 +1,5 @@
-"""The fitted move order (solver/depth_first/fitted.py): its score against the features
-computed here from the deal's cards, its sort, and the search's verdicts with it."""
+"""The fitted move order (solver/depth_first/fitted.py): move generation's scores against the
+features computed here from the deal's cards, its order, and the search's verdicts with it."""
 
 from __future__ import annotations
 
@@ -7,16 +7,17 @@ import random
 
 import numpy as np
 import pytest
+
 from halfmoon import Game
 from halfmoon.game.deal import Deal
 from solver.depth_first import fitted
 from solver.depth_first.dfs import dfs, new_stack
-from solver.depth_first.fitted import fitted_key, fitted_sort
 from solver.depth_first.pruning import (
     CLASS_IN_VIEW,
     COMMUTING,
     FITTED,
     FREE_CARDS,
+    ORDERING,
     new_workspace,
     search_moves,
     top_table,
@@ -35,8 +36,8 @@ def reference_key(piles, reserve, pos: int, delta: int) -> int:
     src_res = [r for r in range(8) if (delta >> (48 + r)) & 1]
     ranks = [int(piles[i, counts[i] - 1]) for i in src_piles] + [int(reserve[r]) for r in src_res]
     c = rank_class(ranks[0])
-    view = [int(piles[i, counts[i] - 1]) for i in range(12) if counts[i] and i not in src_piles]
-    view += [int(reserve[r]) for r in range(8) if (pos >> (48 + r)) & 1 and r not in src_res]
+    view = {i: int(piles[i, counts[i] - 1]) for i in range(12) if counts[i]}
+    view.update({12 + r: int(reserve[r]) for r in range(8) if (pos >> (48 + r)) & 1})
     key = int(fitted.W_CLASS[c]) + fitted.W_RESERVE * len(src_res)
     for i in src_piles:
         n = counts[i]
@@ -49,7 +50,8 @@ def reference_key(piles, reserve, pos: int, delta: int) -> int:
         u = below[-1]
         key += fitted.W_UNCOVERS_CLASS * (rank_class(u) == c)
         partners = [p for p in (11, 12, 13) if p != u] if u >= 11 else [11 - u]
-        key += fitted.W_PARTNER * all(p in view for p in partners)
+        others = [r for src, r in view.items() if src != i]
+        key += fitted.W_PARTNER * all(p in others for p in partners)
     return key
 
 
@@ -77,43 +79,43 @@ def test_the_weights_are_not_all_zero():
     assert len({int(w) for w in weights}) > 3
 
 
-@pytest.mark.parametrize("flags", [FREE_CARDS | CLASS_IN_VIEW, 0])
-def test_the_score_is_the_features_weighted(flags):
+@pytest.mark.parametrize("rules", [FREE_CARDS | CLASS_IN_VIEW, FREE_CARDS, 0])
+def test_the_moves_come_best_first_in_the_fitted_order(rules):
+    """The same moves as the engine's order, sorted by their score (the features weighted),
+    equal scores in the engine's order."""
     out = np.empty(MAX_MOVES, np.uint64)
     keys = np.empty(MAX_MOVES, np.int64)
     ws = new_workspace()
+    checked = reordered = 0
     scores = set()
-    checked = 0
     for piles, reserve, tops, pos in played_positions(100, seed=3):
-        m = search_moves(tops, np.uint64(pos), flags, out, keys, ws)
-        for j in range(m):
-            delta = int(out[j])
-            got = int(fitted_key(piles, reserve, tops, ws, np.uint64(pos), np.uint64(delta)))
-            assert got == reference_key(piles, reserve, pos, delta), (pos, delta)
-            scores.add(got)
-            checked += 1
-    assert checked > 100 and len(scores) > 10
+        m = search_moves(tops, np.uint64(pos), rules, out, keys, ws)
+        engine = [int(out[j]) for j in range(m)]
+        m = search_moves(tops, np.uint64(pos), rules | FITTED, out, keys, ws)
+        moves = [int(out[j]) for j in range(m)]
+        assert sorted(moves) == sorted(engine)
+        want = [reference_key(piles, reserve, pos, d) for d in moves]
+        if m > 1:
+            assert [int(keys[j]) for j in range(m)] == want
+        assert want == sorted(want, reverse=True)
+        for a, b in zip(moves, moves[1:]):
+            if reference_key(piles, reserve, pos, a) == reference_key(piles, reserve, pos, b):
+                assert engine.index(a) < engine.index(b)
+        checked += m
+        reordered += moves != engine
+        scores.update(want)
+    assert checked > 100 and reordered > 5 and len(scores) > 10
 
 
-def test_the_sort_keeps_the_moves_and_puts_the_best_first():
+def test_the_order_by_fullest_piles_comes_first():
     out = np.empty(MAX_MOVES, np.uint64)
     keys = np.empty(MAX_MOVES, np.int64)
     ws = new_workspace()
-    reordered = 0
-    for piles, reserve, tops, pos in played_positions(40, seed=4):
-        m = search_moves(tops, np.uint64(pos), FREE_CARDS, out, keys, ws)
-        before = [int(out[j]) for j in range(m)]
-        fitted_sort(piles, reserve, tops, ws, np.uint64(pos), out, keys, m)
-        after = [int(out[j]) for j in range(m)]
-        assert sorted(after) == sorted(before)
-        scores = [reference_key(piles, reserve, pos, d) for d in after]
-        assert scores == sorted(scores, reverse=True)
-        # stable: equal scores keep the engine's order
-        for a, b in zip(after, after[1:]):
-            if reference_key(piles, reserve, pos, a) == reference_key(piles, reserve, pos, b):
-                assert before.index(a) < before.index(b)
-        reordered += after != before
-    assert reordered > 5
+    for piles, reserve, tops, pos in played_positions(20, seed=4):
+        m = search_moves(tops, np.uint64(pos), ORDERING, out, keys, ws)
+        ordered = [int(out[j]) for j in range(m)]
+        m = search_moves(tops, np.uint64(pos), ORDERING | FITTED, out, keys, ws)
+        assert [int(out[j]) for j in range(m)] == ordered
 
 
 def search(deal: Deal, flags: int, budget: int = 20_000):
@@ -127,7 +129,7 @@ def search(deal: Deal, flags: int, budget: int = 20_000):
     stats = np.zeros(4, np.int64)
     status = dfs(piles, reserve, tops, part, npart, root, budget, flags, tab.slots,
                  np.uint32(tab.next_generation()), tab.bits, line, stats, new_stack(np.uint64(0)),
-                 0, proj, (ptab.slots, np.uint32(ptab.generation), ptab.bits), 0)
+                 0, proj, (ptab.slots, np.uint32(ptab.generation), ptab.bits), MAX_PLY)
     return status, int(stats[0]), [int(line[k]) for k in range(int(stats[1]))], root, tops
 
 
