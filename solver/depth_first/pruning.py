@@ -5,14 +5,12 @@
   playable, and then only one of them (the first) per rank.
 - **Class in view**: if every card of a class still in the game is
   playable, its removal is the only move searched.
-- **Ordering**: moves that take cards from the fullest piles first; or, with ``FITTED``
-  (and not ``ORDERING``), in the fitted order of solver/depth_first/fitted.py.
+- **Ordering**: moves that take cards from the fullest piles first.
 
 The other flags name rules applied elsewhere: ``BOUNDS`` (solver/depth_first/bounds.py),
 ``PROJECTIONS`` (solver/depth_first/projections.py), ``GROUPING`` (solver/grouping/) with
 ``COUNTING``, its view by counts (solver/grouping/count_propagation.py), and
-``COMMUTING``, the search's sleep sets (solver/depth_first/dfs.py); ``FITTED`` is an order, not
-a rule (solver/depth_first/fitted.py).  Each rule can be
+``COMMUTING``, the search's sleep sets (solver/depth_first/dfs.py).  Each rule can be
 switched off through ``flags`` so that tests can compare verdicts with and without it.
 """
 
@@ -31,7 +29,6 @@ from ..mirror.position import (
     pile_count,
     rank_class,
 )
-from .fitted import W_CLASS, W_RESERVE, pile_weight
 
 FREE_CARDS = 1
 CLASS_IN_VIEW = 2
@@ -41,7 +38,6 @@ PROJECTIONS = 16
 GROUPING = 32  # the clause-learning search (solver/grouping/), between turns
 COMMUTING = 64  # sleep sets: a move that commutes with the path is not searched twice
 COUNTING = 128  # the grouping search in the view by counts, not by pairs
-FITTED = 256  # the moves in the fitted order (solver/depth_first/fitted.py), not the engine's
 ALL_RULES = (FREE_CARDS | CLASS_IN_VIEW | ORDERING | BOUNDS | PROJECTIONS | GROUPING | COMMUTING
              | COUNTING)
 NO_RULES = 0
@@ -63,9 +59,6 @@ VIEW_BITS = 5
 FREE_MASKS = 14
 EMPTY_MASKS = 28
 NMASKS = EMPTY_MASKS + NSOURCES
-# with FITTED, the workspace also holds each source's weight in the fitted order, at
-# NMASKS + the index of its delta bit
-WEIGHTS = NMASKS
 
 
 @njit(cache=True)
@@ -100,8 +93,8 @@ def top_table(piles, reserve):
 def new_workspace():
     """Scratch space for :func:`search_moves` (allocated once per search): the
     sources of each rank's playable cards as bit masks (see ``top_table``), in the
-    bits of move deltas, then the sources' weights in the fitted order."""
-    return np.zeros(WEIGHTS + 64, np.int64)
+    bits of move deltas."""
+    return np.zeros(NMASKS, np.int64)
 
 
 # The workspace's masks of sources are written in the bits of move deltas: pile i is
@@ -123,43 +116,6 @@ def _weight(pos, bit):
     count, 0 in the reserve."""
     k = _DEBRUIJN[(np.uint64(bit) * _DEBRUIJN_MUL) >> np.uint64(58)]
     return 2 * np.int64((pos >> _COUNT_SHIFT[k]) & np.uint64(15))
-
-
-@njit(cache=True, inline='always')
-def _fitted(ws, bit):
-    """The fitted order's weight of the card of a source, given as its delta bit."""
-    return ws[WEIGHTS + _DEBRUIJN[(np.uint64(bit) * _DEBRUIJN_MUL) >> np.uint64(58)]]
-
-
-@njit(cache=True, inline='always')
-def _in_view(cover, rank, mine):
-    """Whether a card of ``rank`` is in view in another source than the bit ``mine``."""
-    return ((cover[rank] | cover[FREE_MASKS + rank]) & ~mine) != 0
-
-
-@njit(cache=True, inline='always')
-def _fitted_weights(tops, pos, cover):
-    """Each source's weight in the fitted order (solver/depth_first/fitted.py), written to
-    the workspace ``cover`` once its masks are complete."""
-    for i in range(NPILES):
-        n = np.int64((pos >> np.uint64(4 * i)) & np.uint64(15))
-        if n == 0:
-            continue
-        w = tops[i, n]
-        c = rank_class((w >> TOP_MIXED) & 63)
-        u = (tops[i, n - 1] >> TOP_MIXED) & 63  # the card below (none when n is 1)
-        mine = np.int64(1) << (4 * i)
-        if u >= 11:
-            seen = True
-            for p in range(11, 14):
-                if p != u and not _in_view(cover, p, mine):
-                    seen = False
-        else:
-            seen = _in_view(cover, 11 - u, mine)
-        cover[WEIGHTS + 4 * i] = pile_weight(n, (w >> (TOP_COVERED + c)) & 1,
-                                             rank_class(u) == c, seen)
-    for s in range(NRESERVE):
-        cover[WEIGHTS + RESERVE_SHIFT + s] = W_RESERVE
 
 
 @njit(cache=True, inline='always')
@@ -208,9 +164,6 @@ def search_moves(tops, pos, flags, out, keys, ws):
     avail |= np.int64((cover[11] != 0) & (cover[12] != 0) & (cover[13] != 0)) << 5
     avail &= ((1 << hi) - 1) & ~((1 << lo) - 1)
     order = flags & ORDERING
-    fitted = (flags & FITTED) != 0 and order == 0
-    if fitted:
-        _fitted_weights(tops, pos, cover)
     m = 0
     for c in range(5):  # pairs, in class order
         if (avail >> c) & 1:
@@ -219,8 +172,6 @@ def search_moves(tops, pos, flags, out, keys, ws):
                 x = ma & -ma
                 ma ^= x
                 wx = _weight(pos, x) if order else 0
-                if fitted:
-                    wx = _fitted(cover, x) + W_CLASS[c]
                 mb = cover[10 - c]
                 while mb:
                     y = mb & -mb
@@ -228,8 +179,6 @@ def search_moves(tops, pos, flags, out, keys, ws):
                     out[m] = np.uint64(x + y)
                     if order:
                         keys[m] = wx + _weight(pos, y)
-                    elif fitted:
-                        keys[m] = wx + _fitted(cover, y)
                     m += 1
     if avail >> 5:
         ma = cover[11]
@@ -237,15 +186,11 @@ def search_moves(tops, pos, flags, out, keys, ws):
             x = ma & -ma
             ma ^= x
             wx = _weight(pos, x) if order else 0
-            if fitted:
-                wx = _fitted(cover, x) + W_CLASS[5]
             mb = cover[12]
             while mb:
                 y = mb & -mb
                 mb ^= y
                 wy = wx + (_weight(pos, y) if order else 0)
-                if fitted:
-                    wy = wx + _fitted(cover, y)
                 mc = cover[13]
                 while mc:
                     z = mc & -mc
@@ -253,12 +198,10 @@ def search_moves(tops, pos, flags, out, keys, ws):
                     out[m] = np.uint64(x + y + z)
                     if order:
                         keys[m] = wy + _weight(pos, z)
-                    elif fitted:
-                        keys[m] = wy + _fitted(cover, z)
                     m += 1
     if hi - lo == 1 and m > 0:
         m = 1  # one canonical move clears a class in view
-    if (order != 0 or fitted) and m > 1:
+    if order and m > 1:
         # insertion sort, best (largest key) first, stable
         for k in range(1, m):
             kk = keys[k]

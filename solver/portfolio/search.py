@@ -23,7 +23,6 @@ from ..depth_first.pruning import (
     ALL_RULES,
     BOUNDS,
     COUNTING,
-    FITTED,
     GROUPING,
     ORDERING,
     PROJECTIONS,
@@ -214,8 +213,7 @@ def _portfolio(rules: int, quick_phase: int) -> list[Member]:
         members.append(Member(rules, 0, 0, 1, False))
     members.append(Member(rules, 0, 0, URGENCY_DEPTH, False))
     if rules & (ORDERING | BOUNDS | PROJECTIONS):
-        fitted = FITTED if rules & ORDERING else 0
-        members.append(Member(rules & ~(ORDERING | BOUNDS | PROJECTIONS) | fitted, 0, 0, 0, False))
+        members.append(Member(rules & ~(ORDERING | BOUNDS | PROJECTIONS), 0, 0, 0, False))
     if rules & BOUNDS:
         seed = _next_seed(0)
         members.append(Member(rules, seed, NEAR_TIES, BOUNDS_DEPTH, False))
@@ -241,7 +239,7 @@ def member_name(member: Member) -> str:
     if member.depth == 1:
         return "quick"
     if not member.flags & (ORDERING | BOUNDS | PROJECTIONS):
-        return "fitted order" if member.flags & FITTED else "engine order"
+        return "engine order"
     return "urgency"
 
 
