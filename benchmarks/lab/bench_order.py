@@ -2,29 +2,33 @@
 winning line plays.
 
     python benchmarks/lab/bench_order.py collect --random N --seed S [--hard] --out FILE
-    python benchmarks/lab/bench_order.py fit FILE [--split-seed 1]
+    python benchmarks/lab/bench_order.py fit FILE [FILE ...] [--split-seed 1]
+
+(``fit`` also reads the collected files gzipped, FILE.gz.)
 
 - ``collect``: solves the deals (random deals from the whole code space, and with ``--hard``
   the wins of the hard set of ``halfmoon bench``), keeps the wins that took over ``--min``
   positions (2,000), and along each winning line writes every position's moves, as the
   depth-first searches generate them with the free-card and class rules, with their features
   and a label: whether the line plays it.  One line of JSON a position (positions with one
-  move are left out, and those whose played move is not among the generated ones are counted).
+  move are left out, and those whose played move is not among the generated ones are counted);
+  each line also holds the position and its moves (deltas), to compute other features later.
 - ``fit``: a linear score fitted on the pairs (the played move against each other move of its
   position; a logistic regression on the differences of their features, numpy's least squares
   for the start, Newton's steps after), on the deals of one half (split by ``--split-seed``),
   judged on the other: the share of pairs ordered right and where the played move stands
   among its position's moves (0: first, 1: last), for the fitted score (all features, and
-  the kernel's twelve), the engine's order and the order by fullest piles; then refitted on
-  all positions, the kernel's weights in integers.  By default only the lines the grouping
+  the first twelve: those move generation can weigh a source at a time), the engine's order
+  and the order by fullest piles; then refitted on all positions, the twelve weights in
+  integers.  By default only the lines the grouping
   search found are used: a depth-first search's line follows that search's own order (the
   fit would learn to copy it), the clause-learning search's does not.
 
 The features of a move (``FEATURES``) are summed over its cards: the move's class, cards from
 the reserve, the counts of the piles it takes from, piles it empties, uncovered cards of its
 own class, cards that cover one of their class, uncovered cards with a partner among the
-other cards in view, the cards of its class left in the game.  It reaches into the
-solver's insides: solver.portfolio (its searches, to find the wins and their lines),
+cards in view (the card itself left out), the cards of its class left in the game.  It reaches
+into the solver's insides: solver.portfolio (its searches, to find the wins and their lines),
 solver.depth_first (the move generation) and solver.mirror (the bit-packed deal).  Figures:
 docs/tuning-log.md (2026-12-06, "a move order fitted on positions of hard wins").
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -49,7 +54,7 @@ HARD_SET = ROOT / "halfmoon" / "bench" / "sets" / "hard.csv"
 FEATURES = ("pair A+10", "pair 2+9", "pair 3+8", "pair 4+7", "pair 5+6", "triplet",
             "from reserve", "pile counts", "piles emptied", "uncovers its class",
             "covers its class", "uncovered with a partner", "its class left")
-KERNEL_FEATURES = 12  # the first twelve: what solver/depth_first/fitted.py computes
+KERNEL_FEATURES = 12  # the first twelve: what move generation can weigh a source at a time
 NCLASS = 6
 
 
@@ -74,9 +79,9 @@ def move_features(piles: np.ndarray, reserve: np.ndarray, pos: int, delta: int) 
     f = [0] * len(FEATURES)
     f[c] = 1
     f[6] = len(src_res)
-    # the other cards in view (the cards the move uncovers are not counted)
-    view = [int(piles[i, counts[i] - 1]) for i in range(12) if counts[i] > 0 and i not in src_piles]
-    view += [int(reserve[r]) for r in range(8) if full[r] and r not in src_res]
+    # the cards in view (the cards the move uncovers are not counted)
+    view = {i: int(piles[i, counts[i] - 1]) for i in range(12) if counts[i] > 0}
+    view.update({12 + r: int(reserve[r]) for r in range(8) if full[r]})
     for i in src_piles:
         n = counts[i]
         f[7] += n
@@ -86,10 +91,8 @@ def move_features(piles: np.ndarray, reserve: np.ndarray, pos: int, delta: int) 
         u = int(piles[i, n - 2])
         f[9] += _class(u) == c
         f[10] += any(_class(int(piles[i, k])) == c for k in range(n - 1))
-        if u >= 11:
-            f[11] += all(p in view for p in _partners(u) if p != u)
-        else:
-            f[11] += _partners(u)[0] in view
+        others = [rank for src, rank in view.items() if src != i]  # all but the card itself
+        f[11] += all(p in others for p in _partners(u) if p != u)
     left = sum(_class(int(piles[i, k])) == c for i in range(12) for k in range(counts[i]))
     f[12] = left + sum(_class(int(reserve[r])) == c for r in range(8) if full[r])
     return f
@@ -102,8 +105,13 @@ def _hard_wins(limit: int) -> list[int]:
 
 
 def collect(args) -> None:
-    from solver.depth_first.pruning import CLASS_IN_VIEW, FREE_CARDS, new_workspace, \
-        search_moves, top_table
+    from solver.depth_first.pruning import (
+        CLASS_IN_VIEW,
+        FREE_CARDS,
+        new_workspace,
+        search_moves,
+        top_table,
+    )
     from solver.mirror.convert import deal_arrays
     from solver.mirror.position import MAX_MOVES, initial_position
     from solver.portfolio.deal_numbers import solve_numbers
@@ -141,8 +149,8 @@ def collect(args) -> None:
                             positions += 1
                             fh.write(json.dumps({
                                 "set": name, "deal": number, "nodes": int(piece.nodes[k]),
-                                "by": piece.settled_by[k], "ply": ply,
-                                "played": moves.index(played),
+                                "by": piece.settled_by[k], "ply": ply, "position": pos,
+                                "moves": moves, "played": moves.index(played),
                                 "features": [move_features(piles, reserve, pos, mv)
                                              for mv in moves]}) + "\n")
                         pos -= played
@@ -154,7 +162,7 @@ def collect(args) -> None:
 def _load(paths: list[str]) -> list[dict]:
     rows = []
     for p in paths:
-        with open(p) as fh:
+        with (gzip.open(p, "rt") if p.endswith(".gz") else open(p)) as fh:
             rows += [json.loads(line) for line in fh]
     return rows
 
@@ -243,7 +251,7 @@ def fit(args) -> None:
                   f"played move's place {place:.3f}, first {first:.3f}")
     w = fit_weights(_keep(rows, KERNEL_FEATURES))
     ints = np.round(w / np.abs(w).max() * args.scale).astype(int)
-    print("the kernel's, on all: " + ", ".join(f"{n} {v:+.3f}" for n, v in zip(FEATURES, w)))
+    print("twelve, on all: " + ", ".join(f"{n} {v:+.3f}" for n, v in zip(FEATURES, w)))
     print("as integers: " + ", ".join(f"{n} {v:+d}" for n, v in zip(FEATURES, ints)))
     a, place, first = _judge(rows, lambda r: list(np.asarray(r["features"])[:, :len(ints)] @ ints))
     print(f"  the integers on all: pairs right {a:.3f}, played move's place {place:.3f}, "
