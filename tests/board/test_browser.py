@@ -7,6 +7,7 @@ it) they fail instead.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -40,18 +41,33 @@ def _chromium() -> str:
 @pytest.fixture(scope="module")
 def board_url():
     """The board on the rules' example, served by uvicorn on a free local port."""
+    with _served(create_app(Board(shared_pool(), start_deal=EXAMPLE))) as url:
+        yield url
+
+
+def _serve(app, sock):
+    """uvicorn serving ``app`` on ``sock`` in a thread; returns the server and the thread
+    (the socket already listens: the first request waits for the app)."""
     import uvicorn
 
-    sock = listen("127.0.0.1", 0)
-    app = create_app(Board(shared_pool(), start_deal=EXAMPLE))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
                                            timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()  # the socket already listens: the first request waits for the app
-    yield address_of(sock)
-    server.should_exit = True
-    thread.join(timeout=30)
-    sock.close()
+    thread.start()
+    return server, thread
+
+
+@contextlib.contextmanager
+def _served(app):
+    """``app`` served on a free local port for the block (its address), stopped after it."""
+    sock = listen("127.0.0.1", 0)
+    server, thread = _serve(app, sock)
+    try:
+        yield address_of(sock)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
 
 
 @pytest.fixture(scope="module")
@@ -726,17 +742,6 @@ def test_browser_corrects_a_card_told_wrongly(page):
     expect(dialog).to_be_hidden()
 
 
-def _serve(app, sock):
-    """uvicorn serving ``app`` on ``sock`` in a thread; returns the server and the thread."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
-                                           timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    return server, thread
-
-
 def test_browser_reconnects_to_a_board_started_again(browser, tmp_path):
     """A move played, the board stopped: the page says it cannot reach it; the board started
     again on the same file of games and port: the page says it is back, shows the game as
@@ -818,35 +823,31 @@ def test_browser_a_provisional_answer(browser):
 
     expect.set_options(timeout=WAIT * 1000)
     deal, _ = _along_deal()
-    sock = listen("127.0.0.1", 0)
-    server, thread = _serve(create_app(Board(_FirstStages(shared_pool()), start_deal=EXAMPLE)),
-                            sock)
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    errors = []
-    try:
-        page = open_board(context, address_of(sock), errors)
-        page.locator("#along-button").click()
-        page.locator("#along-cards").fill(" ".join(_shown(deal)))
-        page.locator("#along-start").click()
-        expect(page.locator("#fair-stage")).to_contain_text("Shares of 64 sampled layouts, "
-                                                             "more coming")
-        says = page.locator("#fair-says")
-        expect(says).to_have_attribute("data-kind", "provisional")
-        expect(says.locator(".leaning")).to_have_text(re.compile(r"^Leaning to \S+ P\d+"))
-        expect(says.locator(".why")).to_contain_text("Still counting (64 of 384 layouts): not "
-                                                     "yet clear of")
-        expect(says).not_to_contain_text("Play")
-        expect(page.locator("#fair tr.chosen")).to_have_count(0)
-        expect(page.locator("#fair tr.leaning")).to_have_count(1)
-        expect(page.locator("#fair tr.leaning")).to_contain_text("leading so far")
-        expect(page.locator(".card.hinted")).to_have_count(0)
-        advice_is_coherent(page)
-        _shot(page, "board-along-provisional")
-    finally:
-        context.close()
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
+    app = create_app(Board(_FirstStages(shared_pool()), start_deal=EXAMPLE))
+    with _served(app) as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        errors = []
+        try:
+            page = open_board(context, url, errors)
+            page.locator("#along-button").click()
+            page.locator("#along-cards").fill(" ".join(_shown(deal)))
+            page.locator("#along-start").click()
+            expect(page.locator("#fair-stage")).to_contain_text("Shares of 64 sampled layouts, "
+                                                                 "more coming")
+            says = page.locator("#fair-says")
+            expect(says).to_have_attribute("data-kind", "provisional")
+            expect(says.locator(".leaning")).to_have_text(re.compile(r"^Leaning to \S+ P\d+"))
+            expect(says.locator(".why")).to_contain_text("Still counting (64 of 384 layouts): not "
+                                                         "yet clear of")
+            expect(says).not_to_contain_text("Play")
+            expect(page.locator("#fair tr.chosen")).to_have_count(0)
+            expect(page.locator("#fair tr.leaning")).to_have_count(1)
+            expect(page.locator("#fair tr.leaning")).to_contain_text("leading so far")
+            expect(page.locator(".card.hinted")).to_have_count(0)
+            advice_is_coherent(page)
+            _shot(page, "board-along-provisional")
+        finally:
+            context.close()
     assert errors == [], errors
 
 
@@ -992,56 +993,57 @@ def test_browser_long_lists_say_what_is_out_of_view_and_number_whole(browser):
     line = solve(deal, budget=500_000)
     assert line.verdict == "win"
     moves = tuple(Move.parse(str(m)) for m in line.moves[:40])
-    sock = listen("127.0.0.1", 0)
-    server, thread = _serve(create_app(Board(shared_pool(), start_deal=deal,
-                                             start_moves=moves)), sock)
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True)
-    errors = []
-    try:
-        page = context.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(address_of(sock))
-        expect(page.locator("#moves")).to_have_text("40")
-        score = page.locator("#score").inner_text()
-        assert len(score) == 3, score
-        tops = page.evaluate("[...document.querySelectorAll('#status > span')]"
-                             ".map((s) => Math.round(s.getBoundingClientRect().top))")
-        assert len(set(tops)) == 1, tops  # one line
-        expect(page.locator("#movelist li")).to_have_count(40)
-        numbers = page.evaluate("""() => {
-          const list = document.getElementById("movelist").getBoundingClientRect();
-          return [...document.querySelectorAll("#movelist li .n")].map((n) => {
-            const r = n.getBoundingClientRect();
-            return {text: n.textContent,
-                    inside: r.left >= list.left && n.scrollWidth <= n.clientWidth};
-          });
-        }""")
-        assert numbers[36] == {"text": "37.", "inside": True}, numbers[36]
-        assert all(n["inside"] for n in numbers), numbers
-        cue = page.locator("#movelist + .more")
-        expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
-        page.locator("#analyse-button").click()
-        expect(page.locator("#analysis li")).to_have_count(13)
-        cue = page.locator("#analysis + .more")
-        expect(cue).to_have_text(re.compile(r"^↓ \d+ more below: scroll the list$"))
-        page.locator("#analysis").evaluate("(l) => { l.scrollTop = l.scrollHeight; }")
-        expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
-        # the fair hint's table of moves scrolls in its box: it says so too
-        page.locator("#fair-button").click()
-        expect(page.locator("#fair tr")).to_have_count(13)
-        box = page.locator("#fair-moves")
-        assert box.evaluate("(b) => b.scrollHeight > b.clientHeight"), "the table fits its box"
-        cue = page.locator("#fair-moves + .more")
-        expect(cue).to_have_text(re.compile(r"^↓ \d+ more below: scroll the list$"))
-        box.evaluate("(b) => { b.scrollTop = b.scrollHeight; }")
-        expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
-    finally:
-        context.close()
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
+    app = create_app(Board(shared_pool(), start_deal=deal, start_moves=moves))
+    with _served(app) as url:
+        context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                      has_touch=True)
+        errors = []
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            expect(page.locator("#moves")).to_have_text("40")
+            score = page.locator("#score").inner_text()
+            assert len(score) == 3, score
+            tops = page.evaluate("[...document.querySelectorAll('#status > span')]"
+                                 ".map((s) => Math.round(s.getBoundingClientRect().top))")
+            assert len(set(tops)) == 1, tops  # one line
+            expect(page.locator("#movelist li")).to_have_count(40)
+            numbers = page.evaluate("""() => {
+              const list = document.getElementById("movelist").getBoundingClientRect();
+              return [...document.querySelectorAll("#movelist li .n")].map((n) => {
+                const r = n.getBoundingClientRect();
+                return {text: n.textContent,
+                        inside: r.left >= list.left && n.scrollWidth <= n.clientWidth};
+              });
+            }""")
+            assert numbers[36] == {"text": "37.", "inside": True}, numbers[36]
+            assert all(n["inside"] for n in numbers), numbers
+            cue = page.locator("#movelist + .more")
+            expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
+            page.locator("#analyse-button").click()
+            expect(page.locator("#analysis li")).to_have_count(13)
+            _cue_follows_the_scroll(page, "#analysis")
+            # the fair hint's table of moves scrolls in its box: it says so too
+            page.locator("#fair-button").click()
+            expect(page.locator("#fair tr")).to_have_count(13)
+            box = page.locator("#fair-moves")
+            assert box.evaluate("(b) => b.scrollHeight > b.clientHeight"), "the table fits its box"
+            _cue_follows_the_scroll(page, "#fair-moves")
+        finally:
+            context.close()
     assert errors == [], errors
+
+
+def _cue_follows_the_scroll(page, box: str) -> None:
+    """The list or box ``box``, at its top, says how many lines are below; scrolled to its
+    end, how many are above."""
+    from playwright.sync_api import expect
+
+    cue = page.locator(f"{box} + .more")
+    expect(cue).to_have_text(re.compile(r"^↓ \d+ more below: scroll the list$"))
+    page.locator(box).evaluate("(b) => { b.scrollTop = b.scrollHeight; }")
+    expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
 
 
 def test_browser_a_tap_from_a_stale_tab_says_the_game_changed(browser, board_url):
