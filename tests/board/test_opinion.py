@@ -220,9 +220,15 @@ def fair_answer(keeps: dict, samples: int, chosen: str) -> dict:
             "moves": [{"move": m, "keeps": k} for m, k in keeps.items()]}
 
 
-def test_the_fair_hint_gives_each_share_its_interval_and_owns_its_choice():
+def _four_pairs():
+    """A game whose four legal moves are the pairs of 5♠ 5♥ (P1, P2) with 6♦ 6♣ (P8, P9),
+    and those moves as text."""
     game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
-    moves = [str(m) for m in game.legal_moves]
+    return game, [str(m) for m in game.legal_moves]
+
+
+def test_the_fair_hint_gives_each_share_its_interval_and_owns_its_choice():
+    game, moves = _four_pairs()
     assert moves == ["P1+P8", "P1+P9", "P2+P8", "P2+P9"]
     assert len(moves) == 4
     keeps = dict(zip(moves, [237, 238, 240, 100]))
@@ -265,8 +271,7 @@ def paired_answer(rows: dict, samples: int, chosen: str, tie: str = "") -> dict:
 
 
 def test_the_fair_hint_recommends_one_move_and_says_why():
-    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
-    moves = [str(m) for m in game.legal_moves]
+    game, moves = _four_pairs()
     rows = {moves[0]: range(0, 60), moves[1]: range(0, 62), moves[2]: range(0, 64),
             moves[3]: range(0, 20)}
     # the move of largest share is recommended (64 layouts: the last stage here); the fair
@@ -307,8 +312,7 @@ def test_the_fair_hint_recommends_one_move_and_says_why():
 
 
 def test_an_answer_is_provisional_until_its_leader_is_clear_or_its_last_stage():
-    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
-    moves = [str(m) for m in game.legal_moves]
+    game, moves = _four_pairs()
     # 62 of 64 against 64 of 64: the leader is not clear of the runner-up (2 layouts apart)
     rows = {moves[0]: range(0, 40), moves[1]: range(0, 62), moves[2]: range(0, 64),
             moves[3]: range(0, 20)}
@@ -332,8 +336,7 @@ def test_an_answer_is_provisional_until_its_leader_is_clear_or_its_last_stage():
 
 
 def test_a_leader_clear_of_every_other_move_is_settled_before_the_last_stage():
-    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
-    moves = [str(m) for m in game.legal_moves]
+    game, moves = _four_pairs()
     rows = {moves[0]: range(0, 30), moves[1]: range(0, 40), moves[2]: range(0, 64),
             moves[3]: range(0, 20)}
     answer = paired_answer(rows, 64, moves[1])
@@ -353,8 +356,7 @@ def test_a_leader_clear_of_every_other_move_is_settled_before_the_last_stage():
 
 
 def test_a_position_share_well_above_the_best_moves_says_why():
-    game = make_game({1: "5s", 2: "5h", 8: "6d", 9: "6c"})
-    moves = [str(m) for m in game.legal_moves]
+    game, moves = _four_pairs()
     # the best move wins 0-43 (44 of 64, 69 %); two others win layouts it does not
     rows = {moves[0]: range(0, 44), moves[1]: range(30, 49), moves[2]: range(40, 47),
             moves[3]: range(0, 10)}
