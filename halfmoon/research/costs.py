@@ -158,10 +158,9 @@ def busy_line(workers: int, load: Optional[float] = None,
         except (AttributeError, OSError):  # pragma: no cover - no load average
             return ""
     if cores is None:
-        try:
-            cores = len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):  # pragma: no cover - not Linux
-            cores = os.cpu_count() or 1
+        from halfmoon.batch.backends import default_workers
+
+        cores = default_workers()  # the cores this process may use
     w = max(1, int(workers))
     factor = (float(load) + w) / max(1, int(cores))
     if factor < 1.25:
