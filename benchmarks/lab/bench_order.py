@@ -47,6 +47,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from halfmoon.game.cards import FACE_RANKS, JACK, pair_partner, rank_class  # noqa: E402
 from halfmoon.game.codes import random_numbers  # noqa: E402
 from halfmoon.game.deal import Deal  # noqa: E402
 
@@ -58,14 +59,8 @@ KERNEL_FEATURES = 12  # the first twelve: what move generation can weigh a sourc
 NCLASS = 6
 
 
-def _class(rank: int) -> int:
-    if rank >= 11:
-        return 5
-    return rank - 1 if rank <= 5 else 10 - rank
-
-
 def _partners(rank: int) -> tuple[int, ...]:
-    return (11, 12, 13) if rank >= 11 else (11 - rank,)
+    return FACE_RANKS if rank >= JACK else (pair_partner(rank),)
 
 
 def move_features(piles: np.ndarray, reserve: np.ndarray, pos: int, delta: int) -> list[int]:
@@ -75,7 +70,7 @@ def move_features(piles: np.ndarray, reserve: np.ndarray, pos: int, delta: int) 
     src_piles = [i for i in range(12) if (delta >> (4 * i)) & 15]
     src_res = [r for r in range(8) if (delta >> (48 + r)) & 1]
     ranks = [int(piles[i, counts[i] - 1]) for i in src_piles] + [int(reserve[r]) for r in src_res]
-    c = _class(ranks[0])
+    c = rank_class(ranks[0])
     f = [0] * len(FEATURES)
     f[c] = 1
     f[6] = len(src_res)
@@ -89,12 +84,12 @@ def move_features(piles: np.ndarray, reserve: np.ndarray, pos: int, delta: int) 
             f[8] += 1
             continue
         u = int(piles[i, n - 2])
-        f[9] += _class(u) == c
-        f[10] += any(_class(int(piles[i, k])) == c for k in range(n - 1))
+        f[9] += rank_class(u) == c
+        f[10] += any(rank_class(int(piles[i, k])) == c for k in range(n - 1))
         others = [rank for src, rank in view.items() if src != i]  # all but the card itself
         f[11] += all(p in others for p in _partners(u) if p != u)
-    left = sum(_class(int(piles[i, k])) == c for i in range(12) for k in range(counts[i]))
-    f[12] = left + sum(_class(int(reserve[r])) == c for r in range(8) if full[r])
+    left = sum(rank_class(int(piles[i, k])) == c for i in range(12) for k in range(counts[i]))
+    f[12] = left + sum(rank_class(int(reserve[r])) == c for r in range(8) if full[r])
     return f
 
 
