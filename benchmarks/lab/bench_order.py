@@ -36,7 +36,6 @@ docs/tuning-log.md (2026-12-06, "a move order fitted on positions of hard wins")
 from __future__ import annotations
 
 import argparse
-import csv
 import gzip
 import json
 import sys
@@ -51,7 +50,6 @@ from halfmoon.game.cards import FACE_RANKS, JACK, pair_partner, rank_class  # no
 from halfmoon.game.codes import random_numbers  # noqa: E402
 from halfmoon.game.deal import Deal  # noqa: E402
 
-HARD_SET = ROOT / "halfmoon" / "bench" / "sets" / "hard.csv"
 FEATURES = ("pair A+10", "pair 2+9", "pair 3+8", "pair 4+7", "pair 5+6", "triplet",
             "from reserve", "pile counts", "piles emptied", "uncovers its class",
             "covers its class", "uncovered with a partner", "its class left")
@@ -94,9 +92,9 @@ def move_features(piles: np.ndarray, reserve: np.ndarray, pos: int, delta: int) 
 
 
 def _hard_wins(limit: int) -> list[int]:
-    with open(HARD_SET) as fh:
-        rows = [r for r in csv.reader(line for line in fh if not line.startswith("#"))]
-    return [int(r[0]) for r in rows[1:] if r[2] == "win" and int(r[3]) <= limit]
+    from halfmoon.bench.suites import deal_set
+
+    return [r.number for r in deal_set("hard") if r.verdict == "win" and r.positions <= limit]
 
 
 def collect(args) -> None:

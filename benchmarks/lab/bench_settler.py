@@ -45,7 +45,6 @@ docs/tuning-log.md (2026-12-06, "which side settles a hard deal, asked at the jo
 from __future__ import annotations
 
 import argparse
-import csv
 import gzip
 import json
 import sys
@@ -59,7 +58,6 @@ sys.path.insert(0, str(ROOT))
 
 from halfmoon.game.codes import DEAL_COUNT, random_numbers  # noqa: E402
 
-HARD_SET = ROOT / "halfmoon" / "bench" / "sets" / "hard.csv"
 CHECKPOINTS = (1, 2, 4, 8)  # grouping turns after which its signals are read
 SNAPSHOTS = (10_000, 20_000)  # positions at which the depth-first searches' progress is read
 
@@ -245,9 +243,9 @@ def run_deal(number: int) -> dict:
 
 def hard_numbers() -> dict[int, int]:
     """The hard set's deal numbers, with the positions its file gives each."""
-    with HARD_SET.open() as f:
-        rows = csv.DictReader(line for line in f if not line.startswith("#"))
-        return {int(r["number"]): int(r["positions"]) for r in rows}
+    from halfmoon.bench.suites import deal_set
+
+    return {r.number: r.positions for r in deal_set("hard")}
 
 
 def collect(numbers: list[int], out: Path, expected: dict[int, int]) -> None:
