@@ -35,3 +35,10 @@ class Busy(BoardError):
     """The solver did not answer in time (a pick of a deal): try again."""
 
     status = 503
+
+
+class NotKept(BoardError):
+    """A change the file of games could not keep (a full disk, a file made read-only):
+    not made, the game as it was (``extra["state"]``, when there is one)."""
+
+    status = 503

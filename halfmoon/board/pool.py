@@ -195,7 +195,7 @@ class SolverPool:
         with self._lock:
             if self._closed:
                 raise _Closed
-            proc.start()
+            _start_without_ctrl_c(proc)
             self._procs[slot] = proc
             self.started_processes += 1
             self._starting += 1
@@ -249,6 +249,20 @@ class SolverPool:
         if conn is not None:
             conn.close()
         return None
+
+
+def _start_without_ctrl_c(proc: multiprocessing.Process) -> None:
+    """Start a solver process with SIGINT blocked (the mask is kept across exec): a Ctrl-C
+    reaches the whole process group, and one that comes while it loads would be a traceback
+    there; :func:`~halfmoon.board.jobs.worker_main` ignores it from then on, the board stops
+    its processes itself."""
+    block = hasattr(signal, "pthread_sigmask")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
+    try:
+        proc.start()
+    finally:
+        if block:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _watched(worker: Callable, conn) -> None:

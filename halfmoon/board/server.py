@@ -108,6 +108,7 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
             yield
         finally:
             board.detach()
+            board.keep_clocks()  # the time the board is down does not count
             if owns_pool:
                 await asyncio.get_running_loop().run_in_executor(None, board.pool.close)
 
@@ -357,14 +358,13 @@ def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0
 
     from .store import SavedGames
 
-    saved = SavedGames(store) if store is not None else None
-    try:
-        sock = listen(host, port)
-    except ServeError:
-        if saved is not None:
-            saved.close()
-        raise
+    sock = listen(host, port)
     url = address_of(sock)
+    try:  # held for this board alone: another on the same file is refused, naming this one
+        saved = SavedGames(store, board=url) if store is not None else None
+    except BaseException:
+        sock.close()
+        raise
     hosts = None
     if is_loopback(sock):  # names a local page can use; a rebound name is refused
         hosts = set(LOOPBACK_NAMES) | {_host_name(url.split("//", 1)[1].rstrip("/"))}
@@ -390,6 +390,12 @@ def serve(deal: Optional[Deal] = None, *, host: str = "127.0.0.1", port: int = 0
     server = Server(config)
     with stop.handling(server):  # from the first line on: the user may press Ctrl-C now
         say(f"Half Moon board at {url}  (Ctrl-C to stop)")
+        if saved is not None:
+            kept = len(saved)
+            say(f"games kept in {saved.path}: " + (
+                "a new file" if saved.new == "missing" else
+                "an empty file, taken as a new one" if saved.new == "empty" else
+                f"{kept:,} game{'s' if kept != 1 else ''}"))
         if not is_loopback(sock):
             say(f"warning: listening on {sock.getsockname()[0]}, reachable from other machines")
         if open_browser:

@@ -15,6 +15,7 @@ games used most recently, the file all the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import threading
@@ -31,7 +32,7 @@ from halfmoon.game.moves import Move
 
 from .along import AlongGame, AlongLive, read_cards
 from .along_view import along_jobs, along_opinion, along_state, keep_answer
-from .errors import BadRequest, Busy, GameNotFound, StaleVersion
+from .errors import BadRequest, Busy, GameNotFound, NotKept, StaleVersion
 from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
 from .jobs import PICK_KINDS
 from .opinion import Verdicts, fair_view, opinion_view, read_game
@@ -172,15 +173,38 @@ class Board:
 
     def _save(self, live: LiveGame) -> None:
         """Write the game to the file of games (if any); the games pruned there to make
-        room leave the memory too."""
+        room leave the memory too.  A change the file cannot keep is not made: the game
+        goes back to what the file holds (a new game is dropped), and :class:`NotKept`
+        says why, with the game as it is."""
         if self.saved is None:
             return
         try:
             pruned = self.saved.save(live)
         except StoreError as exc:
-            raise Busy(f"the change is made but the game could not be kept: {exc}") from None
+            self.store.discard(live.id)
+            try:
+                back = self.saved.load(live.id)
+            except (GameNotFound, StoreError):
+                back = None
+            if back is not None:
+                self.store.keep(back)
+                self._changed_game(back)
+            raise NotKept(f"nothing was done: the board's file of games could not keep the "
+                          f"change ({exc}); the game is as it was",
+                          extra={"state": _view(back)} if back is not None else None) from None
         for game_id in pruned:
             self.store.discard(game_id)
+
+    def keep_clocks(self) -> None:
+        """At the stop: the clock of each game in memory written to the file of games,
+        so that the time the board is down does not count (best effort: a file that cannot
+        be written then loses only that)."""
+        if self.saved is None:
+            return
+        with self._lock:
+            lives = list(self.store.recent())
+        with contextlib.suppress(StoreError):
+            self.saved.keep_clocks(lives)
 
     def state(self, game_id: str) -> dict:
         with self._lock:

@@ -48,6 +48,9 @@ CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT NOT NULL, start TEXT NOT NULL
 CREATE INDEX games_by_use ON games (over, used);
 CREATE TABLE gone (id TEXT PRIMARY KEY, why TEXT NOT NULL, at REAL NOT NULL);
 """
+# the board that holds the file, for another one to name (a table a file of layout 1 may
+# lack: made when a board first holds it)
+HOLDER = "CREATE TABLE IF NOT EXISTS holder (pid INTEGER, address TEXT, since REAL)"
 REFUSED = "refused and left as it is (move it away, or give another file with --store)"
 
 
@@ -66,21 +69,68 @@ def default_path() -> Path:
 
 class SavedGames:
     """The games of the board in the SQLite file at ``path`` (made when missing), at most
-    ``kept`` of them; :class:`StoreError` when the file cannot be used."""
+    ``kept`` of them; :class:`StoreError` when the file cannot be used.
+
+    With ``board`` (the board's address), the file is held for that board alone, as a
+    PostgreSQL data folder is by its one server: another board given the same file is
+    refused, the refusal naming the first (its address and pid), so that no change
+    answered to a page is overwritten by another board's; and a file that cannot be
+    written is refused at once, not at the first move.  The hold is a lock of the system
+    on the file (``flock``, where there is one): it goes with the process, however it
+    ends.  ``new``: ``"missing"`` when the file is made here, ``"empty"`` when it had no
+    bytes (taken as a new one), else None."""
 
     def __init__(self, path: Union[str, Path], *, kept: int = DEFAULT_KEPT,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, board: Optional[str] = None) -> None:
         if kept < 1:
             raise ValueError(f"the file needs room for at least one game, got {kept}")
         self.path = Path(path)
         self.kept = kept
         self._clock = clock
         self._lock = threading.Lock()
-        self._db = _open(self.path)
+        self.new = _is_new(self.path)
+        self._held = None if board is None else _hold(self.path)
+        try:
+            self._db = _open(self.path)
+            if board is not None:
+                self._claim(board)
+        except BaseException:
+            if getattr(self, "_db", None) is not None:
+                self._db.close()
+            self._release()
+            raise
 
     def close(self) -> None:
         with self._lock:
+            if self._held is not None:
+                with contextlib.suppress(sqlite3.Error):  # the next board writes its own
+                    self._db.execute("DELETE FROM holder")
             self._db.close()
+            self._release()
+
+    def _claim(self, board: str) -> None:
+        """Name this board in the file: its first write, so a file that cannot be written
+        is refused here."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(HOLDER)
+                self._db.execute("DELETE FROM holder")
+                self._db.execute("INSERT INTO holder VALUES (?, ?, ?)",
+                                 (os.getpid(), board, self._clock()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path} cannot be written ({exc}): the board keeps every "
+                             "change of a game there; make it writable, or give another file"
+                             " with --store") from None
+
+    def _release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)  # the lock goes with it
+            self._held = None
 
     def __len__(self) -> int:
         with self._lock:
@@ -155,7 +205,69 @@ class SavedGames:
                     raise
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
-                raise StoreError(f"{self.path}: the game could not be written: {exc}") from None
+                raise StoreError(f"{self.path} could not be written ({exc})") from None
+
+    def keep_clocks(self, lives) -> None:
+        """At the board's stop: each game's clock as it stands (its state), so that the
+        time the board is down does not count; when it was last played is left as it is."""
+        with self._write() as db:
+            for live in lives:
+                db.execute("UPDATE games SET state = ? WHERE id = ?",
+                           (json.dumps(_state(live)), live.id))
+
+
+def _is_new(path: Path) -> Optional[str]:
+    """``"missing"`` or ``"empty"`` (a file of no bytes: taken as a new one), else None."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        raise StoreError(f"cannot open {path}: {exc.strerror or exc}") from None
+    return "empty" if info.st_size == 0 and not path.is_dir() else None
+
+
+def _hold(path: Path) -> Optional[int]:
+    """The file held for this process alone (an open descriptor with its lock), or None
+    where the system has no ``flock``; :class:`StoreError` naming the board that holds it.
+
+    The lock is taken before SQLite opens the file and dropped after it has closed it:
+    closing another descriptor of the file while SQLite's own locks are held would drop
+    them (POSIX locks are the process's, per file)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder: the board's games need a file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise StoreError(f"cannot open {path}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreError(f"{path} is in use by {_holder(path)}: one board at a time on a file "
+                         "of games (stop that one, or give this one another file with --store)"
+                         ) from None
+    return fd
+
+
+def _holder(path: Path) -> str:
+    """The board that holds the file, as it named itself there."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2)
+        try:
+            row = db.execute("SELECT pid, address FROM holder").fetchone()
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError, ValueError):
+        row = None
+    if row is None:
+        return "another board (still starting)"
+    return f"the board at {row[1]} (pid {row[0]})"
 
 
 def _open(path: Path) -> sqlite3.Connection:
@@ -179,12 +291,24 @@ def _open(path: Path) -> sqlite3.Connection:
                              f"PRAGMA user_version = {SCHEMA}; COMMIT;")
     except sqlite3.Error as exc:
         db.close()
+        if _unwritable(exc):
+            raise StoreError(f"{path} cannot be written ({exc}): the board keeps every change"
+                             " of a game there; make it and its folder writable, or give "
+                             "another file with --store") from None
         raise StoreError(f"{path} is not a file of the board's games or is damaged ({exc}): "
                          f"{REFUSED}") from None
     except StoreError:
         db.close()
         raise
     return db
+
+
+def _unwritable(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error says the file (or its folder, where the write-ahead log
+    goes) cannot be written, rather than that it is not a database."""
+    text = str(exc).lower()
+    return any(w in text for w in ("readonly", "read-only", "unable to open", "disk i/o",
+                                   "database or disk is full"))
 
 
 def _check(db: sqlite3.Connection, path: Path) -> bool:
@@ -220,7 +344,8 @@ def _state(live: LiveGame) -> dict:
     return {"version": live.version, "selection": list(live.game.selection),
             "settings": {"move_errors": settings.move_errors,
                          "placement_assistance": settings.placement_assistance},
-            "analysed": _position_out(live.analysed), "fair_for": _position_out(live.fair_for)}
+            "analysed": _position_out(live.analysed), "fair_for": _position_out(live.fair_for),
+            "elapsed": round(live.game.elapsed(), 3)}
 
 
 def _position_out(position: Optional[Position]) -> Optional[list]:
@@ -253,7 +378,9 @@ def rebuild(game_id: str, kind: str, start: str, log: str, state: str, created: 
         live.game.tap(source)
     live.version = int(kept["version"])
     live.analysed, live.fair_for = _position_in(kept["analysed"]), _position_in(kept["fair_for"])
-    if now is not None:  # the clock goes on from the game's start, across the restart
+    if "elapsed" in kept:  # the clock goes on from where it stood, the board's stop not counted
+        live.game._started = live.game.clock() - max(0.0, float(kept["elapsed"]))
+    elif now is not None:  # a file written before clocks were kept: from the game's start
         live.game._started = live.game.clock() - max(0.0, now - created)
     return live
 

@@ -345,3 +345,40 @@ def test_a_game_keeps_a_bounded_log(tmp_path):
     with pytest.raises(BadRequest, match=f"this game has {MAX_LOG + 0} changes kept, the most a "
                        "game keeps: start a new game"):
         board.tap(live.id, "P1")
+
+
+def _read_only(saved) -> None:
+    """The file of games made unwritable under a running board, as when its permissions
+    change: its connection swapped for one SQLite opened read-only."""
+    import sqlite3
+
+    saved._db.close()
+    saved._db = sqlite3.connect(f"{saved.path.resolve().as_uri()}?mode=ro", uri=True,
+                                isolation_level=None, check_same_thread=False)
+
+
+def test_a_change_the_file_cannot_keep_is_not_made_and_says_why(tmp_path):
+    from halfmoon.board.errors import NotKept
+    from halfmoon.board.store import SavedGames
+
+    path = tmp_path / "games.sqlite3"
+    board = Board(FakePool(), saved=SavedGames(path))
+    live = board.new_game(Deal.from_number(27))
+    board.tap(live.id, "P3")
+    before = board.tap(live.id, "R7")
+    _read_only(board.saved)
+    for _ in range(2):  # and again: the same answer, never "played in another tab"
+        with pytest.raises(NotKept, match="nothing was done: the board's file of games could "
+                           "not keep the change .*readonly database.*; the game is as it was"
+                           ) as refused:
+            board.tap(live.id, "R8", before["version"])
+        assert _without_time(refused.value.extra["state"]) == _without_time(before)
+        assert _without_time(board.state(live.id)) == _without_time(before)
+    with pytest.raises(NotKept, match="could not keep the change") as refused:
+        board.new_game()
+    assert refused.value.extra == {} and len(board.store) == 1  # no game half made
+    board.saved.close()
+    again = Board(FakePool(), saved=SavedGames(path))
+    assert _without_time(again.state(live.id)) == _without_time(before)
+    after = again.tap(live.id, "R8", before["version"])  # writable again: the move is made
+    assert after["status"]["moves"] == 1 and after["version"] == before["version"] + 1

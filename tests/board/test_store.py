@@ -188,9 +188,52 @@ def test_the_file_lives_in_the_user_s_data_folder(tmp_path, monkeypatch):
     SavedGames(tmp_path / "new" / "folder" / "games.sqlite3").close()  # folders made
 
 
-def test_the_game_s_clock_goes_on_across_a_restart(tmp_path):
+def test_the_game_s_clock_goes_on_across_a_restart_without_the_time_the_board_was_down(
+        tmp_path):
+    now, ticks = [1_800_000_000.0], [50.0]
+    saved = SavedGames(tmp_path / "games.sqlite3", clock=lambda: now[0])
+    live = LiveGame("g", Game(DEAL, clock=lambda: ticks[0]))
+    saved.save(live)
+    ticks[0] += 30  # played for half a minute after its last change
+    saved.keep_clocks([live])  # the board stops
+    now[0] += 3600  # and is down for an hour
+    assert 30 <= saved.load("g").game.elapsed() < 35
+    saved.keep_clocks([])  # nothing in memory: nothing changes
+    assert 30 <= saved.load("g").game.elapsed() < 35
+
+
+def test_a_file_from_before_clocks_were_kept_counts_from_the_game_s_start(tmp_path):
     now = [1_800_000_000.0]
     saved = SavedGames(tmp_path / "games.sqlite3", clock=lambda: now[0])
     saved.save(LiveGame("g", Game(DEAL)))
-    now[0] += 125  # the board stopped for two minutes
+    with saved._write() as db:  # as an earlier halfmoon wrote it: no clock in the state
+        state = json.loads(db.execute("SELECT state FROM games").fetchone()[0])
+        del state["elapsed"]
+        db.execute("UPDATE games SET state = ?", (json.dumps(state),))
+    now[0] += 125
     assert 124 < saved.load("g").game.elapsed() < 135
+
+
+def test_a_file_held_by_a_board_refuses_another_naming_the_first(tmp_path):
+    import os
+
+    path = tmp_path / "games.sqlite3"
+    first = SavedGames(path, board="http://127.0.0.1:8123/")
+    assert first.new == "missing"
+    with pytest.raises(StoreError, match=rf"^{path} is in use by the board at "
+                       rf"http://127.0.0.1:8123/ \(pid {os.getpid()}\): one board at a time"):
+        SavedGames(path, board="http://127.0.0.1:8124/")
+    first.save(LiveGame("g1", Game(DEAL)))  # the refusal took nothing from the first
+    assert first.load("g1") is not None
+    first.close()
+    second = SavedGames(path, board="http://127.0.0.1:8124/")  # free once the first stops
+    assert second.new is None and len(second) == 1
+    second.close()
+
+
+def test_an_empty_file_is_taken_as_a_new_one_and_said(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"")
+    saved = SavedGames(path, board="http://127.0.0.1:8123/")
+    assert saved.new == "empty" and len(saved) == 0
+    saved.close()

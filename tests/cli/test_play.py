@@ -64,7 +64,8 @@ def test_play_help_names_its_options(capsys):
 
 def _start_play(*args, env=None):
     """``python -m halfmoon play …`` in a subprocess, its games kept in a folder of its own
-    (unless ``--store`` is given); returns it and its first line."""
+    (unless ``--store`` is given); returns it and its first line (the line that follows,
+    which says where its games are kept, is read too: ``proc.store_line``)."""
     import tempfile
     import threading
 
@@ -77,7 +78,9 @@ def _start_play(*args, env=None):
     watchdog = threading.Timer(180, proc.kill)  # never hang the suite
     watchdog.daemon = True
     watchdog.start()
-    return proc, proc.stdout.readline()
+    first = proc.stdout.readline()
+    proc.store_line = proc.stdout.readline() if first.startswith("Half Moon board at") else ""
+    return proc, first
 
 
 def test_play_serves_the_deal_and_stops_cleanly_on_ctrl_c(tmp_path):
@@ -232,7 +235,7 @@ def test_ctrl_c_on_a_cold_board_leaves_none_of_its_processes(tmp_path):
         watchdog.cancel()
     assert "halfmoon: compiling the solver's kernels in 2 processes" in said, said
     assert len(helpers) == 2
-    assert (proc.returncode, out.splitlines()[1:]) == (130, ["stopped"]), err
+    assert (proc.returncode, out.splitlines()[2:]) == (130, ["stopped"]), err
     assert left == []
 
 
@@ -296,3 +299,75 @@ def test_a_game_from_the_app_outlives_the_board(tmp_path, stop):
     assert again["piles"][2]["card"]["text"] == deal.piles[2][-2].symbol()
     assert missing == (404, {"error": "no game 'nevermade000': there never was one by this id "
                                       "in the board's file"})
+
+
+def _stop(proc) -> tuple[str, str]:
+    import signal
+
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    return out, err
+
+
+def test_a_second_board_on_the_same_file_is_refused_naming_the_first(tmp_path):
+    """One file of games, one board: the second says which board holds it and exits 2;
+    the first goes on, and every move it answered is in the file after a restart."""
+    store = tmp_path / "games.sqlite3"
+    first, line = _start_play("27", "--no-browser", "--store", str(store))
+    try:
+        url = line.split()[4]
+        assert first.store_line.strip() == f"games kept in {store}: a new file"
+        game = _post(url + "api/games", {})
+        for source in ("P3", "R7", "R8"):
+            game = _post(url + f"api/games/{game['id']}/tap",
+                         {"source": source, "version": game["version"]})
+        second = subprocess.run([sys.executable, "-m", "halfmoon", "play", "27", "--no-browser",
+                                 "--store", str(store)], cwd=ROOT, capture_output=True,
+                                text=True, timeout=120)
+        assert second.returncode == 2 and second.stdout == ""
+        assert second.stderr.splitlines() == [
+            f"halfmoon: error: {store} is in use by the board at {url} (pid {first.pid}): one "
+            "board at a time on a file of games (stop that one, or give this one another file "
+            "with --store)"]
+    finally:
+        _stop(first)
+    again, line = _start_play("27", "--no-browser", "--store", str(store))
+    try:
+        assert again.store_line.strip() == f"games kept in {store}: 1 game"
+        status, kept = _get(line.split()[4] + f"api/games/{game['id']}")
+        assert status == 200 and kept["version"] == game["version"] and kept["status"]["moves"] == 1
+    finally:
+        _stop(again)
+
+
+@pytest.fixture
+def unwritable(tmp_path):
+    """A file of games that cannot be written: immutable where the user is root (who may
+    write any file whatever its mode), read-only otherwise."""
+    store = tmp_path / "games.sqlite3"
+    from halfmoon.board.store import SavedGames
+
+    SavedGames(store).close()  # a file of the board's, with no game yet
+    if os.geteuid() == 0:
+        made = subprocess.run(["chattr", "+i", str(store)], capture_output=True, text=True)
+        assert made.returncode == 0, f"chattr +i (needed to make a file root cannot write): " \
+                                     f"{made.stderr.strip()}"
+        yield store
+        subprocess.run(["chattr", "-i", str(store)], check=True)
+    else:
+        store.chmod(0o444)
+        yield store
+
+
+def test_a_board_on_a_file_it_cannot_write_is_refused_at_start(unwritable):
+    before = unwritable.read_bytes()
+    run = subprocess.run([sys.executable, "-m", "halfmoon", "play", "27", "--no-browser",
+                          "--store", str(unwritable)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 2 and run.stdout == "", run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"halfmoon: error: {unwritable} cannot be "
+                                                   "written ("), lines
+    assert "readonly database" in lines[0] and "give another file with --store" in lines[0]
+    assert unwritable.read_bytes() == before

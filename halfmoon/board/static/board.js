@@ -476,6 +476,11 @@
       return notice("The game changed elsewhere (in another tab): nothing was done; this is " +
                     "where it stands now.", 10);
     }
+    if (answer.status === 503 && answer.data.state) {
+      // the board's file could not keep the change: not made, the game as it was
+      setState(answer.data.state);
+      return notice(answer.data.error);
+    }
     if (!hooks.error.some((f) => f(answer.data.error))) $("typed").textContent = answer.data.error;
   }
 
