@@ -7,8 +7,36 @@ The package is layered: :mod:`halfmoon.game` (the core game) at the bottom, then
 
 import sys as _sys
 
-from .game import *  # noqa: F401,F403  (the core game's API is the package's)
-from .game import __all__  # noqa: F401  (re-exported: the package's __all__ is the game's)
+
+def _hold_ctrl_c_while_the_command_loads() -> None:
+    """The ``halfmoon`` command (its installed script, or ``python -m halfmoon``) loads
+    this package first: Ctrl-C is blocked from here until the command's ``main()`` takes it
+    (:class:`halfmoon.cli.ctrl_c.CtrlC`), so that one pressed while it loads is not a
+    traceback but the command's "interrupted".  A program that imports the package is left
+    as it is."""
+    import os
+    import signal
+
+    argv = getattr(_sys, "orig_argv", [])
+    if not hasattr(signal, "pthread_sigmask") or len(argv) < 2:
+        return
+    if argv[1:3] != ["-m", "halfmoon"]:
+        script = argv[1]
+        if os.path.basename(script) != "halfmoon":
+            return
+        try:  # the installed script, not another program that happens to share its name
+            with open(script, "rb") as f:
+                if b"from halfmoon.cli import main" not in f.read(4096):
+                    return
+        except OSError:
+            return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+_hold_ctrl_c_while_the_command_loads()
+
+from .game import *  # noqa: E402,F401,F403  (the core game's API is the package's)
+from .game import __all__  # noqa: E402,F401  (re-exported: the package's __all__ is the game's)
 
 __version__ = "0.1.0"
 

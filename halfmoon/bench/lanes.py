@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -54,11 +55,24 @@ class Lane:
                 "PYTHONPATH", "").split(os.pathsep) if p])
         self.core, self.home = core, home
         pin = core if core is not None and can_pin() else None
-        self.proc = subprocess.Popen(
-            [sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, env=env, cwd=str(home) if home else None,
-            preexec_fn=(lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None)
-        hello = self._read()
+        # SIGINT blocked while it starts (the mask is kept across exec): a Ctrl-C reaches
+        # the whole process group, and the worker, which ignores it once loaded, must not
+        # take one as a traceback while it loads; its parent stops it
+        block = hasattr(signal, "pthread_sigmask")
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                text=True, env=env, cwd=str(home) if home else None,
+                preexec_fn=(lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None)
+        finally:
+            if block:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        try:
+            hello = self._read()
+        except BaseException:  # a Ctrl-C while it loads: it must not outlive its parent
+            self.close(kill=True)
+            raise
         self.solver_version = str(hello["solver_version"])
         self.setup = float(hello["setup"])
 

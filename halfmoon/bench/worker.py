@@ -23,6 +23,7 @@ The protocol, a JSON object a line each way:
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import time
@@ -87,5 +88,32 @@ def serve(inp, out) -> int:
     return 0
 
 
+def _die_with_parent() -> None:
+    """Where the system allows (Linux), this process is killed when its parent dies, even
+    by ``kill -9``, though a block is under way (the solver's kernels hold the interpreter:
+    no thread of this process could notice meanwhile)."""
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the end of its input ends it
+        return
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os._exit(1)
+
+
+def main() -> int:
+    _die_with_parent()
+    try:
+        return serve(sys.stdin, sys.stdout)
+    except BrokenPipeError:  # the parent is gone (stopped, or killed): leave quietly
+        try:
+            sys.stdout = open(os.devnull, "w")  # nothing more to flush at exit
+        except OSError:
+            pass
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(serve(sys.stdin, sys.stdout))
+    sys.exit(main())
