@@ -13,24 +13,30 @@ def _hold_ctrl_c_while_the_command_loads() -> None:
     this package first: Ctrl-C is blocked from here until the command's ``main()`` takes it
     (:class:`halfmoon.cli.ctrl_c.CtrlC`), so that one pressed while it loads is not a
     traceback but the command's "interrupted".  A program that imports the package is left
-    as it is."""
-    import os
+    as it was.  Blocked first, looked at after: the moment before the block is the
+    interpreter's own start."""
     import signal
 
-    argv = getattr(_sys, "orig_argv", [])
-    if not hasattr(signal, "pthread_sigmask") or len(argv) < 2:
+    if not hasattr(signal, "pthread_sigmask"):
         return
-    if argv[1:3] != ["-m", "halfmoon"]:
-        script = argv[1]
-        if os.path.basename(script) != "halfmoon":
-            return
-        try:  # the installed script, not another program that happens to share its name
-            with open(script, "rb") as f:
-                if b"from halfmoon.cli import main" not in f.read(4096):
-                    return
-        except OSError:
-            return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    if not _is_the_command():
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _is_the_command() -> bool:
+    import os
+
+    argv = getattr(_sys, "orig_argv", [])
+    if argv[1:3] == ["-m", "halfmoon"]:
+        return True
+    if len(argv) < 2 or os.path.basename(argv[1]) != "halfmoon":
+        return False
+    try:  # the installed script, not another program that happens to share its name
+        with open(argv[1], "rb") as f:
+            return b"from halfmoon.cli import main" in f.read(4096)
+    except OSError:
+        return False
 
 
 _hold_ctrl_c_while_the_command_loads()
