@@ -19,7 +19,7 @@ from .build.caching import drop_stale_caches as _drop_stale_caches
 from .build.compiling import install as _install
 
 _drop_stale_caches(_Path(__file__).resolve().parent)  # before any kernel is compiled or loaded
-_install()  # numba's inliner and calls between kernels, made cheaper to compile
+_install()  # numba: a cheaper inliner and calls between kernels, boxing that fails cleanly
 
 from .api import *  # noqa: E402,F401,F403
 from .api import __all__  # noqa: E402,F401
