@@ -1,4 +1,5 @@
-"""Ctrl-C in a command: KeyboardInterrupt as usual, but never in the middle of an import.
+"""Ctrl-C in a command: KeyboardInterrupt as usual, but never in the middle of an import
+(nor of a ``__del__``, where it would be dropped).
 
 Raised amid an import, KeyboardInterrupt does harm beyond the import: a compiled module's
 loader may turn it into an ImportError (a wrong message and exit status, or a Ctrl-C lost
@@ -29,9 +30,26 @@ def importing(frame) -> bool:
     return False
 
 
+def finalizing(frame) -> bool:
+    """Whether ``frame`` runs inside a ``__del__``: an exception raised there is printed as
+    "Exception ignored" and dropped, so a Ctrl-C raised there would be lost (the command
+    going on to its end, exit 0; seen while llvmlite frees the objects of the kernels it
+    loads)."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _hold_here(frame) -> bool:
+    return importing(frame) or finalizing(frame)
+
+
 class CtrlC:
     """The SIGINT handler of a command, in the main thread within ``with``: KeyboardInterrupt,
-    or amid an import, a Ctrl-C held (``held``) and raised once the import is done.
+    or amid an import (or a ``__del__``), a Ctrl-C held (``held``) and raised once the import
+    is done.
 
     A thread watches the main thread while one is held and, once it has left the import,
     sends it SIGINT again (a real signal: it also ends a wait that has begun meanwhile).
@@ -63,7 +81,7 @@ class CtrlC:
 
     def __call__(self, signum, frame) -> None:
         self._resent = False
-        if self._open and importing(frame):
+        if self._open and _hold_here(frame):
             self.held = True
             threading.Thread(target=self._resend_after_import, daemon=True).start()
             return
@@ -74,7 +92,7 @@ class CtrlC:
         while True:
             time.sleep(self.poll)
             frame = sys._current_frames().get(self._main)
-            if frame is None or not importing(frame):
+            if frame is None or not _hold_here(frame):
                 break
         with self._lock:
             if self._open and self.held and not self._resent:

@@ -78,6 +78,26 @@ def test_a_ctrl_c_amid_the_last_import_is_raised_on_leaving(modules):
     time.sleep(0.1)
 
 
+class _Freed:
+    """An object whose ``__del__`` gets a Ctrl-C, as llvmlite's objects do when a
+    kernel's code is freed: raised there, Python would print "Exception ignored" and drop
+    it."""
+
+    def __del__(self):
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        time.sleep(0.2)
+        _Freed.finished = True
+
+
+def test_a_ctrl_c_amid_a_del_is_not_dropped_but_comes_after(capsys):
+    _Freed.finished = False
+    with pytest.raises(KeyboardInterrupt):
+        with CtrlC():
+            _Freed()  # freed at once
+            time.sleep(10)  # the Ctrl-C ends this wait
+    assert _Freed.finished and "Exception ignored" not in capsys.readouterr().err
+
+
 def test_a_ctrl_c_elsewhere_is_a_keyboard_interrupt_at_once():
     with pytest.raises(KeyboardInterrupt):
         with CtrlC():
