@@ -12,8 +12,11 @@ again from the start, so each chunk is written once and whole.
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import os
 import secrets
+import selectors
 import socket
 import time
 from collections import Counter
@@ -30,6 +33,9 @@ from .results import VERDICTS, error_text
 TASKS_IN_FLIGHT = 2  # chunks sent per core: one running, one waiting, whatever the run's length
 RECOUNT = 30.0  # seconds between counts of the cluster's workers during a run
 CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler (Dask's own default is 30)
+# seconds a TCP connection to the scheduler may take before a word says the run is connecting:
+# a refused one is said in one line, with no word before it
+QUIET = 0.25
 # the protocols of a scheduler's address that Dask speaks (tcp when none is named)
 PROTOCOLS = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
 EXAMPLE = "HOST:PORT or tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
@@ -138,13 +144,7 @@ class Cluster:
             raise BatchError(
                 "--scheduler needs dask.distributed: pip install 'halfmoon[cluster]'"
             ) from None
-        if say is not None:
-            say(f"connecting to the Dask scheduler at {address} (at most {timeout:g} s)...")
-        try:
-            self.client = _client(address, timeout)
-        except (OSError, ValueError, TimeoutError) as exc:
-            raise BatchError(f"cannot reach the Dask scheduler at {address}: "
-                             f"{error_text(exc)}") from None
+        self.client = connect(address, timeout, say)
         threads = list(self.client.nthreads().values())
         # The solver runs one search at a time in a process (its tables are the module's),
         # so a worker process is one core, whatever its threads.
@@ -190,10 +190,105 @@ class Cluster:
             self.client.close()
 
 
-def _client(address: str, timeout: float):
-    """A Dask client of the scheduler at ``address``.  One that could not connect is left
-    closed: Dask's own would try to close it again when collected, and stall there
-    (twice the timeout) before printing an "Exception ignored" traceback."""
+def connect(address: str, timeout: float = CONNECT_TIMEOUT,
+            say: Optional[Callable[[str], None]] = None):
+    """A Dask client of the scheduler at ``address`` (checked by :func:`check_address`),
+    reached within ``timeout`` seconds all told, or one :class:`BatchError`: "connection
+    refused" at once where nothing listens at a ``tcp://`` address, "no answer within
+    ``timeout`` s" only when that long has passed (an address that drops the connection's
+    packets, or a server there that never answers Dask's handshake), else what went wrong.
+    ``say(text)``, if given, hears that the scheduler is being reached, unless the answer came
+    within :data:`QUIET` seconds without a connection (a refusal, an unknown host)."""
+    deadline = time.monotonic() + timeout
+    said = False
+
+    def word() -> None:
+        nonlocal said
+        if say is not None and not said:
+            said = True
+            say(f"connecting to the Dask scheduler at {address} (at most {timeout:g} s)...")
+
+    def unreachable(why: str) -> BatchError:
+        return BatchError(f"cannot reach the Dask scheduler at {address}: {why}")
+
+    target = _tcp_target(address)
+    if target is not None:
+        # Dask's connect retries a refused connection until its timeout, then says it timed
+        # out: a plain connection first tells a refusal at once
+        failed = _knock(*target, timeout, deadline, word)
+        if failed is not None:
+            raise unreachable(failed)
+    word()
+    try:
+        return _client(address, timeout, deadline)
+    except Exception as exc:
+        # Dask says "Timed out ... after T s" of the time it was given: say the time stated,
+        # and only once it has passed
+        if isinstance(exc, (TimeoutError, asyncio.TimeoutError)) or time.monotonic() >= deadline:
+            why = f"no answer within {timeout:g} s"
+        elif isinstance(exc, (OSError, ValueError)):
+            why = error_text(exc)
+        else:  # a server there that does not speak Dask's protocol
+            why = f"no Dask scheduler answered ({type(exc).__name__}: {error_text(exc)})"
+        raise unreachable(why) from None
+
+
+def _tcp_target(address: str) -> Optional[tuple[str, int]]:
+    """``(host, port)`` of a ``tcp://`` scheduler's address (or one with no protocol), None
+    for any other protocol; ``address`` passed :func:`check_address`."""
+    protocol, sep, rest = address.strip().partition("://")
+    if not sep:
+        protocol, rest = "tcp", address.strip()
+    if protocol != "tcp":
+        return None
+    host, _, port = rest.rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def _knock(host: str, port: int, timeout: float, deadline: float,
+           word: Callable[[], None]) -> Optional[str]:
+    """Open a TCP connection to ``host:port`` and close it, giving up at ``deadline`` (a
+    :func:`time.monotonic` time, ``timeout`` seconds after the connecting began); ``word()``
+    once the answer has taken :data:`QUIET` seconds, or once connected.  None if it
+    connected, else why not, in words."""
+    quiet = time.monotonic() + QUIET
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"unknown host {host!r} ({error_text(exc)})"
+    errors = []
+    for family, kind, proto, _, where in infos:
+        with socket.socket(family, kind, proto) as s, selectors.DefaultSelector() as sel:
+            s.setblocking(False)
+            err = s.connect_ex(where)
+            sel.register(s, selectors.EVENT_WRITE)
+            while err in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY):
+                now = time.monotonic()
+                if now >= deadline:
+                    return f"no answer within {timeout:g} s"
+                if now >= quiet:
+                    word()
+                if sel.select((deadline if now >= quiet else min(quiet, deadline)) - now):
+                    err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if err == 0:
+            word()
+            return None
+        errors.append(err)
+    if errors and all(e == errno.ECONNREFUSED for e in errors):
+        return "connection refused"
+    return (os.strerror(errors[0]).lower() if errors else
+            f"unknown host {host!r} (no address)")
+
+
+def _client(address: str, timeout: float, deadline: float):
+    """A Dask client of the scheduler at ``address``, connected by ``deadline`` (a
+    :func:`time.monotonic` time) or a :class:`TimeoutError`: Dask's own timeout bounds each
+    attempt to connect, not its handshake, which waits for ever on a server that accepts the
+    connection and never answers.  ``timeout`` stays the client's timeout of later calls.
+
+    One that could not connect is left closed: Dask's own would try to close it again when
+    collected, and stall there (twice the timeout) before printing an "Exception ignored"
+    traceback."""
     from distributed import Client
 
     class QuietClient(Client):
@@ -207,6 +302,12 @@ def _client(address: str, timeout: float):
                 except Exception:  # pragma: no cover - Dask's internals: best effort
                     pass
                 raise
+
+        def start(self, **kwargs):
+            # the time left, for the connection and the handshake and all that follows,
+            # whatever the time each is given
+            left = max(deadline - time.monotonic(), 0.001)
+            return super().start(**{**kwargs, "timeout": left, "callback_timeout": left})
 
     return QuietClient(address, timeout=timeout, set_as_default=False)
 
