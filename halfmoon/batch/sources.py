@@ -15,6 +15,7 @@ from halfmoon.game.errors import HalfMoonError
 from .errors import BatchError
 
 SHOWN_BAD_LINES = 5
+QUOTED = 40  # characters at most of a line of a file quoted in a message
 
 
 @dataclass(frozen=True)
@@ -142,8 +143,9 @@ def deals_from_codes(path: Union[str, Path]) -> DealList:
     """The deals of a codes file: one code or deal number per line.
 
     Text after ``#`` and blank lines are ignored.  If any line is malformed, raise
-    :class:`BatchError` naming the first bad lines with their numbers (nothing is run).
-    A deal listed twice is kept once, at its first place.
+    :class:`BatchError` naming the first bad lines with their numbers (nothing is run); a
+    file that is not text (a byte that is not UTF-8, a NUL byte: an image, UTF-16) is one
+    line saying so.  A deal listed twice is kept once, at its first place.
     """
     path = Path(path)
     try:
@@ -152,15 +154,16 @@ def deals_from_codes(path: Union[str, Path]) -> DealList:
         raise BatchError(f"codes file {str(path)!r} is a directory") from None
     except OSError as exc:
         raise BatchError(f"cannot read codes file {str(path)!r}: {exc.strerror or exc}") from None
+    text = _text(data, path)
     numbers: list[int] = []
     bad: list[str] = []
     nbad = 0
-    for lineno, raw in enumerate(data.decode("utf-8", errors="replace").split("\n"), start=1):
-        text = raw.split("#", 1)[0].strip()
-        if not text:
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        entry = raw.split("#", 1)[0].strip()
+        if not entry:
             continue
         try:
-            numbers.append(_parse_entry(text))
+            numbers.append(_parse_entry(entry))
         except HalfMoonError as exc:
             nbad += 1
             if len(bad) < SHOWN_BAD_LINES:
@@ -176,12 +179,51 @@ def deals_from_codes(path: Union[str, Path]) -> DealList:
     return deals_from_numbers(numbers, {"kind": "codes", "file": str(path.resolve())})
 
 
+def quote(text: str, limit: int = QUOTED) -> str:
+    """``text`` (a line of a file) quoted for a message: its :func:`repr`, so no control
+    character or line break, and of a long one its start only, with its length."""
+    if len(repr(text)) <= limit:
+        return repr(text)
+    n = limit
+    while n > 0 and len(repr(text[:n])) > limit:
+        n -= 1
+    return f"{text[:n]!r}... ({len(text):,} characters)"
+
+
+def _text(data: bytes, path: Path) -> str:
+    """The text of the codes file ``path`` (its bytes ``data``: UTF-8, a byte-order mark
+    first allowed), or :class:`BatchError` in one line if it is not text."""
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    nul = data.find(b"\0")
+    try:
+        text = data[start:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = start + exc.start
+        if not 0 <= nul < at:  # whichever comes first
+            bad = data[at]
+            kind = (", UTF-16 by its first bytes: save it as UTF-8"
+                    if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "")
+            raise _not_text(path, f"a byte 0x{bad:02x} at offset {at} that is not UTF-8{kind}")
+    else:
+        if nul < 0:
+            return text
+    raise _not_text(path, f"a NUL byte at offset {nul}")
+
+
+def _not_text(path: Path, why: str) -> BatchError:
+    return BatchError(f"codes file {str(path)!r} is not text ({why}): expected one deal code or"
+                      " number a line")
+
+
 def _parse_entry(text: str) -> int:
     if text.isascii() and text.isdigit():
-        number = int(text)
-        if number > MAX_NUMBER:
-            raise BatchError(f"deal number {number} is outside 0..{MAX_NUMBER}")
-        return number
+        digits = text.lstrip("0") or "0"
+        if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+            shown = digits if len(digits) <= QUOTED else quote(digits)
+            raise BatchError(f"deal number {shown} is outside 0..{MAX_NUMBER}")
+        return int(digits)
     if not text.upper().startswith("HM"):
-        raise BatchError(f"{text!r} is neither a deal code nor a deal number")
+        raise BatchError(f"{quote(text)} is neither a deal code nor a deal number")
+    if len(repr(text)) > QUOTED:  # longer than any code: its start only
+        raise BatchError(f"{quote(text)} is not a deal code (expected one like HM1-N-AAAAAAB)")
     return parse_code(text)[1]

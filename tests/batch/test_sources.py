@@ -78,6 +78,62 @@ def test_codes_file_with_bad_lines_names_them_and_writes_nothing(tmp_path, capsy
     assert not out.exists()
 
 
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d494844520000001000000010080600000077f8")
+
+
+@pytest.mark.parametrize("data, why", [
+    (PNG + b"\n\x1a\r" * 40, "a byte 0x89 at offset 0 that is not UTF-8"),
+    (bytes((i * 97 + 13) % 256 for i in range(600)), "a byte 0xcf at offset 2 that is not UTF-8"),
+    ("HM1-N-AAAAAAB\n7\n".encode("utf-16"),
+     "a byte 0xff at offset 0 that is not UTF-8, UTF-16 by its first bytes: save it as UTF-8"),
+    ("HM1-N-AAAAAAB\n7\n".encode("utf-16-le"), "a NUL byte at offset 1"),
+    (b"HM1-N-AAAAAAB\n7\x00\n\xff", "a NUL byte at offset 15"),
+    (b"HM1-N-AAAAAAB\n\xe9t\xe9\n", "a byte 0xe9 at offset 14 that is not UTF-8"),
+], ids=["png", "random bytes", "utf-16", "utf-16 without its mark", "a nul", "latin-1"])
+@pytest.mark.parametrize("command", ["batch", "players"])
+def test_a_codes_file_that_is_not_text_is_one_line(tmp_path, capsys, data, why, command):
+    """It used to be read as UTF-8 with its bad bytes replaced, and its "lines" shown."""
+    f = tmp_path / "deals.png"
+    f.write_bytes(data)
+    out = tmp_path / "r"
+    args = batch_args(out, "--codes", str(f)) if command == "batch" else [
+        "players", "--codes", str(f)]
+    assert main(args) == 2
+    out_text, err = capsys.readouterr()
+    assert out_text == "" and err.splitlines() == [
+        f"halfmoon: error: codes file {str(f)!r} is not text ({why}): expected one deal code"
+        " or number a line"]
+    assert not out.exists()
+
+
+def test_a_codes_file_may_start_with_a_byte_order_mark(tmp_path):
+    f = tmp_path / "codes.txt"
+    f.write_bytes("HM1-N-AAAAAAB\r\n7\r\n".encode("utf-8-sig"))
+    assert list(deals_from_codes(f).numbers) == [1, 7]
+
+
+def test_a_bad_line_is_quoted_without_control_characters_and_cut_short(tmp_path, capsys):
+    f = tmp_path / "codes.txt"
+    lines = ["\x1b[31mred\x1b[0m", "x" * 300, "9" * 5000, "HM1-N-" + "\x07" * 40,
+             "hm1-n-aaa\x85aaab", "1\r2\r3", "\u202eHM1-N-AAAAAAB", "HM1-N-AAAAAAB"]
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(batch_args(tmp_path / "r", "--codes", str(f))) == 2
+    err = capsys.readouterr().err
+    shown = err.splitlines()
+    assert shown == [
+        f"halfmoon: error: {f}: 7 malformed lines, nothing was run:",
+        "  line 1: '\\x1b[31mred\\x1b[0m' is neither a deal code nor a deal number",
+        "  line 2: '" + "x" * 38 + "'... (300 characters) is neither a deal code nor a deal"
+        " number",
+        "  line 3: deal number '" + "9" * 38 + "'... (5,000 characters) is outside"
+        " 0..8031810175",
+        "  line 4: 'HM1-N-" + "\\x07" * 8 + "'... (46 characters) is not a deal code"
+        " (expected one like HM1-N-AAAAAAB)",
+        "  line 5: bad deal code 'hm1-n-aaa\\x85aaab': '\\x85' is not a letter A-Z",
+        "  ... and 2 more"]
+    assert all(line.isprintable() and len(line) < 130 for line in shown[1:])
+
+
 def test_empty_or_missing_codes_file(tmp_path, capsys):
     f = tmp_path / "codes.txt"
     f.write_text("# nothing here\n\n")
