@@ -1,5 +1,5 @@
 """Ctrl-C in a command: KeyboardInterrupt as usual, but never in the middle of an import
-(nor of a ``__del__``, where it would be dropped).
+(nor of a ``__del__`` or a callback from LLVM, where it would be dropped).
 
 Raised amid an import, KeyboardInterrupt does harm beyond the import: a compiled module's
 loader may turn it into an ImportError (a wrong message and exit status, or a Ctrl-C lost
@@ -42,14 +42,26 @@ def finalizing(frame) -> bool:
     return False
 
 
+def in_llvm(frame) -> bool:
+    """Whether ``frame`` runs inside llvmlite (numba compiling a kernel, or loading one from
+    the cache): LLVM calls back into Python there (the object cache's notice), and an
+    exception raised in such a callback is printed as "Exception ignored" and dropped, LLVM
+    going on with a state it did not expect ("no compiled object yet")."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith("llvmlite."):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _hold_here(frame) -> bool:
-    return importing(frame) or finalizing(frame)
+    return importing(frame) or finalizing(frame) or in_llvm(frame)
 
 
 class CtrlC:
     """The SIGINT handler of a command, in the main thread within ``with``: KeyboardInterrupt,
-    or amid an import (or a ``__del__``), a Ctrl-C held (``held``) and raised once the import
-    is done.
+    or amid an import (or a ``__del__``, or llvmlite's code), a Ctrl-C held (``held``) and
+    raised once the import is done.
 
     A thread watches the main thread while one is held and, once it has left the import,
     sends it SIGINT again (a real signal: it also ends a wait that has begun meanwhile).

@@ -98,6 +98,27 @@ def test_a_ctrl_c_amid_a_del_is_not_dropped_but_comes_after(capsys):
     assert _Freed.finished and "Exception ignored" not in capsys.readouterr().err
 
 
+# code of llvmlite's (by its module's name), as LLVM calls back into it while numba compiles
+LLVM_CALLBACK = """
+import signal, threading, time
+def notify(seconds):
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    time.sleep(seconds)
+    return "done"
+"""
+
+
+def test_a_ctrl_c_amid_llvmlite_s_code_comes_after_it():
+    space = {"__name__": "llvmlite.binding.callbacks"}
+    exec(compile(LLVM_CALLBACK, "<llvmlite callback>", "exec"), space)
+    said = []
+    with pytest.raises(KeyboardInterrupt):
+        with CtrlC():
+            said.append(space["notify"](0.2))
+            time.sleep(10)  # the Ctrl-C ends this wait
+    assert said == ["done"]
+
+
 def test_a_ctrl_c_elsewhere_is_a_keyboard_interrupt_at_once():
     with pytest.raises(KeyboardInterrupt):
         with CtrlC():
