@@ -12,7 +12,7 @@ import pandas as pd
 from halfmoon.research.stats import duration
 
 from .style import interval, pct, table_lines
-from .wording import best_words, count, largest_share, points, sample_words, signed, told_apart
+from .wording import count, largest_share, name_list, points, sample_words, signed, told_apart
 
 # the fatal move's timing: the last players of the ladder, random's games lost at once aside
 FATAL_SHOWN = ("greedy", "lookahead", "tuned", "fair")
@@ -25,6 +25,14 @@ def _fatal_rows(fatal: pd.DataFrame, player: str) -> tuple[np.ndarray, np.ndarra
     t = fatal[fatal["player"] == player]
     f = t[t["outcome"] == "fatal"]
     return f["cards_left"].astype(int).to_numpy(), f["games"].to_numpy(), int(t["games"].sum())
+
+
+def fatal_shown(fatal: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """The players whose fatal moves the chart draws (those of :data:`FATAL_SHOWN` with games
+    on winnable deals: more lines would hide each other), and every player of the table."""
+    every = [p for p in dict.fromkeys(fatal["player"])]
+    shown = [p for p in FATAL_SHOWN if p in every and _fatal_rows(fatal, p)[2]]
+    return shown, every
 
 
 def fatal_summary(fatal: pd.DataFrame) -> pd.DataFrame:
@@ -42,6 +50,8 @@ def fatal_summary(fatal: pd.DataFrame) -> pd.DataFrame:
         if len(cum) and cum[-1]:
             median = float(left[order][np.searchsorted(cum, cum[-1] / 2)])
         rows.append({"player": player, "games": total, "never_lost": _share(never, total),
+                     "lost": total - never, "early_games": int(games[left >= EARLY].sum()),
+                     "late_games": int(games[left <= LATE].sum()),
                      "early": _share(games[left >= EARLY].sum(), total),
                      "middle": _share(games[(left < EARLY) & (left > LATE)].sum(), total),
                      "late": _share(games[left <= LATE].sum(), total),
@@ -72,6 +82,13 @@ def _early_words(r) -> str:
         return (f"Its fatal moves fall most often with {span}, more than in each other span "
                 f"(told apart on these {count(n, 'game')}): the game is not lost early.")
     return ""
+
+
+def _of_games(k: int, r) -> str:
+    """``k`` of a player's walked games, with both denominators: of all its games, and of the
+    ones it lost (``7 (35.0 % of the games; 46.7 % of the 15 lost)``)."""
+    lost = f"; {pct(_share(k, r.lost), 1)} of the {r.lost:,} lost" if r.lost else ""
+    return f"{k:,} ({pct(_share(k, r.games), 1)} of the games{lost})"
 
 
 def _share(games, total: int) -> float:
@@ -123,29 +140,45 @@ def _fair_deals_words(n: int, s: dict) -> str:
     return f"{count(n, 'deal')} of the run (the first of the players' seeded sample)"
 
 
+def ladder_standings(t: pd.DataFrame) -> pd.Series:
+    """Each row's standing (:func:`halfmoon.research.findings_data.standings`), as the data
+    file keeps it; worked out the same way for findings kept before it was (None where they
+    hold no comparison with the top player)."""
+    from halfmoon.research.findings_data import standings
+
+    if "standing" in t:
+        return t["standing"]
+    if "vs_top" not in t:
+        return None
+    return pd.Series(standings(t), index=t.index)
+
+
 def _ladder_lines(t: pd.DataFrame, img, doc, s: Optional[dict] = None) -> list[str]:
     """The ladder's table and chart, and what the best fair player wins back."""
+    t = t.reset_index(drop=True)
     n = int(t["deals"].iloc[0])
     L = [f"The solver sees all 104 cards; a player sees 20. On {_fair_deals_words(n, s or {})}, "
          "each fair player of `halfmoon players` — given only the "
          "tops, the reserve and how many of each card are still hidden, never the deal (see "
          f"{doc('fair-play.md')}) — against every card shown, paired by deal:", ""]
+    median = "seconds_median" in t
     rows = []
     for r in t.itertuples():
         vs = "" if r.player in ("lookahead",) else (
             f"{signed(100 * r.vs_lookahead)} ({signed(100 * r.vs_lookahead_low)} "
             f"to {signed(100 * r.vs_lookahead_high)})")
+        time = r.seconds_median if median else r.seconds_per_game
         rows.append(("every card shown (solver)" if r.player == "solver" else r.player,
                      f"{r.deals:,}", f"{r.won:,}", pct(r.win_rate), interval(r.ci_low, r.ci_high),
-                     vs, "" if r.player == "solver" else duration(r.seconds_per_game)))
+                     vs, "" if r.player == "solver" else duration(time)))
     L += table_lines(("player", "deals", "won", "win rate", "95 % interval",
-                      "against lookahead (points)", "time a game"), rows)
+                      "against lookahead (points)",
+                      "time a game (median)" if median else "time a game (mean)"), rows)
     at = _samples_note(list(t["player"]))
     L += ["", *([at, ""] if at else []), img("fair-ladder.png", "the fair-play ladder"), ""]
-    players_ = t[~t["player"].isin(["solver", "lookahead"])]
     look, solver = t[t["player"] == "lookahead"], t[t["player"] == "solver"]
-    if len(players_) and len(look) and len(solver):
-        L += [_best_sentence(players_, look.iloc[0], solver.iloc[0]), ""]
+    if (t["player"] != "solver").any() and len(solver):
+        L += [_best_sentence(t, look.iloc[0] if len(look) else None, solver.iloc[0]), ""]
     L += [bandit_note(doc), "", undo_note(doc), ""]
     return L
 
@@ -168,20 +201,58 @@ def _samples_note(names: list[str]) -> str:
     return ("; ".join(said) + ".") if said else ""
 
 
-def _best_sentence(players_: pd.DataFrame, look, solver) -> str:
-    """What the fair player of the highest win rate wins back of the gap between lookahead
-    and every card shown: a best, a gain and its share claimed only where told apart."""
-    rates = dict(zip(players_["player"], players_["win_rate"]))
-    against = ({r.player: (r.vs_top, r.vs_top_low, r.vs_top_high)
-                for r in players_.itertuples()} if "vs_top" in players_ else {})
-    best, said = best_words(rates, against)
-    r = players_[players_["player"] == (best or max(rates, key=rates.get))].iloc[0]
+def standing_words(t: pd.DataFrame) -> tuple[list[str], str]:
+    """The fair players of the highest win rate (one, or a tie) and a sentence saying where
+    they stand, from the table's standings (every fair player of the table a candidate,
+    lookahead too): a best only where told apart from each other player."""
+    from halfmoon.research.findings_data import BEST, CLOSE, HIGHEST, TIED
+
+    fair = t[t["player"] != "solver"]
+    st = ladder_standings(t)
+    high = float(fair["win_rate"].max())
+    if st is None:  # findings kept before the differences from the top were
+        top = [str(fair.loc[fair["win_rate"].idxmax(), "player"])]
+        return top, (f"The fair player with the highest win rate here is `{top[0]}` "
+                     f"({100 * high:.2f} %); these findings hold no comparison of it with each "
+                     "other, so none is called the best.")
+    st = st[fair.index]
+    top = [p for p, v in zip(fair["player"], st) if v in (BEST, HIGHEST, TIED)]
+    close = name_list([f"`{p}`" for p, v in zip(fair["player"], st) if v == CLOSE])
+    if len(top) > 1:
+        said = (f"The fair players with the highest win rate here tie "
+                f"({name_list([f'`{p}`' for p in top])}, {100 * high:.2f} % each): none is told "
+                "apart as the best.")
+        if close:
+            said += f" Not told apart from `{top[0]}` either: {close}."
+        return top, said
+    if not close:
+        return top, (f"The best fair player here is `{top[0]}` ({100 * high:.2f} %), told apart "
+                     "from each other.")
+    return top, (f"The fair player with the highest win rate here, `{top[0]}` "
+                 f"({100 * high:.2f} %), is not told apart from {close} on these deals: none is "
+                 "told apart as the best.")
+
+
+def _best_sentence(t: pd.DataFrame, look, solver) -> str:
+    """Where the fair players stand (:func:`standing_words`), and what the one of the highest
+    win rate wins back of the gap between lookahead and every card shown: a gain and its
+    share claimed only where told apart."""
+    from halfmoon.research.findings_data import BEST
+
+    top, said = standing_words(t)
+    if look is None:
+        return said
     gap = float(solver["win_rate"] - look["win_rate"])
     if "vs_lookahead_low" in solver:
         gain = points(gap, solver["vs_lookahead_low"], solver["vs_lookahead_high"])
         said = f"Every card shown wins {gain} more than lookahead on these deals. {said}"
+    if "lookahead" in top:
+        return f"{said} No fair player here wins more than lookahead."
+    r = t[t["player"] == top[0]].iloc[0]
+    st = ladder_standings(t)
+    best = st is not None and st[r.name] == BEST
     diff = points(r.vs_lookahead, r.vs_lookahead_low, r.vs_lookahead_high)
-    who = "It" if best is not None else f"`{r.player}`"
+    who = "It" if best else f"`{r.player}`"
     if not told_apart(r.vs_lookahead_low, r.vs_lookahead_high):
         return f"{said} {who} is not told apart from lookahead: {diff}, an interval holding 0."
     if r.vs_lookahead < 0:
@@ -212,12 +283,17 @@ def _fatal_lines(fatal: pd.DataFrame, img) -> list[str]:
                      [(r.player, f"{r.games:,}", pct(r.never_lost, 1), pct(r.early, 1),
                        pct(r.middle, 1), pct(r.late, 1), f"{r.median_cards_left:.0f}")
                       for r in f.itertuples()])
+    shown, every = fatal_shown(fatal)
+    if len(shown) < len(every):
+        L += ["", f"The chart draws {len(shown)} of the table's {len(every)} players "
+              f"({name_list([f'`{p}`' for p in shown])}): more lines would hide each other."]
     L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
     top = f[f["player"] == "fair"] if (f["player"] == "fair").any() else f.iloc[-1:]
     r = top.iloc[0]
-    said = (f"The `{r.player}` player loses {pct(1 - r.never_lost, 1)} of its games on winnable "
-            f"deals: {pct(r.early, 1)} of them all by a move made with {EARLY} or more cards "
-            f"left, {pct(r.late, 1)} with {LATE} or fewer.")
+    said = (f"The `{r.player}` player loses {r.lost:,} of its {count(r.games, 'game')} on "
+            f"winnable deals ({pct(1 - r.never_lost, 1)}). Of all {count(r.games, 'game')}, "
+            f"{_of_games(r.early_games, r)} lost by a move made with {EARLY} or more cards "
+            f"left, {_of_games(r.late_games, r)} with {LATE} or fewer.")
     said += " " + _early_words(r)
     L += [said, ""]
     return L

@@ -358,10 +358,12 @@ def _columns_held(path: Path, what: str) -> str:
     """A data file's description, less the columns it does not hold (kept before they were)."""
     import pyarrow.parquet as pq
 
-    from halfmoon.research.findings import VS_TOP
+    from halfmoon.research.findings_data import STANDING, VS_TOP
 
-    if VS_TOP in what and "vs_top" not in pq.read_schema(path).names:
-        return what.replace(VS_TOP, "")
+    names = pq.read_schema(path).names
+    for part, column in ((VS_TOP, "vs_top"), (STANDING, "standing"), (" seconds_median,", "")):
+        if part in what and (column or part.strip(" ,")) not in names:
+            what = what.replace(part, "")
     return what
 
 

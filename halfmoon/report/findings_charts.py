@@ -242,7 +242,7 @@ def chart_figures(data: dict) -> Iterator[tuple[str, Figure]]:
             f.add_subplot(), data["difficulty"])),
     }
     if "fair-ladder" in data:
-        jobs["fair-ladder.png"] = (6.0, 3.2, lambda f: plot_fair_ladder(
+        jobs["fair-ladder.png"] = (8.2, 3.2, lambda f: plot_fair_ladder(
             f.add_subplot(), data["fair-ladder"]))
         jobs["fair-curve.png"] = (5.8, 3.0, lambda f: plot_fair_curve(
             f.add_subplot(), data.get("fair-curve"), data["fair-ladder"]))

@@ -9,9 +9,10 @@
 - a sample is called a sample only when one was drawn (:func:`sample_words`): a stage that
   took every deal of the run says "all N deals of the run", and an option asking for more than
   the run holds is said to be capped by it;
-- the best of several only when told apart from each of the others (:func:`best_words`), and
-  a share called the largest only when told apart from each other share of the same games
-  (:func:`largest_share`).
+- the best of several only when told apart from each of the others (the fair ladder's
+  standings, :func:`halfmoon.research.findings_data.standings`, every player of its table a
+  candidate), and a share called the largest only when told apart from each other share of
+  the same games (:func:`largest_share`).
 
 Imports nothing of the project but :mod:`halfmoon.research.stats`, so every page can use it.
 """
@@ -83,34 +84,6 @@ def name_list(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def best_words(rates: dict, against_top: dict) -> tuple[Optional[str], str]:
-    """Whether one of several players is the best, said as the data allow.  ``rates``: each
-    player's win rate; ``against_top``: each player's paired difference from the player of
-    the highest rate, ``(d, low, high)`` (one missing: not told apart).  Returns the best
-    player (None when none is told apart from each other) and a sentence saying so."""
-    if not rates:
-        return None, "No player played here."
-    high = max(rates.values())
-    tied = [p for p, r in rates.items() if r == high]
-    if len(tied) > 1:
-        return None, (f"The fair players with the highest win rate here tie "
-                      f"({name_list([f'`{p}`' for p in tied])}, {100 * high:.2f} % each): none "
-                      "is told apart as the best.")
-    top = tied[0]
-    if not against_top:  # findings kept before the differences from the top were
-        return None, (f"The fair player with the highest win rate here is `{top}` "
-                      f"({100 * high:.2f} %); these findings hold no comparison of it with each "
-                      "other, so none is called the best.")
-    close = [p for p in rates
-             if p != top and not told_apart(*against_top.get(p, (0.0, -1.0, 1.0))[1:])]
-    if not close:
-        return top, (f"The best fair player here is `{top}` ({100 * high:.2f} %), told apart "
-                     "from each other.")
-    return None, (f"The fair player with the highest win rate here, `{top}` ({100 * high:.2f} %), "
-                  f"is not told apart from {name_list([f'`{p}`' for p in close])} on these "
-                  "deals: none is told apart as the best.")
 
 
 def _indicators(k: int, before: int, n: int) -> np.ndarray:

@@ -155,8 +155,9 @@ def play_players(numbers: Iterable[int], names: Sequence[str], *, seed: int = 0,
 def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")) -> pd.DataFrame:
     """One row per player of ``games`` (in its order): ``player, deals, won, win_rate, ci_low,
     ci_high``, for each player ``X`` of ``against`` present ``vs_X, vs_X_low, vs_X_high`` (the
-    win rate's paired difference on the same deals), ``seconds_per_game`` and
-    ``evaluations_per_game`` (roll-outs played, or the PIMC player's solves)."""
+    win rate's paired difference on the same deals), ``seconds_per_game`` (the mean),
+    ``seconds_median`` (the median game's: one slow game moves the mean of a few games, not
+    it) and ``evaluations_per_game`` (roll-outs played, or the PIMC player's solves)."""
     wide = games.pivot(index="deal", columns="player", values="won")
     rows = []
     for name in dict.fromkeys(games["player"]):
@@ -170,6 +171,7 @@ def ladder(games: pd.DataFrame, against: Sequence[str] = ("greedy", "lookahead")
                     (0.0, 0.0, 0.0) if other == name else
                     paired_difference(wide[name].to_numpy(), wide[other].to_numpy()))
         row["seconds_per_game"] = float(g["seconds"].mean())
+        row["seconds_median"] = float(g["seconds"].median())
         row["evaluations_per_game"] = float(g["evaluations"].mean())
         rows.append(row)
     return pd.DataFrame(rows)

@@ -92,15 +92,18 @@ DATA_FILES = {
 }
 # the fair ladder's columns against its top player (findings made before them have none)
 VS_TOP = "vs_top (the same against the fair player of the highest win rate), "
+STANDING = ("standing (best, highest, tied highest, not told apart from the highest, below the "
+            "highest: what the page's sentence and chart say of it), ")
 # written when the fair-play stage ran (findings made before it have none)
 FAIR_FILES = {
     "fair-ladder.parquet": "one row per player on the fair-play deals, the solver (every card "
                            "shown) first: player, deals, won, win_rate, ci_low, ci_high, vs_greedy "
                            "and vs_lookahead (paired differences with their intervals), "
-                           + VS_TOP + "seconds_per_game, evaluations_per_game",
+                           + VS_TOP + STANDING + "seconds_per_game (the mean), seconds_median, "
+                           "evaluations_per_game",
     "fair-curve.parquet": "the fair player at each number of samples: player, samples, deals, "
                           "won, win_rate, ci_low, ci_high, vs_lookahead (with its interval), "
-                          "seconds_per_game",
+                          "seconds_per_game (the mean), seconds_median",
     "fair-fatal.parquet": "as fatal-moves.parquet, for each fair-play player's games on the deals "
                           "the solver wins: by cards left before the fatal move, never lost, "
                           "unresolved",
@@ -170,7 +173,42 @@ def fair_ladder(games: pd.DataFrame) -> pd.DataFrame:
                  paired_difference(wide[p].to_numpy(float), wide[top].to_numpy(float))
                  for p in t["player"]]
         t["vs_top"], t["vs_top_low"], t["vs_top_high"] = map(list, zip(*diffs))
+        t["standing"] = standings(t)
     return t
+
+
+# a fair player's standing on the ladder (:func:`standings`): the page's sentence, its chart
+# and the data file all read it, so that they cannot disagree
+BEST = "best"  # the highest win rate, told apart from each other fair player
+HIGHEST = "highest"  # the highest win rate, not told apart from some other
+TIED = "tied highest"  # one of several at the highest win rate
+CLOSE = "not told apart from the highest"
+BELOW = "below the highest"  # told apart from the highest, below it
+SHOWN = "every card shown"  # the solver's row: no fair player
+STANDINGS = (BEST, HIGHEST, TIED, CLOSE, BELOW, SHOWN)
+
+
+def standings(t: pd.DataFrame) -> list[str]:
+    """Each row's standing among the fair players of a ladder (:func:`fair_ladder`'s, with its
+    ``vs_top`` columns): every fair player of the table is a candidate, lookahead too; one
+    whose difference from the top's rate has a 95 % interval holding 0 is not told apart
+    from it (a missing interval: not told apart)."""
+    fair = t["player"] != "solver"
+    high = t.loc[fair, "win_rate"].max()
+    tied = fair & (t["win_rate"] == high)
+    apart = [bool(lo > 0 or hi < 0) if lo == lo and hi == hi else False
+             for lo, hi in zip(t.get("vs_top_low", [float("nan")] * len(t)),
+                               t.get("vs_top_high", [float("nan")] * len(t)))]
+    out = []
+    for is_fair, is_tied, is_apart in zip(fair, tied, apart):
+        if not is_fair:
+            out.append(SHOWN)
+        elif is_tied:
+            out.append(TIED if int(tied.sum()) > 1 else None)
+        else:
+            out.append(BELOW if is_apart else CLOSE)
+    top = HIGHEST if CLOSE in out else BEST
+    return [top if s is None else s for s in out]
 
 
 def fair_curve(games: pd.DataFrame) -> pd.DataFrame:
@@ -183,7 +221,7 @@ def fair_curve(games: pd.DataFrame) -> pd.DataFrame:
     t = t[t["player"].isin(names)].copy()
     t.insert(1, "samples", [players([n])[0].samples for n in t["player"]])
     cols = ["player", "samples", "deals", "won", "win_rate", "ci_low", "ci_high", "vs_lookahead",
-            "vs_lookahead_low", "vs_lookahead_high", "seconds_per_game"]
+            "vs_lookahead_low", "vs_lookahead_high", "seconds_per_game", "seconds_median"]
     return t.sort_values("samples")[[c for c in cols if c in t]].reset_index(drop=True)
 
 

@@ -79,4 +79,5 @@ def test_the_fair_legends_sit_beside_the_data():
     assert _beside(ax)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert all(re.fullmatch(r"(greedy|fair): \d+ of 40 lost", t) for t in labels), labels
-    assert ax.get_title(loc="left") == "n = 40 games on winnable deals a player"
+    assert ax.get_title(loc="left") == ("n = 40 games on winnable deals a player; the table's 2 "
+                                        "players")

@@ -61,8 +61,11 @@ def test_the_fatal_moves_summed_by_hand():
                                   lambda f, alt: f"![{alt}]({f})"))
     assert "| fair | 10 | 40.0 % | 20.0 % | 10.0 % | 30.0 % | 20 |" in text
     assert "(fair-fatal.png)" in text
-    assert ("loses 60.0 % of its games on winnable deals: 20.0 % of them all by a move made with 80"
-            in text)
+    # each share said with its denominator: of all the games, and of the ones lost
+    assert ("The `fair` player loses 6 of its 10 games on winnable deals (60.0 %). Of all 10 "
+            "games, 2 (20.0 % of the games; 33.3 % of the 6 lost) lost by a move made with 80 "
+            "or more cards left, 3 (30.0 % of the games; 50.0 % of the 6 lost) with 31 or "
+            "fewer.") in text
     assert "lost early" not in text  # 20 % early, 30 % late: the page does not say early
 
 
@@ -80,3 +83,69 @@ def test_a_player_at_other_samples_is_said_in_words():
             f"instead of its {plain:,}." in text)
     assert "sampling" not in "\n".join(fair_section({"fair-ladder": _ladder()},
                                                     lambda f, alt: f))
+
+
+def _leading_lookahead():
+    """20 deals where lookahead wins 4, greedy 3, random 1: a ladder made as the stage makes
+    it (research.findings_data.fair_ladder), one slow greedy game."""
+    import numpy as np
+
+    from halfmoon.research.findings_data import fair_ladder
+
+    def won(k, at=0):
+        return np.roll(np.r_[np.ones(k, bool), np.zeros(20 - k, bool)], at)
+
+    games = {"random": won(1), "greedy": won(3, 5), "lookahead": won(4), "solver": won(19)}
+    rows = [{"deal": d, "player": p, "won": bool(w[d]), "seconds": 0.001, "evaluations": 0,
+             "verdict": "win" if games["solver"][d] else "loss"}
+            for p, w in games.items() if p != "solver" for d in range(20)]
+    g = pd.DataFrame(rows)
+    g.loc[(g["player"] == "greedy") & (g["deal"] == 0), "seconds"] = 0.078
+    return fair_ladder(g)
+
+
+def test_where_lookahead_leads_the_sentence_the_table_and_the_chart_agree():
+    from halfmoon.report import charts, fair_charts
+    from halfmoon.report.style import ORANGE
+
+    t = _leading_lookahead()
+    text = "\n".join(fair_section({"fair-ladder": t, "summary": {"deals": 300}},
+                                  lambda f, alt: f"![{alt}]({f})"))
+    assert "| lookahead | 20 | 4 | 20.00 % |" in text and "| greedy | 20 | 3 | 15.00 % |" in text
+    assert ("The fair player with the highest win rate here, `lookahead` (20.00 %), is not told "
+            "apart from `random` and `greedy` on these deals") in text
+    assert "No fair player here wins more than lookahead." in text
+    assert "`greedy` (15.00 %)" not in text and "wins back" not in text
+    # the time a game is the median game's: one slow game does not make greedy slow
+    assert "time a game (median)" in text and "| 1.00 ms |" in text and "78" not in text
+    ax = charts.figure(8, 3).add_subplot()
+    fair_charts.plot_fair_ladder(ax, t)
+    labels = [tick.get_text() for tick in ax.get_yticklabels()]
+    colours = {name: bar.get_facecolor() for name, bar in zip(labels, ax.patches)}
+    from matplotlib.colors import to_rgba
+
+    assert colours["lookahead"] == to_rgba(ORANGE)
+    assert all(colours[p] != to_rgba(ORANGE) for p in ("random", "greedy", "every card shown"))
+    legend = [x.get_text() for x in ax.get_legend().get_texts()]
+    assert legend == ["not told apart from the highest", "highest win rate",
+                      "every card shown (no fair player)"]
+
+
+def test_a_chart_of_some_players_says_which():
+    from halfmoon.research.forgiveness import fatal_points
+
+    rows = [{"deal": d, "player": p, "start": "win", "won": False, "unresolved": False,
+             "fatal_ply": 3, "fatal_cards_left": 90 - d} for p in
+            ("random", "greedy", "lookahead", "tuned", "rollout", "fair") for d in range(5)]
+    fatal = fatal_points(pd.DataFrame(rows), None)
+    text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-fatal": fatal},
+                                  lambda f, alt: f"![{alt}]({f})"))
+    assert ("The chart draws 4 of the table's 6 players (`greedy`, `lookahead`, `tuned` and "
+            "`fair`)") in text
+    from halfmoon.report import charts, fair_charts
+
+    ax = charts.figure(7, 3).add_subplot()
+    fair_charts.plot_fair_fatal(ax, fatal)
+    assert ax.get_title(loc="left").endswith("; 4 of the table's 6 players")
+    # the four lines lie on each other here: each has its own dash, so none is hidden
+    assert len({line.get_linestyle() for line in ax.get_lines()}) == 4

@@ -8,7 +8,6 @@ import pandas as pd
 
 from halfmoon.report.fairplay import fair_section
 from halfmoon.report.wording import (
-    best_words,
     count,
     largest_share,
     points,
@@ -112,18 +111,6 @@ def test_three_players_tied_at_5_of_20_are_no_best_and_win_nothing_back():
         in text
     assert "is not told apart from lookahead: +10.00 points (" in text
     assert "an interval holding 0" in text
-
-
-def test_a_best_not_told_apart_from_the_next_is_not_called_best():
-    best, words = best_words({"a": 0.30, "b": 0.25},
-                             {"a": (0.0, 0.0, 0.0), "b": (-0.05, -0.2, 0.1)})
-    assert best is None and "not told apart from `b`" in words and "The best" not in words
-    best, words = best_words({"a": 0.30, "b": 0.10},
-                             {"a": (0.0, 0.0, 0.0), "b": (-0.2, -0.3, -0.1)})
-    assert best == "a" and words.startswith("The best fair player here is `a`")
-    # findings kept before the comparison with the top: no best claimed
-    best, words = best_words({"a": 0.30, "b": 0.10}, {})
-    assert best is None and "none is called the best" in words
 
 
 def test_a_gain_told_apart_is_said_with_its_share_of_the_gap():
