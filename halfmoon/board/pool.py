@@ -257,6 +257,10 @@ def _start_without_ctrl_c(proc: multiprocessing.Process) -> None:
     there; :func:`~halfmoon.board.jobs.worker_main` ignores it from then on, the board stops
     its processes itself."""
     block = hasattr(signal, "pthread_sigmask")
+    if block:  # started first: starting it unblocks SIGINT in the thread that does
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
     try:
         proc.start()

@@ -108,7 +108,10 @@ class CtrlC:
                 break
         with self._lock:
             if self._open and self.held and not self._resent:
-                self._resent = True
+                # the command may have set a handler of its own meanwhile (the board's, while
+                # it serves): the Ctrl-C is that one's, and nothing more is waited for here
+                self._resent = signal.getsignal(signal.SIGINT) is self
+                self.held = self._resent
                 if hasattr(signal, "pthread_kill"):
                     signal.pthread_kill(self._main, signal.SIGINT)
                 else:  # pragma: no cover - Windows: a wait under way is not ended
@@ -119,8 +122,10 @@ class CtrlC:
             return
         with self._lock:
             self._open = False  # the watcher sends nothing from now on
-        try:
-            while self._resent:  # one sent already: handled here, by this handler
+        deadline = time.monotonic() + 1.0
+        try:  # one sent already: handled here, by this handler (a moment at most)
+            while self._resent and time.monotonic() < deadline \
+                    and signal.getsignal(signal.SIGINT) is self:
                 time.sleep(self.poll)
         except KeyboardInterrupt:
             self.held = True

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from board_helpers import EXAMPLE, shared_pool
@@ -194,3 +198,40 @@ time.sleep(600)
         left = wait_for_no_live_members(proc.pid, 15, session=True)
     assert len(started) >= 3  # the solver process and its two helpers
     assert left == []
+
+
+# a fresh process's first solver process, started as the pool starts it (from a thread of
+# the pool): its SIGINT at its start, before it sets its own handling
+FIRST_START = """
+import multiprocessing, sys, threading
+from halfmoon.board.pool import _start_without_ctrl_c
+
+def report(conn):
+    status = open("/proc/self/status").read()
+    conn.send(int(status.split("SigBlk:")[1].split()[0], 16))
+
+if __name__ == "__main__":
+    ctx = multiprocessing.get_context("spawn")
+    here, there = ctx.Pipe()
+    proc = ctx.Process(target=report, args=(there,))
+    thread = threading.Thread(target=_start_without_ctrl_c, args=(proc,))
+    thread.start()
+    thread.join()
+    print(here.recv())
+    proc.join()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_solver_process_starts_with_ctrl_c_blocked_even_the_first(tmp_path):
+    """A Ctrl-C reaches the whole process group: one that came while a solver process loads
+    was a traceback there and "solver process failed to start".  The first process of all
+    starts multiprocessing's resource tracker, which unblocks SIGINT in the thread that starts
+    it: the block must come after."""
+    script = tmp_path / "first_start.py"
+    script.write_text(FIRST_START)
+    out = subprocess.run([sys.executable, str(script)], cwd=Path(__file__).resolve().parents[2],
+                         capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) & (1 << (signal.SIGINT - 1)), out.stdout

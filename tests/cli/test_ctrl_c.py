@@ -98,6 +98,25 @@ def test_a_ctrl_c_amid_a_del_is_not_dropped_but_comes_after(capsys):
     assert _Freed.finished and "Exception ignored" not in capsys.readouterr().err
 
 
+def test_a_ctrl_c_held_goes_to_the_handler_the_command_set_meanwhile(modules):
+    """As the board does: an import (held Ctrl-C), then a handler of its own while it serves.
+    The Ctrl-C is that handler's, once; leaving does not wait for it nor raise it again."""
+    name = modules("ctrl_c_then_own_handler", SIGNALLING.format(seconds=0.2))
+    got = []
+    started = time.monotonic()
+    with CtrlC():
+        __import__(name)
+        before = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+        try:
+            deadline = time.monotonic() + 5
+            while not got and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            signal.signal(signal.SIGINT, before)
+    assert got == [signal.SIGINT]
+    assert time.monotonic() - started < 3
+
+
 # code of llvmlite's (by its module's name), as LLVM calls back into it while numba compiles
 LLVM_CALLBACK = """
 import signal, threading, time
