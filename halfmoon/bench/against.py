@@ -2,32 +2,46 @@
 worker processes of its own, the two taking the same blocks of deals in turn on the same
 cores (so both meet the machine's phases alike), or a saved result.
 
-A revision is checked out once with ``git worktree`` under ``build/bench-worktrees/`` (git
-ignores it) and keeps numba's cache there, so only its first run compiles its kernels.
+A revision's packages are exported with ``git archive`` into the user's cache, outside the
+repository (which is left as it was: no worktree, nothing to prune), for the run, and
+removed after it; numba's cache of its kernels is kept there, so only its first run compiles
+them.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tarfile
 import threading
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional, Sequence, TextIO
+from typing import Iterator, Optional, Sequence, TextIO
 
 from .errors import BenchError
 from .figures import BLOCK, differing, part_figures, ratio
 from .lanes import Lane, Row, can_pin, usable_cores
-from .machine import Watch, describe
+from .machine import Watch, describe, solver_digest
 from .run import ROOT, SCHEMA, Progress, suite_workers
 from .suites import part_numbers, set_version
 
-WORKTREES = Path("build") / "bench-worktrees"  # in the repository, which git ignores
+EXPORTED = ("solver", "halfmoon")  # what a revision's workers import
 
 
-def checkout(rev: str, root: Path = ROOT) -> tuple[str, Path]:
-    """The full commit of ``rev`` and a checkout of it (made once, then reused)."""
+def revisions_home() -> Path:
+    """Where revisions are exported: the user's cache (``$XDG_CACHE_HOME``, else
+    ``~/.cache``), outside any repository."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "halfmoon" / "bench-revisions"
+
+
+def resolve(rev: str, root: Path = ROOT) -> str:
+    """The full commit of ``rev`` in the repository at ``root``."""
     def git(*args, check=True):
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
                               check=check)
@@ -38,18 +52,41 @@ def checkout(rev: str, root: Path = ROOT) -> tuple[str, Path]:
     except subprocess.CalledProcessError:
         raise BenchError(f"--against {rev}: no such revision in this repository, and no such "
                          "result file") from None
-    home = root / WORKTREES / commit[:12]
-    if not (home / "solver" / "__init__.py").is_file():
-        if git("cat-file", "-e", f"{commit}:solver/api.py", check=False).returncode != 0:
-            raise BenchError(f"--against {rev}: that revision has no solver front door "
-                             "(solver/api.py) to run")
-        home.parent.mkdir(parents=True, exist_ok=True)
-        git("worktree", "prune", check=False)
-        made = git("worktree", "add", "--detach", "--force", str(home), commit, check=False)
+    if git("cat-file", "-e", f"{commit}:solver/api.py", check=False).returncode != 0:
+        raise BenchError(f"--against {rev}: that revision has no solver front door "
+                         "(solver/api.py) to run")
+    return commit
+
+
+@contextmanager
+def checkout(rev: str, root: Path = ROOT, home: Optional[Path] = None
+             ) -> Iterator[tuple[str, Path, Path]]:
+    """The full commit of ``rev``, its packages exported (``git archive``, nothing written
+    into the repository, no worktree) under ``home`` (default :func:`revisions_home`), and
+    the folder of numba's cache for them; the export is removed afterwards, the cache kept,
+    so that only a revision's first run compiles its kernels.  Its place and its files'
+    times (the commit's) are the same each time, which is what numba's cache checks."""
+    commit = resolve(rev, root)
+    place = (home or revisions_home()) / commit[:12]
+    source, cache = place / "src", place / "numba-cache"
+    if source.exists():  # left by a run that was killed
+        shutil.rmtree(source)
+    source.mkdir(parents=True)
+    try:
+        present = [name for name in EXPORTED if subprocess.run(
+            ["git", "-C", str(root), "cat-file", "-e", f"{commit}:{name}"],
+            capture_output=True).returncode == 0]
+        made = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", commit,
+                               *present], capture_output=True)
         if made.returncode != 0:
-            raise BenchError(f"--against {rev}: could not check it out: "
-                             f"{made.stderr.strip().splitlines()[-1:]}")
-    return commit, home
+            raise BenchError(f"--against {rev}: could not export it: "
+                             f"{made.stderr.decode(errors='replace').strip()[-200:]}")
+        with tarfile.open(fileobj=io.BytesIO(made.stdout)) as tar:
+            tar.extractall(source, filter="data")
+        cache.mkdir(exist_ok=True)
+        yield commit, source, cache
+    finally:
+        shutil.rmtree(source, ignore_errors=True)
 
 
 def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget: int,
@@ -59,12 +96,22 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
     revision ``rev`` in turn on each block: both sides' figures, the ratio of their times
     with its interval, and the deals whose verdicts differ."""
     spec, n = suite_workers(suite, workers)
-    p = Progress(progress)
+    with checkout(rev, repository()) as (commit, home, cache):
+        return _against(spec, n, rev, commit, home, cache, budget, Progress(progress),
+                        command)
+
+
+def repository() -> Path:
+    """This checkout's repository; an installed toolkit's revisions are the current
+    folder's."""
+    return ROOT if (ROOT / ".git").exists() else Path.cwd()
+
+
+def _against(spec, n: int, rev: str, commit: str, home: Path, cache: Path, budget: int,
+             p: Progress, command: str) -> tuple[dict, dict]:
+    suite = spec.name
     cores = usable_cores()
-    # this checkout's repository; an installed toolkit's revisions are the current folder's
-    commit, home = checkout(rev, ROOT if (ROOT / ".git").exists() else Path.cwd())
     machine = describe(ROOT)
-    base_machine = describe(home)
     p.say(f"suite {suite} against {rev} ({commit[:12]}), in turn on blocks of {BLOCK} deals, "
           f"{n} pair{'s' if n > 1 else ''} of workers"
           + (" pinned to a core each" if can_pin() else "") + " …")
@@ -74,7 +121,7 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
     try:
         for k in range(n):
             core = cores[k % len(cores)]
-            pairs.append((Lane(core, home), Lane(core)))
+            pairs.append((Lane(core, home, cache), Lane(core)))
     except BaseException:
         _close(pairs, kill=True)
         raise
@@ -112,7 +159,7 @@ def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget
         "dirty": machine["dirty"], "budget": budget, "workers": n, "pinned": can_pin(),
         "against": {"revision": rev, "commit": commit,
                     "solver_version": pairs[0][0].solver_version if pairs else None,
-                    "commit_dirty": base_machine["dirty"]},
+                    "solver_digest": solver_digest(home / "solver")},
         "machine": machine, "sets": {name: set_version(name) for name in ("quick", "hard")},
         **watch.as_dict(len(cores)), "parts": parts,
     }
@@ -175,16 +222,19 @@ def _alternate(pairs: Sequence[tuple[Lane, Lane]], numbers: Sequence[int], budge
             (walls[0] / n, walls[1] / n))
 
 
-def load_saved(path: Path) -> tuple[dict, Optional[dict]]:
+def load_saved(path: Path, what: str = "--against") -> tuple[dict, Optional[dict]]:
     """A saved result (its bench.json, or the folder holding it) and its rows by part and
-    deal when its deals.parquet is there."""
+    deal when its deals.parquet is there (of each part's median round)."""
     file = path / "bench.json" if path.is_dir() else path
     try:
         saved = json.loads(file.read_text())
     except (OSError, ValueError) as exc:
-        raise BenchError(f"--against {path}: not a saved benchmark result ({exc})") from None
+        raise BenchError(f"{what} {path}: not a saved benchmark result ({exc})") from None
     if not isinstance(saved, dict) or "parts" not in saved or "schema" not in saved:
-        raise BenchError(f"--against {path}: not a saved benchmark result (no parts, no schema)")
+        raise BenchError(f"{what} {path}: not a saved benchmark result (no parts, no schema)")
+    if saved["schema"] not in (1, SCHEMA):
+        raise BenchError(f"{what} {path}: a result of schema {saved['schema']}, this toolkit "
+                         f"reads 1 and {SCHEMA}")
     rows = None
     table = file.with_name("deals.parquet")
     if table.is_file():
@@ -195,6 +245,9 @@ def load_saved(path: Path) -> tuple[dict, Optional[dict]]:
         for (part, version), g in df.groupby(["part", "version"], sort=False):
             if version != "this":
                 continue
+            if "round" in g:
+                fig = saved["parts"].get(part, {})
+                g = g[g["round"] == fig.get("rounds", {}).get("median_round", 1)]
             rows[part] = [Row(int(a), b, int(c), float(d), float(e), f) for a, b, c, d, e, f in
                           zip(g.number, g.verdict, g.nodes, g.solve, g.whole, g.settled_by)]
     return saved, rows
@@ -202,27 +255,8 @@ def load_saved(path: Path) -> tuple[dict, Optional[dict]]:
 
 def compare_saved(result: dict, rows_of: dict, saved: dict, saved_rows: Optional[dict],
                   name: str) -> dict:
-    """This run's solver parts against the same parts of a saved result: the ratio of the
-    rates (and, when both hold the same deals, with its interval over blocks), the reference
-    workload's timings of both (a saved result was measured at another time, perhaps on
-    another machine), and the deals whose verdicts differ."""
-    out = {"saved": name, "saved_solver_version": saved.get("solver_version"),
-           "saved_commit": saved.get("commit"), "saved_created": saved.get("created"),
-           "saved_cpu": saved.get("machine", {}).get("cpu"),
-           "saved_reference_ns": saved.get("reference_ns"),
-           "saved_busy": saved.get("busy"), "parts": {}}
-    for part, fig in result["parts"].items():
-        other = saved["parts"].get(part)
-        if not other or "deals_per_second_per_core" not in fig or \
-                "deals_per_second_per_core" not in other:
-            continue
-        cell = {"this": fig["deals_per_second_per_core"],
-                "saved": other["deals_per_second_per_core"]}
-        cell["ratio"] = round(cell["this"] / cell["saved"], 4) if cell["saved"] else None
-        mine = rows_of.get(part)
-        theirs = (saved_rows or {}).get(part)
-        if mine and theirs and [r.number for r in mine] == [r.number for r in theirs]:
-            cell["speedup"] = ratio([r.whole for r in theirs], [r.whole for r in mine])
-            cell["verdicts_differ"] = differing(mine, theirs)
-        out["parts"][part] = cell
-    return out
+    """This run against a saved result (``--against FILE``): the saved one as A, this one as
+    B (:func:`halfmoon.bench.compare.compare_results`)."""
+    from .compare import compare_results
+
+    return compare_results(saved, result, saved_rows, rows_of, names=(name, "this run"))

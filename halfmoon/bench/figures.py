@@ -113,3 +113,83 @@ def settled_within(rows: Sequence[Row], limit: Optional[float] = None) -> np.nda
     line."""
     t = np.sort(np.array([r.whole for r in rows if r.verdict != "unresolved"]))
     return t[t <= limit] if limit is not None else t
+
+
+def rate_interval(times: Sequence[float], block: int = BLOCK, seed: int = 0) -> tuple[float, float]:
+    """A 95 % interval of a part's rate (deals over their summed times) from a bootstrap over
+    blocks of ``block`` deals in a row."""
+    t = np.asarray(times, dtype=np.float64)
+    k = int(np.ceil(t.size / block))
+    if k < 2:
+        rate = t.size / float(t.sum()) if t.sum() else 0.0
+        return rate, rate
+    sums = np.array([t[i * block:(i + 1) * block].sum() for i in range(k)])
+    counts = np.array([min(block, t.size - i * block) for i in range(k)])
+    picks = np.random.default_rng(seed).integers(0, k, (BOOTSTRAP, k))
+    rates = counts[picks].sum(axis=1) / sums[picks].sum(axis=1)
+    low, high = np.percentile(rates, [2.5, 97.5])
+    return _r(float(low), 4), _r(float(high), 4)
+
+
+def rounds_figures(rounds: Sequence[Sequence[Row]], cpu_shares: Sequence[Optional[float]]
+                   ) -> dict:
+    """What the rounds of a part (the same deals, solved again) say together: each round's
+    rate, its interval over blocks and the share of its workers' time they had a core; the
+    median round's rate (the lower middle one of an even number), the rounds' spread
+    (fastest over slowest), and whether they hold together.
+
+    The rounds are *stable* when no round is told apart from the median one: each round's
+    times against the median round's, deal by deal over blocks (:func:`ratio`), hold 1 in
+    their interval.  Rounds further apart than that are the machine changing speed between
+    them, not the deals (they are the same)."""
+    rates = [len(r) / s if (s := sum(x.whole for x in r)) else 0.0 for r in rounds]
+    order = sorted(range(len(rates)), key=lambda i: rates[i])
+    median_round = order[(len(order) - 1) // 2]  # the lower of the middle two when even
+    apart = []
+    for i, r in enumerate(rounds):
+        if i == median_round:
+            continue
+        s = ratio([x.whole for x in rounds[median_round]], [x.whole for x in r])
+        if s["verdict"] != "not told apart":
+            apart.append({"round": i + 1, **s})
+    median = rates[median_round] if rates else 0.0
+    shares = [s for s in cpu_shares if s is not None]
+    return {
+        "rounds": len(rounds),
+        "rates": [_r(x) for x in rates],
+        "intervals": [list(rate_interval([x.whole for x in r])) for r in rounds],
+        "cpu_shares": [None if s is None else round(s, 3) for s in cpu_shares],
+        "median": _r(median),
+        "median_round": median_round + 1,
+        "low": _r(min(rates)) if rates else 0.0,
+        "high": _r(max(rates)) if rates else 0.0,
+        "spread": _r(max(rates) / min(rates), 4) if rates and min(rates) else None,
+        "least_cpu_share": round(min(shares), 3) if shares else None,
+        "stable": not apart,
+        "told_apart": apart,
+    }
+
+
+SHARED = 0.9  # a round whose workers had a core less of their time than this shared it
+
+
+def stability_line(name: str, rounds: dict) -> str:
+    """A part's rounds in one line: the median rate, the spread, and whether it is stable."""
+    n = rounds["rounds"]
+    head = (f"{name}: {rounds['median']:,.1f} deals a second per core, the median of {n} "
+            f"round{'s' if n > 1 else ''}")
+    if n < 2:
+        low, high = rounds["intervals"][0]
+        return (head + f" [{low:,.1f}, {high:,.1f}] over blocks; one round: the drift between "
+                "rounds not measured (--rounds 3 measures it)")
+    head += (f" ({rounds['low']:,.1f} to {rounds['high']:,.1f}, {rounds['spread']:.3f}x "
+             "apart)")
+    share = rounds.get("least_cpu_share")
+    shared = (f"; the workers had their core {100 * share:.0f} % of the time at worst"
+              if share is not None and share < SHARED else "")
+    if rounds["stable"]:
+        return head + f": stable, no round told apart from the median one{shared}"
+    worst = max(rounds["told_apart"], key=lambda s: abs(np.log(s["ratio"])))
+    return (head + f": UNSTABLE, round {worst['round']} ran {worst['ratio']:.3f}x the median "
+            f"round's speed [{worst['low']:.3f}, {worst['high']:.3f}] on the same deals: the "
+            f"machine changed speed{shared}; rerun on a quiet machine, or with more --rounds")

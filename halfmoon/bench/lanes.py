@@ -45,15 +45,20 @@ def can_pin() -> bool:
 
 
 class Lane:
-    """A worker process (of this toolkit, or of the one at ``home`` when given) on core
-    ``core`` (None: wherever the system puts it)."""
+    """A worker process (of this toolkit, or of the one at ``home`` when given, its numba
+    cache in ``cache``) on core ``core`` (None: wherever the system puts it)."""
 
-    def __init__(self, core: Optional[int] = None, home: Optional[Path] = None) -> None:
+    def __init__(self, core: Optional[int] = None, home: Optional[Path] = None,
+                 cache: Optional[Path] = None) -> None:
         env = dict(os.environ)
+        if cache is not None:
+            env["NUMBA_CACHE_DIR"] = str(cache)
         if home is not None:
             env["PYTHONPATH"] = os.pathsep.join([str(home)] + [p for p in env.get(
                 "PYTHONPATH", "").split(os.pathsep) if p])
         self.core, self.home = core, home
+        self.beside: list[Row] = []
+        self.cpu: Optional[float] = None  # the CPU seconds of the block received last
         pin = core if core is not None and can_pin() else None
         # SIGINT blocked while it starts (the mask is kept across exec): a Ctrl-C reaches
         # the whole process group, and the worker, which ignores it once loaded, must not
@@ -104,6 +109,7 @@ class Lane:
         rows on the same deals, when asked for ``beside`` a baseline, in :attr:`beside`)."""
         answer = self._read()
         self.beside = [Row(*r) for r in answer.get("beside", ())]
+        self.cpu = answer.get("cpu")
         return [Row(*r) for r in answer["rows"]], float(answer["wall"])
 
     def run(self, numbers: Sequence[int], **how) -> tuple[list[Row], float]:
@@ -137,13 +143,14 @@ class Lane:
         self.close(kill=kind is not None)
 
 
-def open_lanes(count: int, home: Optional[Path] = None, first_core: int = 0) -> list[Lane]:
+def open_lanes(count: int, home: Optional[Path] = None, first_core: int = 0,
+               cache: Optional[Path] = None) -> list[Lane]:
     """``count`` lanes, the k-th on the k-th usable core (cycling when there are fewer)."""
     cores = usable_cores()
     lanes: list[Lane] = []
     try:
         for k in range(count):
-            lanes.append(Lane(cores[(first_core + k) % len(cores)], home))
+            lanes.append(Lane(cores[(first_core + k) % len(cores)], home, cache))
     except BaseException:
         for lane in lanes:
             lane.close()
@@ -152,13 +159,14 @@ def open_lanes(count: int, home: Optional[Path] = None, first_core: int = 0) -> 
 
 
 def run_parallel(lanes: Sequence[Lane], numbers: Sequence[int], block: int,
-                 on_block=None, beside: Optional[dict] = None,
+                 on_block=None, beside: Optional[dict] = None, usage: Optional[dict] = None,
                  **how) -> tuple[list[Row], float]:
     """Every deal of ``numbers`` solved on the lanes, each taking the next block of
     ``block`` deals as it finishes one: the rows in the order of ``numbers``, and the
     wall time.  ``on_block(deals)`` is called as each block comes back; with a dict
     ``beside``, a baseline's blocks are solved by the solver too, its rows put there by
-    deal."""
+    deal; with a dict ``usage``, the workers' wall and CPU seconds over their blocks are
+    added to its ``"wall"`` and ``"cpu"``."""
     import selectors
     import time
 
@@ -177,7 +185,10 @@ def run_parallel(lanes: Sequence[Lane], numbers: Sequence[int], block: int,
     while busy:
         for key, _ in sel.select():
             lane = key.data
-            got, _ = lane.receive()
+            got, spent = lane.receive()
+            if usage is not None and lane.cpu is not None:
+                usage["wall"] = usage.get("wall", 0.0) + spent
+                usage["cpu"] = usage.get("cpu", 0.0) + lane.cpu
             rows.update((r.number, r) for r in got)
             if beside is not None:
                 beside.update((r.number, r) for r in lane.beside)

@@ -86,6 +86,23 @@ def revision(root: Path) -> dict:
         return {"commit": None, "dirty": None}
 
 
+def solver_digest(folder: Optional[Path] = None) -> str:
+    """A digest (SHA-256, its first 16 hex digits) of the solver's source: every ``.py``
+    file under ``folder`` (default: the ``solver`` package this process imports), by its
+    path there and its bytes.  Any change of the search changes it, whatever its version."""
+    import hashlib
+
+    if folder is None:
+        import solver
+
+        folder = Path(solver.__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py"), key=lambda q: q.relative_to(folder).as_posix()):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return h.hexdigest()[:16]
+
+
 def describe(root: Path) -> dict:
     """What the machine and the software are: the facts a figure is read with."""
     import numba
@@ -103,7 +120,8 @@ def describe(root: Path) -> dict:
             "system": f"{platform.system()} {platform.release()}",
             "python": platform.python_version(), "numba": numba.__version__,
             "numpy": numpy.__version__, "halfmoon": halfmoon.__version__,
-            "solver_version": str(solver.SOLVER_VERSION), **revision(root)}
+            "solver_version": str(solver.SOLVER_VERSION), "solver_digest": solver_digest(),
+            **revision(root)}
 
 
 @dataclass

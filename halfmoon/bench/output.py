@@ -1,5 +1,6 @@
 """What a benchmark writes: ``bench.json`` (every figure and what it was measured on),
-``bench.md`` (the tables), ``deals.parquet`` (every deal's row, for a later ``--against``),
+``bench.md`` (the tables), ``deals.parquet`` (every deal's row of every round, for a later
+comparison),
 and the charts: ``cactus.png`` (deals settled against the time a deal is allowed, the solver
 against its baselines, as solver competitions draw it) and ``times.png`` (the distribution of
 a deal's time).
@@ -34,21 +35,31 @@ def _parquet(path: Path, rows_of: dict) -> None:
     import pandas as pd
 
     frames = []
+    rounds = rows_of.get("rounds", {})
     for part, rows in rows_of.items():
+        if part == "rounds":
+            continue
         sides = rows if isinstance(rows, dict) else {"this": rows}
         for version, rs in sides.items():
-            frames.append(pd.DataFrame({
-                "part": part, "version": version,
-                "number": np.array([r.number for r in rs], np.int64),
-                "verdict": [r.verdict for r in rs],
-                "nodes": np.array([r.nodes for r in rs], np.int64),
-                "solve": np.array([r.solve for r in rs], np.float64),
-                "whole": np.array([r.whole for r in rs], np.float64),
-                "settled_by": [r.settled_by for r in rs]}))
+            for k, rs in enumerate(rounds.get(part, [rs]) if version == "this" else [rs]):
+                frames.append(_frame(part, version, k + 1, rs))
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["part", "version", "number", "verdict", "nodes", "solve", "whole",
+        columns=["part", "version", "round", "number", "verdict", "nodes", "solve", "whole",
                  "settled_by"])
     df.to_parquet(path, index=False, compression="zstd")
+
+
+def _frame(part: str, version: str, round_: int, rs: list[Row]):
+    import pandas as pd
+
+    return pd.DataFrame({
+        "part": part, "version": version, "round": round_,
+        "number": np.array([r.number for r in rs], np.int64),
+        "verdict": [r.verdict for r in rs],
+        "nodes": np.array([r.nodes for r in rs], np.int64),
+        "solve": np.array([r.solve for r in rs], np.float64),
+        "whole": np.array([r.whole for r in rs], np.float64),
+        "settled_by": [r.settled_by for r in rs]})
 
 
 def speed_sentence(r: dict, link: str = "benchmarks/results/standard") -> str:
@@ -107,6 +118,7 @@ def markdown(r: dict) -> str:
         f"{r['other_processes_cores']} on average during the run; the reference workload "
         + ", ".join(f"{k} {v:.1f}" for k, v in r["reference_ns"].items())
         + f" ns (spread {r['reference_spread']}).", ""]
+    lines += rounds_lines(r)
     if against:
         lines += _against_lines(r)
     else:
@@ -114,6 +126,23 @@ def markdown(r: dict) -> str:
     if r.get("versus_saved"):
         lines += _saved_lines(r["versus_saved"])
     return "\n".join(lines) + "\n"
+
+
+def rounds_lines(r: dict) -> list[str]:
+    """The warm-up and each part's rounds in a line (the table's rates are the median
+    round's): what says whether the figures hold together."""
+    from .figures import stability_line
+
+    parts = [(name, f["rounds"]) for name, f in r["parts"].items() if "rounds" in f]
+    if not parts:
+        return []
+    w = r.get("warmup") or {}
+    lines = [f"Warm-up: {w.get('deals', 0)} deals a worker, not counted "
+             f"({w.get('seconds', 0):.2f} s); then {r.get('rounds', 1)} round"
+             f"{'s' if r.get('rounds', 1) > 1 else ''} of each part, its figures those of "
+             "its median round.", ""]
+    lines += [f"- {stability_line(name, rounds)}" for name, rounds in parts]
+    return lines + [""]
 
 
 def _suite_lines(r: dict) -> list[str]:
@@ -203,23 +232,13 @@ def _against_lines(r: dict) -> list[str]:
 
 
 def _saved_lines(v: dict) -> list[str]:
-    lines = [f"## Against the saved result {v['saved']}", "",
-             f"Saved {v['saved_created']}, solver version {v['saved_solver_version']}, commit "
-             f"{(v['saved_commit'] or 'unknown')[:12]}, on {v['saved_cpu']}"
-             + (" (marked busy)" if v.get("saved_busy") else "") + "; its reference workload "
-             + ", ".join(f"{k} {x:.1f}" for k, x in (v["saved_reference_ns"] or {}).items())
-             + " ns. A saved result was measured at another time: a ratio beside it holds "
-             "the machine's change as well as the solver's.", "",
-             "| part | this deals/s per core | saved | ratio | 95 % interval (same deals) "
-             "| verdicts differ |", "|---|---|---|---|---|---|"]
-    for name, c in v["parts"].items():
-        s = c.get("speedup")
-        band = f"{s['low']:.3f} – {s['high']:.3f}" if s else "—"
-        differ = len(c["verdicts_differ"]) if "verdicts_differ" in c else "—"
-        lines.append(f"| {name} | {_rate(c['this'])} | {_rate(c['saved'])} | {c['ratio']} "
-                     f"| {band} | {differ} |")
-    lines.append("")
-    return lines
+    from .compare import compare_lines
+
+    return ([f"## Against the saved result {v['a']['name']}", "",
+             "A is the saved result, B this run; a saved result was measured at another "
+             "time, so the interval holds each run's rounds and the machine's drift between "
+             "the two (`halfmoon bench compare`).", "", "```"]
+            + compare_lines(v) + ["```", ""])
 
 
 def _charts(out: Path, result: dict, rows_of: dict) -> list[Path]:
@@ -233,6 +252,8 @@ def _charts(out: Path, result: dict, rows_of: dict) -> list[Path]:
     colours = {"random": BLUE, "hard": BROWN, "plain": ORANGE, "cpsat": GREEN}
     lines: list[tuple[str, list[Row], str]] = []
     for part, rows in rows_of.items():
+        if part == "rounds":  # every round's rows: the charts draw the median round's
+            continue
         if isinstance(rows, dict):  # against a revision: both sides
             lines.append((f"{part}, this version", rows["this"], colours.get(part, BLUE)))
             lines.append((f"{part}, {result['against']['commit'][:8]}", rows["base"], GREY))

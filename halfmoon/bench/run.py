@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Optional, Sequence, TextIO
 
 from .errors import BenchError
-from .figures import BLOCK, differing, part_figures
+from .figures import BLOCK, differing, part_figures, rounds_figures, stability_line
 from .lanes import Lane, Row, can_pin, open_lanes, run_parallel, usable_cores
 from .machine import Watch, describe
 from .suites import (
@@ -22,9 +22,10 @@ from .suites import (
     part_numbers,
     scaling_steps,
     set_version,
+    warmup_numbers,
 )
 
-SCHEMA = 1  # raised when a key of bench.json changes meaning or goes away
+SCHEMA = 2  # raised when a key of bench.json changes meaning or goes away (2: rounds)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -48,11 +49,11 @@ class Progress:
 
 
 def solve_part(lanes: Sequence[Lane], numbers: Sequence[int], progress: Progress, what: str,
-               block: int = BLOCK, beside: Optional[dict] = None,
+               block: int = BLOCK, beside: Optional[dict] = None, usage: Optional[dict] = None,
                **how) -> tuple[list[Row], float]:
     bar = progress.bar(len(numbers), what)
     try:
-        return run_parallel(lanes, numbers, block, beside=beside,
+        return run_parallel(lanes, numbers, block, beside=beside, usage=usage,
                             on_block=None if bar is None else bar.update, **how)
     finally:
         if bar is not None:
@@ -96,26 +97,51 @@ def suite_workers(suite: str, workers: Optional[int]) -> tuple[Suite, int]:
     return spec, n
 
 
+def suite_rounds(suite: str, rounds: Optional[int]) -> int:
+    """The rounds of a suite's solver parts: ``rounds``, by default the suite's own."""
+    n = SUITES[suite].rounds if rounds is None else rounds
+    if n < 1:
+        raise BenchError(f"--rounds {n}: expected at least 1")
+    return n
+
+
 def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
-              progress: Optional[TextIO] = sys.stderr, command: str = "") -> tuple[dict, dict]:
+              progress: Optional[TextIO] = sys.stderr, command: str = "",
+              rounds: Optional[int] = None,
+              revision: Optional[tuple[str, str, Path, Path]] = None) -> tuple[dict, dict]:
     """Run suite ``suite`` on ``workers`` worker processes (default: every usable core; the
-    quick suite one, pinned): the result (a dict, as bench.json) and each part's rows."""
+    quick suite one, pinned), each first warmed up on deals not counted, the solver's parts
+    ``rounds`` times over (default: the suite's): the result (a dict, as bench.json) and each
+    part's rows (of its median round; every round's under ``"rounds"``).
+
+    With ``revision`` (its name, commit, exported folder and numba cache: see
+    :func:`halfmoon.bench.against.checkout`), the workers run that revision's solver, and the
+    result is of it: its solver version, commit and digest."""
     spec, n = suite_workers(suite, workers)
+    n_rounds = suite_rounds(suite, rounds)
     p = Progress(progress)
     cores = usable_cores()
     machine = describe(ROOT)
     watch = Watch(workers=n)
-    p.say(f"suite {suite} ({spec.about}; {spec.minutes} on two cores), solver version "
-          f"{machine['solver_version']}, {n} worker{'s' if n > 1 else ''}"
+    p.say(f"suite {suite} ({spec.about}; {spec.minutes} on two cores), solver "
+          + (f"of {revision[0]} ({revision[1][:12]})" if revision is not None
+             else f"version {machine['solver_version']}") + f", {n} worker{'s' if n > 1 else ''}"
           + ((" pinned to a core each" if n > 1 else " pinned to a core") if can_pin() else "")
-          + " …")
+          + f", {n_rounds} round{'s' if n_rounds > 1 else ''} …")
     t_setup = time.perf_counter()
-    lanes = open_lanes(n)
+    lanes = (open_lanes(n, revision[2], cache=revision[3]) if revision is not None
+             else open_lanes(n))
     setup = time.perf_counter() - t_setup
-    watch.start()
     parts: dict[str, dict] = {}
     rows_of: dict[str, list[Row]] = {}
+    all_rounds: dict[str, list[list[Row]]] = {}
     try:
+        warm = warmup_numbers()
+        t_warm = time.perf_counter()
+        for lane in lanes:  # each its own: every worker pays its first solves here
+            lane.run(warm, engine="solver", budget=budget)
+        warmup = {"deals": len(warm), "seconds": round(time.perf_counter() - t_warm, 3)}
+        watch.start()
         for part in spec.parts:
             numbers = part_numbers(part.name, suite)
             p.say(f"{part.name}: {part.about} …")
@@ -128,13 +154,14 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
                     how["budget"], block = PLAIN_BUDGET, 20
                 elif part.engine == "cpsat":
                     how["limit"], block = CPSAT_LIMIT, 2
-                solver_rows: Optional[dict] = None if part.engine == "solver" else {}
-                rows, wall = solve_part(lanes, numbers, p, part.name, block=block,
-                                        beside=solver_rows, **how)
-                rows_of[part.name] = rows
                 if part.engine == "solver":
-                    parts[part.name] = part_figures(rows, wall, len(lanes))
+                    rows_of[part.name], parts[part.name], all_rounds[part.name] = _rounds(
+                        lanes, numbers, p, part.name, n_rounds, watch, how)
                 else:
+                    solver_rows: dict = {}
+                    rows, wall = solve_part(lanes, numbers, p, part.name, block=block,
+                                            beside=solver_rows, **how)
+                    rows_of[part.name] = rows
                     rows_of[f"solver on {part.name}'s deals"] = [solver_rows[r.number]
                                                                   for r in rows]
                     limit = (f"{PLAIN_BUDGET:,} positions" if part.engine == "plain"
@@ -142,8 +169,11 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
                     parts[part.name] = _baseline(part.name, rows, wall, len(lanes),
                                                  solver_rows, limit)
             parts[part.name].update({"about": part.about, "engine": part.engine})
-            watch.mark(part.name)
+            if part.name not in all_rounds or n_rounds == 1:
+                watch.mark(part.name)
             p.say(_line(part.name, parts[part.name]))
+            if "rounds" in parts[part.name]:
+                p.say(stability_line(part.name, parts[part.name]["rounds"]))
     except BaseException:
         for lane in lanes:
             lane.close(kill=True)
@@ -151,6 +181,11 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
     for lane in lanes:
         lane.close()
     watch.stop()
+    if revision is not None:
+        from .machine import solver_digest
+
+        machine.update(solver_version=lanes[0].solver_version, commit=revision[1], dirty=False,
+                       solver_digest=solver_digest(revision[2] / "solver"))
     result = {
         "schema": SCHEMA,
         "suite": suite,
@@ -164,12 +199,40 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
         "workers": n,
         "pinned": can_pin(),
         "setup_seconds": round(setup, 2),
+        "rounds": n_rounds,
+        "warmup": warmup,
         "machine": machine,
         "sets": {name: set_version(name) for name in ("quick", "hard")},
         **watch.as_dict(len(cores)),
         "parts": parts,
     }
+    if revision is not None:
+        result["revision"] = revision[0]
+    if all_rounds:
+        rows_of["rounds"] = all_rounds
     return result, rows_of
+
+
+def _rounds(lanes: Sequence[Lane], numbers: Sequence[int], p: Progress, name: str,
+            rounds: int, watch: Watch, how: dict) -> tuple[list[Row], dict, list[list[Row]]]:
+    """A solver part solved ``rounds`` times over (the reference workload timed after each
+    round when there are several): the median round's rows, its figures with the rounds'
+    under ``"rounds"``, and every round's rows."""
+    got, walls, shares = [], [], []
+    for k in range(rounds):
+        usage: dict = {}
+        what = name if rounds == 1 else f"{name}, round {k + 1} of {rounds}"
+        rows, wall = solve_part(lanes, numbers, p, what, usage=usage, **how)
+        got.append(rows)
+        walls.append(wall)
+        shares.append(usage["cpu"] / usage["wall"] if usage.get("wall") else None)
+        if rounds > 1:
+            watch.mark(f"{name} {k + 1}")
+    together = rounds_figures(got, shares)
+    m = together["median_round"] - 1
+    fig = part_figures(got[m], walls[m], len(lanes))
+    fig["rounds"] = together
+    return got[m], fig, got
 
 
 def _scaling(lanes: Sequence[Lane], numbers: Sequence[int], budget: int, p: Progress) -> dict:

@@ -1,13 +1,20 @@
 """The suites of ``halfmoon bench`` and the deal sets they solve.
 
-- ``quick`` (a few minutes on two cores): the quick set, 10,000 uniformly random deals of the
-  whole code space, on one worker pinned to one core.
+- ``quick`` (about a minute once compiled): the quick set, 10,000 uniformly random deals of
+  the whole code space, on one worker pinned to one core, three rounds.
 - ``standard`` (under half an hour on two cores): 100,000 random deals (seed
   :data:`STANDARD_SEED`) on every core, the hard set, the baselines on a part of the random
   deals (the plain memoized search on :data:`PLAIN_DEALS`, CP-SAT on :data:`CPSAT_DEALS`,
   with the solver's times on the same deals), and the first :data:`SCALING_DEALS` of the
   random deals on 1, 2, 4… workers up to every core.
-- ``tail``: the hard set on every core.
+- ``tail``: the hard set on every core, three rounds.
+
+Each worker first solves :data:`WARMUP` deals that are not counted (the first solves of a
+process pay for its kernels' first calls), then the solver's parts are solved
+:attr:`Suite.rounds` times over (``--rounds``): the figure is the median round's, beside the
+rounds' spread (:func:`halfmoon.bench.figures.rounds_figures`).  The standard suite runs one
+round by default (its 100,000 deals take most of its time); its figures then carry no drift
+between rounds.
 
 The sets are published with their verdicts (``halfmoon/bench/sets/*.csv``, made by
 ``benchmarks/make_sets.py``) so that another solver can be run on them; deal codes mean the
@@ -34,6 +41,12 @@ PLAIN_BUDGET = 2_000_000
 CPSAT_DEALS = 100
 CPSAT_LIMIT = 20.0
 SCALING_DEALS = 20_000
+WARMUP = 100  # deals each worker solves, not counted, before the first part
+WARMUP_SEED = 57200  # those deals: random ones, none of a set's
+
+
+def warmup_numbers() -> list[int]:
+    return random_numbers(WARMUP, WARMUP_SEED)
 
 
 @dataclass(frozen=True)
@@ -83,13 +96,14 @@ class Suite:
     name: str
     about: str
     parts: tuple[Part, ...]
-    minutes: str  # what it takes on two cores
+    minutes: str  # what it takes on two cores, with its default rounds
+    rounds: int = 1  # the solver's parts solved this many times over by default
 
 
 SUITES = {
     "quick": Suite("quick", "the quick set (10,000 random deals) on one core",
                    (Part("random", "the quick set: 10,000 random deals", pinned_one=True),),
-                   "about 1 minute once compiled"),
+                   "about 1 minute once compiled", rounds=3),
     "standard": Suite(
         "standard", f"{STANDARD_DEALS:,} random deals, the hard set, baselines and 1..N workers",
         (Part("random", f"{STANDARD_DEALS:,} random deals (seed {STANDARD_SEED})"),
@@ -101,7 +115,7 @@ SUITES = {
          Part("workers", f"the first {SCALING_DEALS:,} random deals on 1, 2, 4… workers")),
         "10-25 minutes"),
     "tail": Suite("tail", "the hard set (500 deals) on every core",
-                  (Part("hard", "the hard set: 500 deals"),), "a few minutes"),
+                  (Part("hard", "the hard set: 500 deals"),), "a few minutes", rounds=3),
 }
 
 

@@ -16,13 +16,18 @@ DEFAULT_OUT = "bench-results"  # git ignores it
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from halfmoon.bench import run_against, run_suite, write_result
-    from halfmoon.bench.against import compare_saved, load_saved
+    from halfmoon.bench.against import checkout, compare_saved, load_saved, repository
     from solver import DEFAULT_BUDGET, SOLVER_VERSION
 
     if args.export:
         return _export(args)
     if args.workers is not None and args.workers < 1:
         raise _UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.rounds is not None and args.rounds < 1:
+        raise _UsageError(f"--rounds must be at least 1, got {args.rounds}")
+    if args.revision and (args.against or args.refit_tail_model):
+        raise _UsageError("--revision measures another revision alone: not with --against "
+                          "or --refit-tail-model")
     budget = DEFAULT_BUDGET if args.budget is None else args.budget
     if budget < 1:
         raise _UsageError(f"--budget must be at least 1 position, got {budget}")
@@ -31,7 +36,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise _UsageError("--refit-tail-model needs the standard suite at the default budget, "
                           "without --against")
     out = Path(args.out) if args.out else Path(DEFAULT_OUT) / (
-        f"{args.suite}-v{SOLVER_VERSION}-{time.strftime('%Y%m%d-%H%M%S')}")
+        f"{args.suite}-{('r' + args.revision) if args.revision else f'v{SOLVER_VERSION}'}-"
+        f"{time.strftime('%Y%m%d-%H%M%S')}")
     check_output_dir(str(out), "--out")
     saved = None
     if args.against and (Path(args.against).exists() or args.against.endswith(".json")):
@@ -42,9 +48,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.against and saved is None:
         result, rows = run_against(args.suite, args.against, workers=args.workers,
                                    budget=budget, progress=progress, command=command)
+    elif args.revision:
+        with checkout(args.revision, repository()) as (commit, home, cache):
+            result, rows = run_suite(args.suite, workers=args.workers, budget=budget,
+                                     progress=progress, command=command, rounds=args.rounds,
+                                     revision=(args.revision, commit, home, cache))
     else:
         result, rows = run_suite(args.suite, workers=args.workers, budget=budget,
-                                 progress=progress, command=command)
+                                 progress=progress, command=command, rounds=args.rounds)
         if saved is not None:
             result["versus_saved"] = compare_saved(result, rows, saved[0], saved[1],
                                                    args.against)
@@ -55,10 +66,32 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     text = markdown(result)
     print(text.split("\n## ")[0].rstrip())
+    if result.get("versus_saved"):
+        from halfmoon.bench.compare import compare_lines
+
+        print(f"\nAgainst the saved result {args.against} (A), this run (B):")
+        print("\n".join(compare_lines(result["versus_saved"])))
     print(f"\nwritten: {', '.join(str(p) for p in paths)}")
     if result.get("busy"):
         print("halfmoon bench: busy machine: " + "; ".join(result["busy_reasons"])
               + ": the result is marked busy; rerun on a quiet machine", file=sys.stderr)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Two saved results, B against A, without running anything."""
+    from halfmoon.bench.against import load_saved
+    from halfmoon.bench.compare import compare_lines, compare_results
+
+    a, a_rows = load_saved(Path(args.a), "compare")
+    b, b_rows = load_saved(Path(args.b), "compare")
+    c = compare_results(a, b, a_rows, b_rows, names=(args.a, args.b))
+    if args.json:
+        from .output import json_line
+
+        print(json_line(c))
+    else:
+        print("\n".join(compare_lines(c)))
     return 0
 
 
@@ -99,9 +132,15 @@ def add_bench(p: argparse.ArgumentParser):
     p.add_argument("--out", metavar="DIR",
                    help=f"folder for the result (default: a new folder under {DEFAULT_OUT}/)")
     p.add_argument("--against", metavar="REV|FILE",
-                   help="side by side with a git revision (checked out beside this one, the "
-                        "two in turn on each block of deals) or against a saved result "
-                        "(its bench.json or folder)")
+                   help="side by side with a git revision (exported outside the repository, "
+                        "the two in turn on each block of deals: the way to measure a change) "
+                        "or against a saved result (its bench.json or folder)")
+    p.add_argument("--rounds", type=int, metavar="N",
+                   help="times each of the solver's parts is solved over, after a warm-up "
+                        "(default: quick and tail 3, standard 1)")
+    p.add_argument("--revision", metavar="REV",
+                   help="measure the solver of git revision REV (exported outside the "
+                        "repository) with this toolkit's suite, instead of this one's")
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes (default: every usable core; quick: one, pinned)")
     p.add_argument("--budget", type=int, metavar="N",
@@ -113,4 +152,16 @@ def add_bench(p: argparse.ArgumentParser):
                    help="write the set's layout files and verdicts into --out, and stop")
     add_quiet(p)
     p.set_defaults(command_line=None)
+    sub = p.add_subparsers(dest="bench_action", metavar="compare", parser_class=type(p))
+    c = sub.add_parser("compare", help="two saved results, B against A, without a rerun",
+                       description="Two saved results (bench.json or its folder), B against "
+                       "A: the ratio of their rates with a 95 %% interval that holds the "
+                       "rounds of each and the machine's drift between the two runs (the "
+                       "reference workload, the workers' share of a core); \"not told "
+                       "apart\" where it holds 1. To measure a change, run both in one run "
+                       "instead: --against REV.")
+    c.add_argument("a", metavar="A", help="the saved result compared against")
+    c.add_argument("b", metavar="B", help="the saved result compared")
+    c.add_argument("--json", action="store_true", help="one JSON object")
+    c.set_defaults(run=cmd_compare)
     return cmd_bench

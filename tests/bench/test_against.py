@@ -34,17 +34,33 @@ def repo(tmp_path):
     return root
 
 
-def test_a_revision_is_checked_out_once_beside_the_repository(repo):
-    commit, home = checkout("HEAD", repo)
-    assert (home / "solver" / "api.py").is_file() and home.is_relative_to(repo / "build")
-    assert checkout(commit[:8], repo) == (commit, home)
+def test_a_revision_is_exported_outside_the_repository_and_removed_after(repo, tmp_path):
+    worktrees_before = subprocess.run(["git", "-C", str(repo), "worktree", "list"],
+                                      capture_output=True, text=True).stdout
+    with checkout("HEAD", repo, home=tmp_path / "cache") as (commit, home, cache):
+        assert (home / "solver" / "api.py").is_file()
+        assert not home.is_relative_to(repo) and cache.is_dir()
+        assert not (home / "README").exists()  # the packages only
+        stamp = (home / "solver" / "api.py").stat().st_mtime
+    assert not home.exists() and cache.is_dir()  # the export gone, numba's cache kept
+    with checkout(commit[:8], repo, home=tmp_path / "cache") as again:
+        assert again == (commit, home, cache)
+        assert (home / "solver" / "api.py").stat().st_mtime == stamp  # what numba checks
+    after = subprocess.run(["git", "-C", str(repo), "worktree", "list"], capture_output=True,
+                           text=True).stdout
+    assert after == worktrees_before and not (repo / "build").exists()
+    assert subprocess.run(["git", "-C", str(repo), "status", "--porcelain"],
+                          capture_output=True, text=True).stdout == ""
 
 
-def test_a_missing_revision_or_one_without_a_solver_is_refused(repo):
+def test_a_missing_revision_or_one_without_a_solver_is_refused(repo, tmp_path):
     with pytest.raises(BenchError, match="no such revision"):
-        checkout("nonsense", repo)
+        with checkout("nonsense", repo, home=tmp_path / "cache"):
+            pass
     with pytest.raises(BenchError, match="no solver front door"):
-        checkout("HEAD~1", repo)
+        with checkout("HEAD~1", repo, home=tmp_path / "cache"):
+            pass
+    assert not (tmp_path / "cache").exists()
 
 
 def test_the_two_sides_take_each_block_in_turn_with_the_same_verdicts():
@@ -67,14 +83,13 @@ def test_a_saved_result_compares_rate_by_rate_and_deal_by_deal(tmp_path):
     rows = {"random": make_rows([0.001, 0.002, 0.05])}
     write(tmp_path / "saved", fake_result(), rows)
     saved, saved_rows = load_saved(tmp_path / "saved")
-    faster = {"random": make_rows([0.0005, 0.001, 0.025])}
+    faster = {"random": make_rows([0.0005, 0.001, 0.025], ["win", "loss", "win"])}
     now = fake_result()
     now["parts"]["random"]["deals_per_second_per_core"] *= 2
     v = compare_saved(now, faster, saved, saved_rows, "saved")
     cell = v["parts"]["random"]
     assert cell["ratio"] == pytest.approx(2.0, rel=1e-3)
-    assert cell["speedup"]["ratio"] == pytest.approx(2.0, rel=1e-3)
-    assert cell["verdicts_differ"] == []
+    assert cell["same_deals"] and cell["verdicts_differ"] == [1]
 
 
 def test_a_file_that_is_not_a_result_is_refused(tmp_path):

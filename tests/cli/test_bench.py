@@ -61,7 +61,10 @@ def test_against_a_saved_result_gives_the_ratio(capsys, tmp_path, few_deals):
     assert status == 0, err
     saved = json.loads((tmp_path / "b" / "bench.json").read_text())["versus_saved"]
     cell = saved["parts"]["random"]
-    assert cell["verdicts_differ"] == [] and cell["speedup"]["low"] <= cell["speedup"]["high"]
+    assert cell["verdicts_differ"] == [] and cell["low"] <= cell["ratio"] <= cell["high"]
+    assert f"random: B {cell['ratio']:.3f}x A's speed" in out  # on the terminal, too
+    assert "the interval:" in out and "## Against the saved result" in (
+        tmp_path / "b" / "bench.md").read_text()
 
 
 @pytest.mark.parametrize("argv, fragment", [
