@@ -116,7 +116,7 @@ def write_step() -> None:
         with (OUT / f"{name}.csv").open("w", newline="") as f:
             f.write(f"# the {name} set of halfmoon bench (benchmarks/make_sets.py); verdicts "
                     f"and positions of solver version {SOLVER_VERSION}\n")
-            w = csv.writer(f)
+            w = csv.writer(f, lineterminator="\n")  # LF, as every text file here
             w.writerow(["number", "code", "verdict", "positions", "cpsat"])
             for r in recs:
                 w.writerow([r["deal"], number_to_code(r["deal"]), r["verdict"], r["nodes"],

@@ -56,6 +56,9 @@ class TailModel:
     positions: int = 0  # every deal's positions, summed (0: not in the model)
     most: tuple[int, ...] = ()  # the most positions of a deal, most first
     error: float = math.nan  # relative standard error of mean × capped positions / capped_mean
+    commit: Optional[str] = None  # the commit of the run it was made from (None: not recorded)
+    solver_digest: Optional[str] = None  # its solver source's (solver_digest)
+    machine: Optional[str] = None  # the processor and cores it was measured on
 
     @property
     def mean(self) -> float:
@@ -101,19 +104,25 @@ def read_tail_model(path: Path) -> TailModel:
                                           reverse=True)),
                      made_from=str(data["made_from"]), positions=int(data.get("positions", 0)),
                      most=tuple(sorted(map(int, data.get("most_positions", ())), reverse=True)),
-                     error=float(data.get("relative_error", math.nan)))
+                     error=float(data.get("relative_error", math.nan)),
+                     commit=data.get("commit"), solver_digest=data.get("solver_digest"),
+                     machine=data.get("machine"))
 
 
 def write_tail_model(solve_seconds: Sequence[float], made_from: str, command: str,
                      path: Path = MODEL_FILE, *, positions: Sequence[int],
                      budget: Optional[int] = None, solver_version: Optional[str] = None,
-                     top: int = TOP) -> TailModel:
+                     top: int = TOP, commit: Optional[str] = None,
+                     solver_digest: Optional[str] = None,
+                     machine: Optional[str] = None) -> TailModel:
     """Make the tail model from a run's solver time and positions of every deal (of uniformly
     random deals, at least ``top`` of them) and write it to ``path`` (by default the model the
     dry run reads): the release step's refit for a new solver version.
 
     ``made_from`` names the run's result (a file), ``command`` its command line; the budget
-    and the solver version are the solver's defaults unless given."""
+    and the solver version are the solver's defaults unless given; ``commit``,
+    ``solver_digest`` and ``machine`` say what the run was of and on (the dry run names
+    them)."""
     from solver import DEFAULT_BUDGET, SOLVER_VERSION
 
     t = np.asarray(solve_seconds, dtype=np.float64)
@@ -133,7 +142,8 @@ def write_tail_model(solve_seconds: Sequence[float], made_from: str, command: st
             "deals": len(t), "solve_seconds": float(t.sum()),
             "slowest_solve_seconds": [round(float(x), 7) for x in slowest],
             "positions": int(k.sum()), "most_positions": most.tolist(),
-            "relative_error": float(share.std() / math.sqrt(len(t)))}
+            "relative_error": float(share.std() / math.sqrt(len(t))),
+            "commit": commit, "solver_digest": solver_digest, "machine": machine}
     Path(path).write_text(json.dumps(data, indent=1) + "\n")
     if Path(path).resolve() == MODEL_FILE.resolve():
         tail_model.cache_clear()
@@ -152,17 +162,58 @@ class Estimate:
     speed: float = math.nan  # with the model: this machine's time over the model's
     reason: str = ""  # without the model: why not
 
+    @property
+    def at_model_speed(self) -> float:
+        """Seconds a deal at the speed of the machine the model was measured on: the price
+        of the model alone, the same on every machine (this one's overhead beside the
+        solver, its rows, added)."""
+        return self.per_deal - self.per_deal_solving + self.per_deal_solving / self.speed
+
+    @property
+    def per_deal_solving(self) -> float:
+        return self.speed * tail_model().mean
+
     def describe(self) -> str:
         interval = f"[{self.low * 1000:.3g}, {self.high * 1000:.3g}] ms (95 %)"
         if self.method == "tail model":
             m = tail_model()
-            return (f"{self.per_deal * 1000:.3g} ms a deal {interval}: this machine takes"
-                    f" {self.speed:.2f} times the time a position of the solver's tail model"
-                    f" ({m.deals:,} random deals, {m.made_from}), whose slow deals are priced"
-                    f" in; the sample's own mean {self.sample_mean * 1000:.3g} ms")
+            made = (f"solver version {m.solver_version}"
+                    + (f", commit {m.commit[:12]}" if m.commit else ", commit not recorded")
+                    + (f", on {m.machine}" if m.machine else ""))
+            return (f"{self.per_deal * 1000:.3g} ms a deal {interval} at this machine's speed;"
+                    f" {self.at_model_speed * 1000:.3g} ms at the speed of the machine the"
+                    f" model was measured on (the solver's tail model: {m.deals:,} random deals"
+                    f" of {made}; {m.made_from}). This machine takes {self.speed:.2f} times"
+                    f" the model's time a position, judged from the sample: its deals' times"
+                    f" (capped at the model's {TOP}th slowest, {m.cap:.2f} s at the model's"
+                    f" speed) over their positions (capped at {m.most[-1]:,} when the model"
+                    f" has them), against the model's the same way; the slow deals are"
+                    f" priced from the model. The sample's own mean"
+                    f" {self.sample_mean * 1000:.3g} ms"
+                    + (f". The model is of another solver source than this one's"
+                       f" ({m.solver_digest} against {solver_digest()})"
+                       if m.solver_digest and m.solver_digest != solver_digest()
+                       else ""))
         return (f"{self.per_deal * 1000:.3g} ms a deal {interval}: the sample's mean, the interval"
                 f" a bootstrap over the sample ({self.reason}: no model of the slow deals, which"
                 f" a sample can miss)")
+
+
+def solver_digest(folder: Optional[Path] = None) -> str:
+    """A digest (SHA-256, its first 16 hex digits) of the solver's source: every ``.py``
+    file under ``folder`` (default: the ``solver`` package this process imports), by its
+    path there and its bytes.  Any change of the search changes it, whatever its version."""
+    import hashlib
+
+    if folder is None:
+        import solver
+
+        folder = Path(solver.__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py"), key=lambda q: q.relative_to(folder).as_posix()):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return h.hexdigest()[:16]
 
 
 def model_fits(source: dict, budget: int, solver_version: str) -> str:

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from halfmoon.batch.estimate import solver_digest
+
 SPREAD = 1.25  # the reference workload's slowest over fastest timing that still counts as steady
 SLACK = 0.25  # cores of other work tolerated beyond those the benchmark leaves free
 
@@ -84,23 +86,6 @@ def revision(root: Path) -> dict:
         return {"commit": head.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
     except (OSError, subprocess.TimeoutExpired):
         return {"commit": None, "dirty": None}
-
-
-def solver_digest(folder: Optional[Path] = None) -> str:
-    """A digest (SHA-256, its first 16 hex digits) of the solver's source: every ``.py``
-    file under ``folder`` (default: the ``solver`` package this process imports), by its
-    path there and its bytes.  Any change of the search changes it, whatever its version."""
-    import hashlib
-
-    if folder is None:
-        import solver
-
-        folder = Path(solver.__file__).parent
-    h = hashlib.sha256()
-    for path in sorted(folder.rglob("*.py"), key=lambda q: q.relative_to(folder).as_posix()):
-        h.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        h.update(path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
-    return h.hexdigest()[:16]
 
 
 def describe(root: Path) -> dict:

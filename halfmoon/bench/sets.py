@@ -21,7 +21,9 @@ def export_set(name: str, out: Path) -> int:
     shutil.copyfile(SETS / f"{name}.csv", out / f"{name}.csv")
     for r in rows:
         layout = format_layout(Deal.from_number(r.number))
-        head = (f"# {r.code} (deal {r.number}), of the {name} set of halfmoon bench\n"
+        # the code alone on the first line: a layout's reader keeps it, so the file is the
+        # deal (its number, its code), not a position of unknown origin
+        head = (f"# {r.code}\n# deal {r.number}, of the {name} set of halfmoon bench\n"
                 f"# verdict: {r.verdict} (solver version {version}, {r.positions:,} positions;"
                 f" CP-SAT: {r.cpsat})\n")
         body = "\n".join(line for line in layout.splitlines() if not line.startswith("#"))

@@ -106,7 +106,10 @@ def _refit(result: dict, rows: dict, out: Path) -> Path:
     write_tail_model([r.solve for r in random], made_from=made_from.as_posix(),
                      positions=[r.nodes for r in random],
                      command=result["command"], budget=result["budget"],
-                     solver_version=result["solver_version"], path=MODEL_FILE)
+                     solver_version=result["solver_version"], path=MODEL_FILE,
+                     commit=result["commit"],
+                     solver_digest=result["machine"]["solver_digest"],
+                     machine=f"{result['machine']['cpu']}, {result['machine']['cores']} cores")
     return MODEL_FILE
 
 

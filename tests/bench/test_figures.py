@@ -57,3 +57,31 @@ def test_a_cactus_line_holds_the_settled_deals_sorted():
     t = settled_within(rows([0.3, 0.1, 0.2], ["win", "unresolved", "loss"]))
     assert list(t) == [0.2, 0.3]
     assert list(settled_within(rows([0.3, 0.2]), limit=0.25)) == [0.2]
+
+
+def test_rounds_give_the_median_round_and_their_spread():
+    from halfmoon.bench.figures import rounds_figures, stability_line
+
+    rng = np.random.default_rng(3)
+    times = rng.exponential(0.002, 2000)
+    same = [rows(list(times * rng.uniform(0.98, 1.02, times.size))) for _ in range(3)]
+    r = rounds_figures(same, [0.99, 0.98, 1.0])
+    assert r["rounds"] == 3 and r["stable"] and r["told_apart"] == []
+    assert r["median"] == sorted(r["rates"])[1] and r["low"] <= r["median"] <= r["high"]
+    assert r["spread"] == pytest.approx(r["high"] / r["low"], rel=1e-3)
+    assert all(low < rate < high for rate, (low, high) in zip(r["rates"], r["intervals"]))
+    assert ": stable" in stability_line("random", r)
+    # one round solved at half the machine's speed: told apart, said unstable
+    slow = same[:2] + [rows(list(times * 2))]
+    u = rounds_figures(slow, [0.99, 0.98, 0.5])
+    assert not u["stable"] and [s["round"] for s in u["told_apart"]] == [3]
+    line = stability_line("random", u)
+    assert "UNSTABLE, round 3 ran 0.5" in line and "their core 50 % of the time" in line
+
+
+def test_one_round_says_its_drift_was_not_measured():
+    from halfmoon.bench.figures import rounds_figures, stability_line
+
+    r = rounds_figures([rows([0.001] * 600)], [None])
+    assert r["stable"] and r["spread"] == 1.0
+    assert "one round: the drift between rounds not measured" in stability_line("hard", r)

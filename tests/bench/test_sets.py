@@ -17,3 +17,18 @@ def test_every_layout_file_reads_back_as_its_deal_and_names_its_verdict(tmp_path
         path = tmp_path / f"{r.code}.txt"
         assert read_layout(path).piles == Deal.from_number(r.number).piles
         assert f"# verdict: {r.verdict} " in path.read_text()
+
+
+def test_an_exported_layout_keeps_its_deal_number_and_code(tmp_path):
+    export_set("quick", tmp_path)
+    for r in deal_set("quick")[:20]:
+        deal = read_layout(tmp_path / f"{r.code}.txt")
+        assert (deal.code, deal.number) == (r.code, r.number)
+
+
+def test_the_sets_end_their_lines_in_lf():
+    from halfmoon.bench.suites import SETS
+
+    for path in SETS.glob("*.csv"):
+        data = path.read_bytes()
+        assert b"\r" not in data and data.endswith(b"\n"), path.name
