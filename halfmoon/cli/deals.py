@@ -84,7 +84,29 @@ def _solve_one(args: argparse.Namespace, deal):
             result = dataclasses.replace(result, why=why_lost(deal))
         return result, None
     budget = DEFAULT_BUDGET if args.budget is None else args.budget
-    return solve(deal, budget=budget, why=True), budget
+    if args.why_budget is None:
+        return solve(deal, budget=budget, why=True), budget
+    from solver import deadlock
+
+    result = solve(deal, budget=budget)
+    if result.verdict == "loss":  # as the findings' deadlock stage looks: no bound in all
+        result = dataclasses.replace(result, why=deadlock(deal, args.why_budget))
+    return result, budget
+
+
+def _why_line(why, args) -> str:
+    """Why a loss is lost; where the bounded look did not find it, the budget it had and how
+    to look further (the findings' deadlock stage gives each smaller game the run's budget)."""
+    from solver import DEFAULT_BUDGET, WHY_TOTAL
+
+    line = f"lost: {why.text} [{why.seconds:.3f} s]"
+    if why.kind == "unresolved" and args.why_budget is None:
+        line += (f"; the bounded look stops at {WHY_TOTAL:,} positions in all: --why-budget N "
+                 f"gives each smaller game N positions with no bound in all, as the findings' "
+                 f"deadlock stage does with the run's budget ({DEFAULT_BUDGET:,} by default)")
+    elif why.kind == "unresolved":
+        line += f"; --why-budget {args.why_budget:,} positions a smaller game"
+    return line
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -94,6 +116,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise _UsageError(f"--budget must be a positive number of positions, got {args.budget}")
     if args.budget is not None and args.engine == "cpsat":
         raise _UsageError("--budget goes with --engine dfs (the constraint model has a time limit)")
+    if args.why_budget is not None and args.why_budget < 1:
+        raise _UsageError(f"--why-budget must be a positive number of positions, "
+                          f"got {args.why_budget}")
     if args.png and len(args.deals) != 1:
         raise _UsageError("--png draws one deal: give a single CODE or LAYOUT_FILE")
     if args.png:
@@ -124,7 +149,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"{label}: {result.verdict} in {result.seconds:.3f} s{setup}, "
                   f"{result.nodes} positions{by}")
             if why is not None:
-                print(f"lost: {why.text} [{why.seconds:.3f} s]")
+                print(_why_line(why, args))
             if result.moves is not None:
                 print("\n".join(solution_lines(deal, result.moves)))
         sys.stdout.flush()
@@ -145,6 +170,10 @@ def add_solve(p: argparse.ArgumentParser):
     p.add_argument("--engine", choices=("dfs", "cpsat"), default="dfs",
                    help="dfs: the solver (default); cpsat: the independent constraint model")
     p.add_argument("--png", metavar="FILE", help="draw the winning line to a PNG file")
+    p.add_argument("--why-budget", type=int, metavar="N",
+                   help="why a loss is lost: positions for each smaller game (the deal's cards "
+                   "of some classes alone), with no bound in all, as the findings' deadlock stage "
+                   "looks (default: a bounded look, its budget said where it stops short)")
     return cmd_solve
 
 

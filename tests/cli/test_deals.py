@@ -334,3 +334,25 @@ def test_solve_refuses_a_budget_for_the_constraint_model(capsys):
                           "--budget goes with --engine dfs")
     assert_one_line_error(capsys, ["solve", "1", "--budget", "-5"], "--budget", "-5")
     assert_one_line_error(capsys, ["analyse", "1", "--budget", "0"], "bad budget 0")
+
+
+def test_a_why_not_found_in_the_bounded_look_says_its_budget_and_how_to_look_further(capsys):
+    """Deal 2013967131: the bounded look stops at 500,000 positions; the findings' deadlock
+    stage (each projection the run's budget, no bound in all) finds that the loss needs all
+    six classes, and --why-budget gives the same."""
+    from halfmoon.research.deadlocks import deadlock
+    from solver import WHY_TOTAL
+
+    status, out, _ = run(capsys, "solve", "2013967131")
+    why = out.splitlines()[1]
+    assert status == 0 and why.startswith("lost: why is not known within the budget")
+    assert (f"the bounded look stops at {WHY_TOTAL:,} positions in all: --why-budget N gives "
+            "each smaller game N positions with no bound in all") in why
+    status, out, _ = run(capsys, "solve", "2013967131", "--why-budget", "5000000")
+    stage = deadlock(2013967131, 5_000_000)  # the findings' deadlock stage's look
+    assert status == 0 and out.splitlines()[1].startswith(f"lost: {stage.text} [")
+    assert stage.kind != "unresolved"
+
+
+def test_a_why_budget_below_one_is_refused(capsys):
+    assert_one_line_error(capsys, ["solve", "1", "--why-budget", "0"], "--why-budget must be")
