@@ -143,7 +143,7 @@ def test_a_run_s_times_make_the_model(tmp_path):
     data = json.loads((tmp_path / "model.json").read_text())
     assert list(data) == ["made_from", "command", "solver_version", "budget", "deals",
                           "solve_seconds", "slowest_solve_seconds", "positions", "most_positions",
-                          "relative_error"]
+                          "relative_error", "commit", "solver_digest", "machine"]
     assert data["command"] == "--random 1000 --seed 1"
     for t, k in ((times[:19], positions[:19]), (times, positions[:999]), (-times, positions)):
         with pytest.raises(ValueError):
@@ -159,3 +159,24 @@ def test_the_sample_is_spread_evenly_or_drawn_with_its_seed():
     assert a == sample_numbers(space, 500, 1) and a != b
     assert len(set(a)) == 500 and a == sorted(a) and all(0 <= x < len(space) for x in a)
     assert sorted(sample_numbers(range(5, 15), 10, 3)) == list(range(5, 15))
+
+
+def test_the_price_says_its_model_and_this_machine_apart():
+    """Two machines' prices told apart from two models': the price at the model's speed is
+    the model's alone; this machine's speed against it, and how it was judged, beside."""
+    from halfmoon.batch.estimate import tail_model
+
+    m = tail_model()
+    times = [0.002] * 400
+    slow = estimate(times, wall=sum(times) + 0.4, use_model=True,
+                    positions=[2000] * 400)  # 1 ms a deal beside the solver: its rows
+    fast = estimate([t / 2 for t in times], wall=sum(times) / 2 + 0.4, use_model=True,
+                    positions=[2000] * 400)
+    assert slow.speed == pytest.approx(2 * fast.speed, rel=1e-6)
+    for e in (slow, fast):  # the same model: the same price at its speed
+        assert e.at_model_speed == pytest.approx(m.mean + 0.001, rel=1e-6)
+    text = slow.describe()
+    assert f"{slow.per_deal * 1000:.3g} ms a deal" in text and "at this machine's speed" in text
+    assert f"{slow.at_model_speed * 1000:.3g} ms at the speed of the machine the model" in text
+    assert f"solver version {m.solver_version}" in text and "judged from the sample" in text
+    assert f"{slow.speed:.2f} times the model's time a position" in text

@@ -85,3 +85,16 @@ def test_one_round_says_its_drift_was_not_measured():
     r = rounds_figures([rows([0.001] * 600)], [None])
     assert r["stable"] and r["spread"] == 1.0
     assert "one round: the drift between rounds not measured" in stability_line("hard", r)
+
+
+def test_rounds_far_apart_are_unstable_though_each_interval_holds_the_other():
+    from halfmoon.bench.figures import ROUNDS_SPREAD, rounds_figures, stability_line
+
+    # two deals a block: intervals so wide that no round is told apart, yet 1.4x apart
+    rng = np.random.default_rng(5)
+    times = rng.exponential(0.002, 40)
+    r = rounds_figures([rows(list(times)), rows(list(times * 1.4)), rows(list(times * 1.2))],
+                       [1.0, 1.0, 1.0])
+    assert r["spread"] > ROUNDS_SPREAD and not r["stable"]
+    assert f"UNSTABLE, the rounds more than {ROUNDS_SPREAD}x apart" in stability_line("x", r) \
+        or "UNSTABLE, round" in stability_line("x", r)
