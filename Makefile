@@ -34,7 +34,8 @@ lint: $(STAMP)
 
 # halfmoon bench: SUITE=quick (a minute once compiled), standard (10-25 min) or tail; a result
 # folder under bench-results/ (git ignores it).  bench-release: the committed standard result
-# and the dry run's tail model made again, for a new solver version (benchmarks/release.py).
+# and the dry run's tail model made again from the solver as committed, after any change of
+# its source (benchmarks/release.py; it refuses a tree with changes not committed).
 SUITE ?= quick
 bench: $(STAMP)
 	$(BIN)/halfmoon bench --suite $(SUITE)
