@@ -11,6 +11,11 @@ was measured, not of a model:
   each run's timings) and how far apart the share of their time the workers had a core;
   the interval is widened by the larger of the two factors.
 
+Beside it, the same per second of the CPU the workers had (each round's rate over its
+workers' share of a core): on a shared machine, where other processes take part of the
+workers' cores, that rate moves far less than the wall's; its interval is the rounds' and
+the reference workload's.
+
 Where the interval holds 1 the two are "not told apart".  To measure a change, run both
 revisions in one run instead (``--against REV``): the same machine, in turn on each block.
 """
@@ -33,13 +38,17 @@ def sides_of(result: dict, rows: Optional[dict], part: str) -> Optional[dict]:
     if not rate:
         return None
     rounds = fig.get("rounds")
+    cpu = ({"cpu_rate": rounds["cpu_median"], "cpu_low": rounds["cpu_low"],
+            "cpu_high": rounds["cpu_high"]} if rounds and "cpu_median" in rounds else {})
     if rounds and rounds["rounds"] > 1:
         share = rounds["cpu_shares"][rounds["median_round"] - 1]
         return {"rate": rounds["median"], "rates": rounds["rates"], "low": rounds["low"],
-                "high": rounds["high"], "rounds": rounds["rounds"], "cpu_share": share}
+                "high": rounds["high"], "rounds": rounds["rounds"], "cpu_share": share, **cpu}
     if rounds:
         low, high = rounds["intervals"][0]
         share = rounds["cpu_shares"][0]
+        if cpu:  # one round: its interval over blocks, per second of CPU
+            cpu.update(cpu_low=_r(low / share), cpu_high=_r(high / share))
     elif rows and rows.get(part):
         low, high = rate_interval([r.whole for r in rows[part]])
         share = None
@@ -47,7 +56,7 @@ def sides_of(result: dict, rows: Optional[dict], part: str) -> Optional[dict]:
         low = high = rate
         share = None
     return {"rate": rate, "rates": [rate], "low": low, "high": high, "rounds": 1,
-            "cpu_share": share}
+            "cpu_share": share, **cpu}
 
 
 def _reference(result: dict) -> Optional[float]:
@@ -103,6 +112,14 @@ def compare_results(a: dict, b: dict, a_rows: Optional[dict] = None,
                 "reference_apart": None if reference is None else _r(reference, 4),
                 "cpu_shares_apart": None if shares is None else _r(shares, 4),
                 "widened_by": _r(widen, 4)}
+        if "cpu_rate" in sa and "cpu_rate" in sb:
+            # per second of the CPU the workers had: sharing a core taken out, the reference
+            # workload's drift left in
+            w = reference or 1.0
+            lo, hi = sb["cpu_low"] / sa["cpu_high"] / w, sb["cpu_high"] / sa["cpu_low"] * w
+            cell["cpu"] = {"ratio": _r(sb["cpu_rate"] / sa["cpu_rate"], 4), "low": _r(lo, 4),
+                           "high": _r(hi, 4), "verdict": "faster" if lo > 1 else "slower"
+                           if hi < 1 else "not told apart"}
         mine, theirs = (b_rows or {}).get(part), (a_rows or {}).get(part)
         if mine and theirs:
             same = [r.number for r in mine] == [r.number for r in theirs]
@@ -146,6 +163,11 @@ def compare_lines(c: dict) -> list[str]:
         lines.append(f"  the interval: {_span(b)} over {_span(a)}, widened by "
                      f"{cell['widened_by']:.3f}x for the machine between the runs ("
                      + _drift(cell, c["reference_ns"]) + ")")
+        if "cpu" in cell:
+            u = cell["cpu"]
+            lines.append(f"  per second of the CPU the workers had (sharing a core taken out): "
+                         f"B {u['ratio']:.3f}x A's [{u['low']:.3f}, {u['high']:.3f}]: "
+                         f"{u['verdict']}; {b['cpu_rate']:,.1f} against {a['cpu_rate']:,.1f}")
     lines += [f"note: {n}" for n in c["notes"]]
     return lines
 

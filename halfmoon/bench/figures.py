@@ -160,6 +160,13 @@ def rounds_figures(rounds: Sequence[Sequence[Row]], cpu_shares: Sequence[Optiona
             apart.append({"round": i + 1, **s})
     median = rates[median_round] if rates else 0.0
     shares = [s for s in cpu_shares if s is not None]
+    # a round's rate per second of CPU its workers had: what a core of their own would give,
+    # as far as only sharing the core slowed them
+    cpu = ([rate / share for rate, share in zip(rates, cpu_shares)]
+           if len(shares) == len(rates) and all(shares) else [])
+    cpu_out = ({"cpu_rates": [_r(x) for x in cpu],
+                "cpu_median": _r(sorted(cpu)[(len(cpu) - 1) // 2]),
+                "cpu_low": _r(min(cpu)), "cpu_high": _r(max(cpu))} if cpu else {})
     return {
         "rounds": len(rounds),
         "rates": [_r(x) for x in rates],
@@ -173,6 +180,7 @@ def rounds_figures(rounds: Sequence[Sequence[Row]], cpu_shares: Sequence[Optiona
         "least_cpu_share": round(min(shares), 3) if shares else None,
         "stable": bool(not apart and (not rates or max(rates) <= ROUNDS_SPREAD * min(rates))),
         "told_apart": apart,
+        **cpu_out,
     }
 
 
@@ -191,8 +199,10 @@ def stability_line(name: str, rounds: dict) -> str:
     head += (f" ({rounds['low']:,.1f} to {rounds['high']:,.1f}, {rounds['spread']:.3f}x "
              "apart)")
     share = rounds.get("least_cpu_share")
-    shared = (f"; the workers had their core {100 * share:.0f} % of the time at worst"
-              if share is not None and share < SHARED else "")
+    shared = (f"; the workers had their core {100 * share:.0f} % of the time at worst (per "
+              f"second of the CPU they had: {rounds['cpu_median']:,.1f}, {rounds['cpu_low']:,.1f}"
+              f" to {rounds['cpu_high']:,.1f})"
+              if share is not None and share < SHARED and "cpu_median" in rounds else "")
     if rounds["stable"]:
         return head + f": stable, no round told apart from the median one{shared}"
     if rounds["told_apart"]:

@@ -77,6 +77,9 @@ def test_rounds_give_the_median_round_and_their_spread():
     assert not u["stable"] and [s["round"] for s in u["told_apart"]] == [3]
     line = stability_line("random", u)
     assert "UNSTABLE, round 3 ran 0.5" in line and "their core 50 % of the time" in line
+    # per second of the CPU the workers had, the round slowed by sharing its core is not
+    assert u["cpu_rates"][2] == pytest.approx(u["rates"][2] / 0.5, rel=1e-4)
+    assert u["cpu_high"] / u["cpu_low"] < 1.1 and "per second of the CPU they had" in line
 
 
 def test_one_round_says_its_drift_was_not_measured():
