@@ -38,8 +38,12 @@ def sides_of(result: dict, rows: Optional[dict], part: str) -> Optional[dict]:
     if not rate:
         return None
     rounds = fig.get("rounds")
-    cpu = ({"cpu_rate": rounds["cpu_median"], "cpu_low": rounds["cpu_low"],
-            "cpu_high": rounds["cpu_high"]} if rounds and "cpu_median" in rounds else {})
+    shares = (rounds or {}).get("cpu_shares") or []
+    cpu: dict = {}
+    if rounds and shares and all(shares):  # each round's rate per second of CPU
+        per = sorted(rate / share for rate, share in zip(rounds["rates"], shares))
+        cpu = {"cpu_rate": _r(per[(len(per) - 1) // 2]), "cpu_low": _r(per[0]),
+               "cpu_high": _r(per[-1])}
     if rounds and rounds["rounds"] > 1:
         share = rounds["cpu_shares"][rounds["median_round"] - 1]
         return {"rate": rounds["median"], "rates": rounds["rates"], "low": rounds["low"],
