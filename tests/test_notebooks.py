@@ -105,28 +105,21 @@ def test_findings_notebook_draws_the_page_charts(name, findings_data, tmp_path, 
     assert "win_rate (%)" in tables and "vs_greedy (points)" in tables and "share (%)" in tables
 
 
-def test_the_findings_notebook_never_draws_the_census_in_place_of_the_run(findings_data,
-                                                                          tmp_path, monkeypatch):
-    """A run whose findings were written elsewhere (here: not in its _findings/findings): the
-    notebook stops and says where to find them, drawing nothing (it drew the shipped census's
-    with one printed line to say so)."""
-    from nbclient.exceptions import CellExecutionError
-
+def test_the_findings_notebook_runs_all_on_a_run_without_findings(findings_data, tmp_path,
+                                                                   monkeypatch):
+    """A run whose findings are not in its _findings/findings (a checkout after ``make run``):
+    "Run All" goes on with the shipped census's, said NOT of the run first, and each cell
+    names the shipped files it draws (it stopped with an error)."""
     census = findings_data.parent / "census"
     monkeypatch.setenv("HALFMOON_RESULTS", str(census))
     monkeypatch.delenv("HALFMOON_FINDINGS", raising=False)
-    monkeypatch.setenv("MPLBACKEND", "Agg")
-    nb = nbformat.read(NOTEBOOKS / "findings.ipynb", as_version=4)
-    with pytest.raises(CellExecutionError) as exc:
-        NotebookClient(nb, timeout=600, kernel_name="python3",
-                       resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
-    said = " ".join(str(exc.value).split())
-    assert (f"{census} has no findings in {census / '_findings' / 'findings'}: 'halfmoon "
-            f"findings {census}' writes them there; findings written with --out DIR are in "
-            "DIR/findings (set FINDINGS to it); FINDINGS = 'census' draws the shipped census's "
-            "instead") in said
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if "image/png" in o.get("data", {})]
+    figures, text = run_notebook("findings.ipynb", tmp_path, monkeypatch, path=NOTEBOOKS)
+    assert figures >= FINDINGS_FIGURES["findings.ipynb"]
+    assert text.startswith(f"NOT of your run: {census} has no findings in "
+                           f"{census / '_findings' / 'findings'} ('halfmoon findings {census}' "
+                           "writes them there")
+    drawn = [line for line in text.splitlines() if line.startswith("drawn from ")]
+    assert drawn and all(line.startswith("drawn from ../docs/findings/") for line in drawn)
 
 
 def test_the_shipped_census_is_drawn_when_asked_for_by_name(findings_data, tmp_path,

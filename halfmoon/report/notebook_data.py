@@ -3,6 +3,7 @@ place unless no run was named), and that run's findings (never the shipped censu
 asked for by name).
 
     df, source = load_run(RESULTS, SAMPLE_DIR)           # the run's rows, in the run's order
+    seed, said = players_seed(RESULTS)                   # the findings' seed for the players
     where, words = findings_of(RESULTS, FINDINGS, "../docs/findings")
     drawn_from(where, "win-rate.parquet")                # the line a cell prints first
 """
@@ -50,14 +51,34 @@ def _made_by(results) -> str:
     return f" (halfmoon batch {describe_source(manifest['source'])})"
 
 
+FINDINGS_SEED = 2026  # halfmoon findings --seed's default
+
+
+def players_seed(results: Union[str, Path]) -> tuple[int, str]:
+    """The seed the players' games are played with, so that a notebook's games are the
+    findings page's on the same deals: the seed of the run's findings
+    (``results/_findings/findings``) where it has them, else ``halfmoon findings``'s default;
+    and a line saying which."""
+    path = Path(results) / "_findings" / "findings" / "summary.json"
+    try:
+        seed = int(json.loads(path.read_text(encoding="utf-8"))["seed"])
+        return seed, f"players seeded with {seed}, the seed of the findings in {path.parent}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return FINDINGS_SEED, (f"players seeded with {FINDINGS_SEED}, the seed 'halfmoon "
+                               f"findings {results}' plays them with by default")
+
+
 def findings_of(results: Union[str, Path], findings: Optional[str],
                 shipped: Union[str, Path]) -> tuple[Path, str]:
     """Where the findings to draw are, and what they are in words.
 
     ``findings``: empty or None for the run's own (``results/_findings/findings``, where
     ``halfmoon findings RESULTS`` writes them); :data:`SHIPPED` for the shipped census's
-    (``shipped``); else a findings data folder.  An error naming what to do where the run has
-    none; findings of another run than ``results`` are said to be so."""
+    (``shipped``); else a findings data folder.  Where the run has none (a checkout after
+    ``make run``), the shipped census's, the words starting with "NOT of your run" and
+    saying how to make the run's own (as the other notebooks say "NOT a run of yours" of the
+    sample they draw in its place); findings of another run than ``results`` are said to be
+    so."""
     if findings == SHIPPED:
         where = Path(shipped)
         s = _summary(where)
@@ -66,10 +87,12 @@ def findings_of(results: Union[str, Path], findings: Optional[str],
     if not findings:
         where = Path(results) / "_findings" / "findings"
         if not (where / "summary.json").exists():
-            raise HalfMoonError(
-                f"{results} has no findings in {where}: 'halfmoon findings {results}' writes them "
-                "there; findings written with --out DIR are in DIR/findings (set FINDINGS to it);"
-                f" FINDINGS = {SHIPPED!r} draws the shipped census's instead")
+            s = _summary(Path(shipped))
+            return Path(shipped), (
+                f"NOT of your run: {results} has no findings in {where} ('halfmoon findings "
+                f"{results}' writes them there; findings written with --out DIR are in "
+                "DIR/findings: set FINDINGS to it). Drawn instead: the shipped census's "
+                f"findings ({shipped}: {s['deals']:,} deals of {s['command']})")
     else:
         where = Path(findings)
     s = _summary(where)
