@@ -116,22 +116,68 @@ def add_batch(p: argparse.ArgumentParser):
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from halfmoon.game.errors import HalfMoonError
-    from halfmoon.research import scan, stats
+    from halfmoon.research import scan
 
+    z = _z(args.confidence)
+    if len(args.dir) > 1:
+        from halfmoon.research.pool import pooled_summary
+
+        summary = pooled_summary(args.dir, z)
+        # each run's plan and state: an unfinished one is said before any figure
+        notes = [f"{r['results']}: {note}" for r in summary["pooled"]["runs"]
+                 for note in run_notes(r["results"], r["deals"])["notes"]]
+        summary["run"] = {"notes": notes}
+        return _print_stats(args, summary, " + ".join(args.dir))
     try:
-        summary = scan.summarize(args.dir)  # streamed: any size, local or at a URL
+        summary = scan.summarize(args.dir[0], z)  # streamed: any size, local or at a URL
     except HalfMoonError as exc:
-        notes = run_notes(args.dir, 0)
+        notes = run_notes(args.dir[0], 0)
         if notes["planned"] is None or "no finished chunk file" not in str(exc):
             raise
-        print(f"{args.dir}: no deal finished yet: " + "; ".join(notes["notes"]))
+        print(f"{args.dir[0]}: no deal finished yet: " + "; ".join(notes["notes"]))
         return 0
-    summary["run"] = run_notes(args.dir, summary["deals"])
+    summary["run"] = run_notes(args.dir[0], summary["deals"])
+    return _print_stats(args, summary, args.dir[0])
+
+
+def _print_stats(args: argparse.Namespace, summary: dict, source: str) -> int:
+    from halfmoon.research import stats
+    from halfmoon.research.provenance import provenance
+
+    summary.setdefault("provenance", provenance())
     if args.json:
-        print(json_line(_nan_to_none(summary)))
+        print(json_line(_nan_to_none(stats_rounded(summary))))
     else:
-        sys.stdout.write(stats.format_summary(summary, args.dir))
+        sys.stdout.write(stats.format_summary(summary, source))
     return 0
+
+
+def _z(confidence: float) -> float:
+    from halfmoon.research.stats import z_of
+
+    try:
+        return z_of(confidence)
+    except ValueError:
+        raise _UsageError(f"--confidence must be a share in (0, 1), such as 0.99; got "
+                          f"{confidence}") from None
+
+
+RATE_DIGITS = 6  # a rate to a millionth: a deal in a million deals
+COUNT_DIGITS = 1  # positions' mean and percentiles: counts, interpolated
+
+
+def stats_rounded(summary: dict) -> dict:
+    """``stats --json``'s figures rounded to what they mean: rates and their bounds to
+    :data:`RATE_DIGITS` decimals, the positions' figures to :data:`COUNT_DIGITS` (times are
+    rounded by :func:`.output.json_line`)."""
+    out = dict(summary)
+    for key in ("win_rate", "win_rate_resolved", "ci_low", "ci_high"):
+        if isinstance(out.get(key), float):
+            out[key] = round(out[key], RATE_DIGITS)
+    if isinstance(out.get("nodes"), dict):
+        out["nodes"] = {k: round(v, COUNT_DIGITS) if isinstance(v, float) else v
+                        for k, v in out["nodes"].items()}
+    return out
 
 
 def run_notes(path, done: int) -> dict:
@@ -158,9 +204,13 @@ def _nan_to_none(value):
 
 
 def add_stats(p: argparse.ArgumentParser):
-    p.add_argument("dir", metavar="DIR|URL",
-                   help="results directory written by 'halfmoon batch', or its fsspec URL (s3://…)")
+    p.add_argument("dir", metavar="DIR|URL", nargs="+",
+                   help="results directory written by 'halfmoon batch', or its fsspec URL "
+                   "(s3://…); several: pooled, each deal counted once (runs of different solver "
+                   "versions refused)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--confidence", type=float, default=0.95, metavar="C",
+                   help="the intervals' confidence, a share in (0, 1) (default: 0.95)")
     return cmd_stats
 
 
@@ -168,7 +218,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from halfmoon.report.markdown import write_report
 
     check_output_dir(args.out, "--out")
-    path = write_report(args.dir, args.out, players=not args.no_players)
+    path = write_report(args.dir, args.out, players=not args.no_players,
+                        formats=_formats(args.formats))
     print(f"report written to {path}")
     return 0
 
@@ -179,7 +230,24 @@ def add_report(p: argparse.ArgumentParser):
                    help="where to write report.md and its charts")
     p.add_argument("--no-players", action="store_true",
                    help="leave out the random and greedy players")
+    _add_formats(p)
     return cmd_report
+
+
+def _add_formats(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--formats", metavar="LIST", default="",
+                   help="also write the tables as csv and latex (booktabs) in tables/, and the "
+                   "charts as svg and pdf beside their PNGs: any of csv,latex,svg,pdf")
+
+
+def _formats(text: str) -> tuple:
+    from halfmoon.game.errors import HalfMoonError
+    from halfmoon.report.exports import parse_formats
+
+    try:
+        return parse_formats(text)
+    except HalfMoonError as exc:
+        raise _UsageError(str(exc)) from None
 
 
 def cmd_findings(args: argparse.Namespace) -> int:
@@ -195,6 +263,7 @@ def cmd_findings(args: argparse.Namespace) -> int:
         raise _UsageError(f"--fair-deals must be at least 0, got {args.fair_deals}")
     if not args.limit > 0:
         raise _UsageError(f"--limit must be a positive number of seconds, got {args.limit}")
+    formats = _formats(args.formats)
     if args.out is not None:
         check_output_dir(args.out, "--out")
     if args.work is not None:
@@ -209,14 +278,16 @@ def cmd_findings(args: argparse.Namespace) -> int:
         from halfmoon.report.findings import write_fair
 
         page = write_fair(args.census, args.out, force=True, workers=args.workers,
-                          fair_deals=args.fair_deals, progress=not args.quiet, work=args.work)
+                          fair_deals=args.fair_deals, progress=not args.quiet, work=args.work,
+                          formats=formats)
     else:
         page = write_findings(args.census, args.out, force=True, partial=args.partial,
                               seed=args.seed, workers=args.workers,
                               players_deals=args.players_deals,
                               forgiveness_deals=args.forgiveness_deals,
                               recheck_share=args.recheck, recheck_limit=args.limit,
-                              progress=not args.quiet, work=args.work, fair_deals=args.fair_deals)
+                              progress=not args.quiet, work=args.work, fair_deals=args.fair_deals,
+                              formats=formats)
     print(f"findings written to {page}")
     return 0
 
@@ -269,5 +340,6 @@ def add_findings(p: argparse.ArgumentParser):
                    help="only add the fair-play stage to the findings already in --out (made from"
                    " this census, with their seed, samples and budget), and redraw the page; if"
                    " the run grew since, every stage is brought up to date with their options")
+    _add_formats(p)
     add_quiet(p)
     return cmd_findings

@@ -77,11 +77,18 @@ def _plural(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
 
-def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
-    """Draw the charts into ``data_dir`` and write the page ``page`` (links relative to it)."""
+def write_page(data_dir: Union[str, Path], page: Union[str, Path], formats=()) -> Path:
+    """Draw the charts into ``data_dir`` and write the page ``page`` (links relative to it);
+    with ``formats`` (:func:`.exports.parse_formats`), its tables also as CSV and LaTeX in
+    ``data_dir/tables/`` and its charts also as SVG and PDF beside the PNGs."""
+    from halfmoon.research.provenance import provenance, provenance_words
+
+    from .exports import write_tables
+
     d = Path(data_dir)
     data = load_data(d)
-    draw_charts(data, d)
+    made_by = provenance_words(provenance())
+    draw_charts(data, d, formats, made_by)
     here = Path(page).resolve().parent
     rel = Path(*d.resolve().relative_to(here).parts) if d.resolve().is_relative_to(here) \
         else d.resolve()
@@ -97,16 +104,17 @@ def write_page(data_dir: Union[str, Path], page: Union[str, Path]) -> Path:
     s = data["summary"]
     L = head_lines(s)
     L += _win_rate_lines(s, img)
-    L += _deadlock_lines(data["losses"], img)
+    L += _deadlock_lines(data["losses"], img, s.get("budget"))
     L += _feature_lines(data["features"], s["deals"], img)
     L += _forgiveness_lines(data, s, img)
     L += _players_lines(data["players"], s, img)
     L += fair_section(data, img, doc)
     L += _difficulty_lines(data["difficulty"], data["hardest"], s, img)
     L += _recheck_lines(s)
-    L += _data_lines(d, rel, s)
+    L += _data_lines(d, rel, s, formats)
     path = Path(page)
     path.write_text("\n".join(L), encoding="utf-8")
+    write_tables("\n".join(L), d / "tables", formats, made_by, path.name)
     return path
 
 
@@ -125,8 +133,9 @@ def _win_rate_lines(s: dict, img) -> list[str]:
             "its interval, which narrows as one over the square root of n.", ""]
 
 
-def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
-    """Section 2, first part: the kinds of deadlock, the classes in them, an example of each."""
+def _deadlock_lines(losses: pd.DataFrame, img, budget: Optional[int] = None) -> list[str]:
+    """Section 2, first part: the kinds of deadlock, the classes in them, an example of each;
+    the budget each projection had (the run's), and how ``halfmoon solve`` looks the same way."""
     from halfmoon.research.deadlocks import CLASSES
 
     rows = [(kind_words(kind), f"{int(r['losses']):,}", pct(r["share"], 1),
@@ -140,7 +149,7 @@ def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
          "5+6) whose cards alone, in their places, already cannot be cleared: the solver settles "
          "the deal projected onto each set of classes, one class, then two, and so on "
          "(`halfmoon.research.deadlocks`; a win of the deal is a win of every projection, so a "
-         "lost projection proves the loss). Over the run's "
+         "lost projection proves the loss)" + _why_budget_words(budget) + ". Over the run's "
          f"{count(len(losses), 'loss', 'losses')}:", ""]
     L += table_lines(("deadlock", "losses", "share", "95 % interval", "example deal"), rows)
     L += ["", img("deadlocks.png", "kinds of deadlock"), "",
@@ -157,6 +166,17 @@ def _deadlock_lines(losses: pd.DataFrame, img) -> list[str]:
               ""]
     L += ["</details>", ""]
     return L
+
+
+def _why_budget_words(budget: Optional[int]) -> str:
+    """The budget of the deadlock stage's projections, and the ``solve`` option that looks the
+    same way (its default look is bounded in all, so it may stop short of the page's answer)."""
+    if not budget:
+        return ""
+    return (f", each projection given the run's budget of {int(budget):,} positions with no "
+            f"bound in all: `halfmoon solve DEAL --why-budget {int(budget)}` gives a loss's "
+            "deadlock the same way (without it, `solve` takes a shorter look, bounded in all, "
+            "and says where it stops)")
 
 
 def _feature_lines(ft: pd.DataFrame, deals: int, img) -> list[str]:
@@ -290,7 +310,47 @@ def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[
     L += table_lines(("deal", "code", "verdict", "positions", "time in the run", "settled by"),
                      [(r.deal, r.code, r.verdict, f"{r.nodes:,}", duration(r.seconds),
                        r.settled_by) for r in hd.itertuples()])
+    L += ["", _hardest_words(hd)]
     return L
+
+
+CLUSTER = 0.005  # positions within 0.5 % of each other: one cluster
+
+
+def clusters(nodes) -> list[tuple[int, int]]:
+    """Counts of positions that gather: runs of the sorted counts each within
+    :data:`CLUSTER` of the next, of two or more; (the smallest count, how many) each."""
+    values = sorted(int(v) for v in nodes)
+    out, start = [], 0
+    for i in range(1, len(values) + 1):
+        if i == len(values) or values[i] > values[i - 1] * (1 + CLUSTER):
+            if i - start > 1:
+                out.append((values[start], i - start))
+            start = i
+    return out
+
+
+def _hardest_words(hd: pd.DataFrame) -> str:
+    """What the hardest deals' ranking counts, and where its counts gather (from the table):
+    the portfolio's spending, not a difficulty of the deal itself."""
+    text = ("The ranking is by positions as the solver's portfolio spends them: its searches "
+            "take turns on one deal, and every search's positions count (a conflict of the "
+            "clause-learning `grouping` search as one), so a count is the cost to this solver, "
+            "not a difficulty of the deal in itself; the grouping search joins, and takes its "
+            "turns, after fixed numbers of the other searches' positions, and a deal it settles "
+            "is counted at the end of one of its turns.")
+    by = hd["settled_by"].value_counts()
+    if len(hd) and "grouping" in by:
+        text += (f" Here {int(by['grouping']):,} of the {count(len(hd), 'deal')} were settled "
+                 "by the grouping search.")
+    gathered = clusters(hd["nodes"])
+    if gathered:
+        parts = ", ".join(f"{k:,} near {v:,}" for v, k in gathered)
+        n = sum(k for _, k in gathered)
+        text += (f" {n:,} of their counts gather within {100 * CLUSTER:g} % of another's "
+                 f"({parts} positions): counts that gather so say when a turn ended more than how "
+                 "hard a deal was.")
+    return text + " The time in the run is beside each, measured on the run's machine."
 
 
 def _recheck_lines(s: dict) -> list[str]:
@@ -336,7 +396,7 @@ def _share_words(share: float) -> str:
     return f"{100 * share:g} % asked for with `--recheck {share:g}`"
 
 
-def _data_lines(d: Path, rel: Path, s: dict) -> list[str]:
+def _data_lines(d: Path, rel: Path, s: dict, formats=()) -> list[str]:
     """Where the page's data lies, each file and what it holds, and the solver versions."""
     from halfmoon.research.findings import DATA_FILES, FAIR_FILES
 
@@ -346,11 +406,23 @@ def _data_lines(d: Path, rel: Path, s: dict) -> list[str]:
     L += [f"- `{name}`: {what}" for name, what in DATA_FILES.items()]
     L += [f"- `{name}`: {_columns_held(d / name, what)}" for name, what in FAIR_FILES.items()
           if (d / name).exists()]
+    from halfmoon.research.provenance import provenance, provenance_words
     from solver import SOLVER_VERSION
+
+    from .exports import TABLE_FORMATS
 
     L += ["", f"The run's rows: solver version {versions(s)}; the stages ran with version "
           f"{s.get('solver_version_now', versions(s))}; page drawn with solver version "
           f"{SOLVER_VERSION}.", ""]
+    made = s.get("provenance")
+    L += [("The data were derived by " + provenance_words(made) if made else
+           "The data were derived before the package's version and commit were kept")
+          + f"; this page was drawn by {provenance_words(provenance())}. The package's version "
+          "and commit are in `summary.json` (`provenance`) and in each Parquet file's metadata "
+          "(`halfmoon.provenance`).", ""]
+    if any(f in TABLE_FORMATS for f in formats):
+        L += [f"The page's tables as CSV and LaTeX (booktabs) are in `{rel.as_posix()}/tables/` "
+              "(`table-S-K`: the K-th table of section S), written by `--formats`.", ""]
     return L
 
 
@@ -431,7 +503,7 @@ def _done(census) -> int:
 
 
 def write_findings(census: Union[str, Path], out: Union[str, Path, None] = None, *,
-                   force: bool = False, partial: bool = False, **options) -> Path:
+                   force: bool = False, partial: bool = False, formats=(), **options) -> Path:
     """Derive the findings from a run, keep their data in ``out/findings/`` and write
     ``out/findings.md`` (``out``: default beside the run, :func:`default_out`).  Refuses to
     replace another run's page unless ``force``, and an unfinished run unless ``partial``."""
@@ -443,11 +515,11 @@ def write_findings(census: Union[str, Path], out: Union[str, Path, None] = None,
     derived = derive(census, partial=partial, **options)
     derived["summary"]["out"] = None if given is None else str(given)
     data_dir = save_data(derived, out / DATA_NAME)
-    return write_page(data_dir, out / PAGE_NAME)
+    return write_page(data_dir, out / PAGE_NAME, formats)
 
 
 def write_fair(census: Union[str, Path], out: Union[str, Path, None] = None, *,
-               force: bool = False, **options) -> Path:
+               force: bool = False, formats=(), **options) -> Path:
     """Add the fair-play stage to the findings in ``out/findings/`` (derived from ``census``)
     and redraw ``out/findings.md``.  Where the run changed since those findings (it grew, or
     was redone), every stage is brought up to date with the options they were made with
@@ -468,9 +540,9 @@ def write_fair(census: Union[str, Path], out: Union[str, Path, None] = None, *,
             print(f"halfmoon: {exc}: every stage is brought up to date, not only the fair-play "
                   "one", file=sys.stderr, flush=True)
         return write_findings(census, given, force=True, partial=not st.finished,
-                              **findings_options(data_dir), **options)
+                              formats=formats, **findings_options(data_dir), **options)
     save_fair(fair, data_dir)
-    return write_page(data_dir, out / PAGE_NAME)
+    return write_page(data_dir, out / PAGE_NAME, formats)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -480,9 +552,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="the findings data (default: docs/findings)")
     parser.add_argument("--page", default="docs/findings.md",
                         help="the page to write (default: docs/findings.md)")
+    parser.add_argument("--formats", default="", metavar="LIST",
+                        help="also csv,latex (the tables) and svg,pdf (the charts)")
     args = parser.parse_args(argv)
     try:
-        path = write_page(args.data, args.page)
+        from .exports import parse_formats
+
+        path = write_page(args.data, args.page, parse_formats(args.formats))
     except (HalfMoonError, OSError) as exc:
         print(f"halfmoon: error: {exc}", file=sys.stderr)
         return 2

@@ -261,13 +261,17 @@ def chart_figures(data: dict) -> Iterator[tuple[str, Figure]]:
         yield name, fig
 
 
-def draw_charts(data: dict, out_dir: Union[str, Path]) -> dict[str, Path]:
-    """Every chart of the page (:func:`chart_figures`) as a small PNG in ``out_dir``; their
-    paths by name."""
+def draw_charts(data: dict, out_dir: Union[str, Path], formats=(),
+                made_by: str = "") -> dict[str, Path]:
+    """Every chart of the page (:func:`chart_figures`) as a small PNG in ``out_dir``, and as
+    each vector format of ``formats`` beside it (:func:`.exports.save_figure`: ``svg``,
+    ``pdf``); the PNGs' paths by name."""
+    from .exports import save_figure
+
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {}
     for name, fig in chart_figures(data):
-        fig.savefig(out / name, dpi=DPI)
+        save_figure(fig, out / name, formats, dpi=DPI, made_by=made_by)
         paths[name] = out / name
     return paths

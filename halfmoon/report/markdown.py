@@ -83,13 +83,16 @@ def versions_sentence(counts) -> str:
     return f"The rows were solved by mixed solver versions: {parts}."
 
 
-def _save(fig: Figure, path: Path, note: str = "") -> None:
-    """A chart as a PNG, with the page's note over it where the run is not finished."""
+def _save(fig: Figure, path: Path, note: str = "", formats=(), made_by: str = "") -> None:
+    """A chart as a PNG, with the page's note over it where the run is not finished, and in
+    each vector format of ``formats`` beside it (:func:`.exports.save_figure`)."""
+    from .exports import save_figure
+
     if note:
         charts.note_over(fig, note)
     else:
         fig.tight_layout()
-    fig.savefig(path)
+    save_figure(fig, path, formats, made_by=made_by)
 
 
 def chart_note(results_dir, done: int) -> str:
@@ -106,12 +109,20 @@ def write_report(
     *,
     players: bool = True,
     seed: int = 0,
+    formats=(),
 ) -> Path:
     """Write ``out_dir/report.md`` and its PNG charts for the results in ``results_dir``.
 
     Returns the path of the Markdown file.  ``players`` adds the random and greedy
-    players on the same deals (seeded by ``seed``).
+    players on the same deals (seeded by ``seed``).  ``formats``
+    (:func:`.exports.parse_formats`): its tables also as CSV and LaTeX in ``out_dir/tables``,
+    its charts also as SVG and PDF.
     """
+    from halfmoon.research.provenance import provenance, provenance_words
+
+    from .exports import write_tables
+
+    made_by = provenance_words(provenance())
     df = stats.load(results_dir)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -121,16 +132,16 @@ def write_report(
 
     fig = charts.figure()
     charts.plot_running_win_rate(fig.add_subplot(), scan.in_run_order(df, results_dir))
-    _save(fig, out / "win-rate.png", note)
+    _save(fig, out / "win-rate.png", note, formats, made_by)
 
     fig = charts.figure()
     charts.plot_nodes_histogram(fig.add_subplot(), df)
-    _save(fig, out / "nodes.png", note)
+    _save(fig, out / "nodes.png", note, formats, made_by)
 
     fig = charts.figure(7.5, 2.3 * len(stats.FEATURES))
     for i, feature in enumerate(stats.FEATURES):
         charts.plot_win_rate_by(fig.add_subplot(len(stats.FEATURES), 1, i + 1), df, feature)
-    _save(fig, out / "by-feature.png", note)
+    _save(fig, out / "by-feature.png", note, formats, made_by)
 
     lines = ["# Half Moon: results report", ""]
     lines += run_lines(results_dir, s["deals"], df)
@@ -191,7 +202,7 @@ def write_report(
         comp = compare_players(df, seed=seed)
         fig = charts.figure(5.0, 3.6)
         charts.plot_players(fig.add_subplot(), comp)
-        _save(fig, out / "players.png", note)
+        _save(fig, out / "players.png", note, formats, made_by)
         lines += [
             "## Playing without thinking ahead",
             "",
@@ -206,8 +217,13 @@ def write_report(
             "![players](players.png)",
             "",
         ]
+    lines += [f"Made by {made_by}.", ""]
+    if any(f in ("csv", "latex") for f in formats):
+        lines += ["The report's tables as CSV and LaTeX (booktabs) are in `tables/` "
+                  "(`table-S-K`: the K-th table under the S-th heading).", ""]
     path = out / REPORT_NAME
     path.write_text("\n".join(lines), encoding="utf-8")
+    write_tables("\n".join(lines), out / "tables", formats, made_by, path.name)
     return path
 
 

@@ -11,6 +11,7 @@ from typing import Union
 import numpy as np
 import pandas as pd
 
+from .provenance import provenance, write_parquet
 from .stats import paired_difference, wilson_interval
 
 PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
@@ -44,10 +45,10 @@ def save_fair(fair: pd.DataFrame, data_dir: Union[str, Path]) -> None:
     from .forgiveness import fatal_points
 
     d = Path(data_dir)
-    fair_ladder(fair).to_parquet(d / "fair-ladder.parquet", index=False)
-    fair_curve(fair).to_parquet(d / "fair-curve.parquet", index=False)
+    write_parquet(fair_ladder(fair), d / "fair-ladder.parquet")
+    write_parquet(fair_curve(fair), d / "fair-curve.parquet")
     if "fatal_ply" in fair:
-        fatal_points(fair, buckets=None).to_parquet(d / "fair-fatal.parquet", index=False)
+        write_parquet(fatal_points(fair, buckets=None), d / "fair-fatal.parquet")
     path = d / "summary.json"
     if path.exists():
         s = json.loads(path.read_text(encoding="utf-8"))
@@ -60,7 +61,9 @@ def save_fair(fair: pd.DataFrame, data_dir: Union[str, Path]) -> None:
 
 DATA_FILES = {
     "summary.json": "headline figures: counts, rates and intervals, commands, versions, "
-                    "recheck counts",
+                    "recheck counts, provenance (the package's version and commit and the "
+                    "solver's version that derived them; each Parquet file's metadata holds it "
+                    "too, as halfmoon.provenance)",
     "win-rate.parquet": "n, wins, win_rate, ci_low, ci_high: the win rate of the census's first "
                         "n deals in the order its chart names (summary.json's win_rate_order "
                         "\"run\": the run's own; findings made before it: the seeded sample "
@@ -123,30 +126,31 @@ def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     held = derived["recheck"]["verdict"].value_counts()
     s["recheck_held"] = {"wins": int(held.get("win", 0)), "losses": int(held.get("loss", 0))}
     s["solver_version_now"] = SOLVER_VERSION
-    derived["win_rate"].to_parquet(d / "win-rate.parquet", index=False)
-    derived["features"].to_parquet(d / "features.parquet", index=False)
-    derived["losses"].to_parquet(d / "losses.parquet", index=False)
+    s["provenance"] = provenance()  # the package, its commit and the solver that derived these
+    write_parquet(derived["win_rate"], d / "win-rate.parquet")
+    write_parquet(derived["features"], d / "features.parquet")
+    write_parquet(derived["losses"], d / "losses.parquet")
     pl = derived["players"]
     players = [c[: -len("_won")] for c in pl.columns if c.endswith("_won")]
-    players_table(pl, (pl["verdict"] == "win").to_numpy(), players).to_parquet(
-        d / "players.parquet", index=False)
+    write_parquet(players_table(pl, (pl["verdict"] == "win").to_numpy(), players),
+                  d / "players.parquet")
     left = pd.concat([pl[f"{p}_left"].value_counts().rename_axis("cards_left")
                       .reset_index(name="games").assign(player=p) for p in players],
                      ignore_index=True)
-    left[["player", "cards_left", "games"]].sort_values(["player", "cards_left"]).to_parquet(
-        d / "players-left.parquet", index=False)
+    write_parquet(left[["player", "cards_left", "games"]].sort_values(["player", "cards_left"]),
+                  d / "players-left.parquet")
     from .forgiveness import fatal_points, keep_share_by_cards_left, random_move_loses
 
     pos, games = derived["positions"], derived["games"]
-    keep_share_by_cards_left(pos, buckets=None).to_parquet(d / "forgiveness.parquet", index=False)
-    keep_share_by_cards_left(pos).to_parquet(d / "forgiveness-buckets.parquet", index=False)
-    random_move_loses(pos).to_parquet(d / "random-move.parquet", index=False)
-    fatal_points(games, buckets=None).to_parquet(d / "fatal-moves.parquet", index=False)
-    games.drop(columns=["start"]).to_parquet(d / "forgiveness-games.parquet", index=False)
+    write_parquet(keep_share_by_cards_left(pos, buckets=None), d / "forgiveness.parquet")
+    write_parquet(keep_share_by_cards_left(pos), d / "forgiveness-buckets.parquet")
+    write_parquet(random_move_loses(pos), d / "random-move.parquet")
+    write_parquet(fatal_points(games, buckets=None), d / "fatal-moves.parquet")
+    write_parquet(games.drop(columns=["start"]), d / "forgiveness-games.parquet")
     s["forgiveness_positions"] = len(pos)
-    derived["difficulty"].to_parquet(d / "difficulty.parquet", index=False)
-    derived["hardest"].to_parquet(d / "hardest.parquet", index=False)
-    derived["recheck"].to_parquet(d / "recheck.parquet", index=False)
+    write_parquet(derived["difficulty"], d / "difficulty.parquet")
+    write_parquet(derived["hardest"], d / "hardest.parquet")
+    write_parquet(derived["recheck"], d / "recheck.parquet")
     (d / "summary.json").write_text(json.dumps(_plain(s), indent=1) + "\n", encoding="utf-8")
     fair = derived.get("fair")
     if fair is not None and len(fair):

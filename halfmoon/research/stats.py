@@ -225,6 +225,10 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
         lines.append(f"deals of    {run['source']}")
     # an unfinished or live run says so before any figure
     lines += [f"NOTE        {note}" for note in run.get("notes", [])]
+    if s.get("pooled"):
+        from .pool import pooled_lines
+
+        lines += pooled_lines(s)
     if s.get("solver_versions"):
         budgets = ", ".join(f"{b:,}" for b in s["budgets"])
         lines.append(f"solver      version {', '.join(s['solver_versions'])}, "
@@ -234,7 +238,8 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
         f"wins        {s['wins']:>9,}   {pct(s['wins'] / n if n else math.nan)}",
         f"losses      {s['losses']:>9,}   {pct(s['losses'] / n if n else math.nan)}",
         f"unresolved  {s['unresolved']:>9,}   {pct(s['unresolved'] / n if n else math.nan)}",
-        f"win rate    {pct(s['win_rate'])}   95 % interval {pct(s['ci_low']).strip()} – "
+        f"win rate    {pct(s['win_rate'])}   {100 * s.get('confidence', 0.95):g} % interval "
+        f"{pct(s['ci_low']).strip()} – "
         f"{pct(s['ci_high']).strip()}"
         + ("  (unresolved as losses – as wins)" if s["unresolved"] else "  (Wilson)"),
     ]
@@ -244,7 +249,24 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
                  + f"  (all deals {duration(sec['total'])})")
     lines.append("positions   " + "  ".join(f"{k} {nod[k]:,.0f}" if nod[k] == nod[k] else f"{k} n/a"
                                           for k in ("p50", "p90", "p99", "max")))
+    if s.get("provenance"):
+        from .provenance import provenance_words
+
+        lines.append(f"made by     {provenance_words(s['provenance'])}")
     return "\n".join(lines) + "\n"
+
+
+def z_of(confidence: float) -> float:
+    """The z of a two-sided interval of ``confidence`` (0.95 -> 1.96, to the usual two
+    decimals: :data:`Z95` itself, so that 95 % intervals are the ones every page gives);
+    a ValueError outside (0, 1)."""
+    from statistics import NormalDist
+
+    if not 0 < confidence < 1:
+        raise ValueError(f"a confidence is a share in (0, 1), got {confidence}")
+    if round(confidence, 6) == 0.95:
+        return Z95
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def duration(seconds: Optional[float]) -> str:
@@ -333,15 +355,24 @@ class FirstMoves:
     verdict: str  # of the deal itself
 
 
-def first_move_winnability(deal: Union[Deal, str, int], budget: int = 100_000) -> FirstMoves:
+def first_move_winnability(deal: Union[Deal, str, int], budget: int = 100_000,
+                           verdict: Optional[str] = None) -> FirstMoves:
     """Solve the position after each legal first move (``budget`` positions each).
 
     A deal where few first moves keep it winnable is hard to start well; one where
     every move does is forgiving.  Moves whose solve ran out of budget are counted
-    in ``unresolved``.
+    in ``unresolved``.  ``verdict``: the deal's own, where a run settled it (its budget
+    larger than ``budget``): kept as the deal's verdict, never "unresolved"; of a deal proved
+    lost every first move loses (a move from a lost position leads to a lost one), so none
+    is solved again.
     """
+    from halfmoon.game.engine import Game
+
     from .analysis import analyse
 
+    if verdict == "loss":
+        n = len(list(Game(_as_deal(deal)).legal_moves))
+        return FirstMoves(moves=n, winnable=0, losing=n, unresolved=0, verdict="loss")
     a = analyse(deal, budget=budget)
     verdicts = [m.verdict for m in a.moves]
     return FirstMoves(
@@ -349,23 +380,37 @@ def first_move_winnability(deal: Union[Deal, str, int], budget: int = 100_000) -
         winnable=verdicts.count("win"),
         losing=verdicts.count("loss"),
         unresolved=verdicts.count("unresolved"),
-        verdict=a.verdict,
+        verdict=a.verdict if verdict in (None, "unresolved") else verdict,
     )
 
 
-def first_move_table(numbers: Iterable[int], budget: int = 100_000) -> pd.DataFrame:
-    """:func:`first_move_winnability` for several deal numbers, one row each.  The share of
+def _as_deal(deal: Union[Deal, str, int]) -> Deal:
+    if isinstance(deal, Deal):
+        return deal
+    if isinstance(deal, int):
+        return Deal.from_number(deal)
+    from halfmoon.game.inputs import load_deal
+
+    return load_deal(deal)
+
+
+def first_move_table(numbers: Iterable[int], budget: int = 100_000,
+                     verdicts: Optional[dict] = None) -> pd.DataFrame:
+    """:func:`first_move_winnability` for several deal numbers, one row each; ``verdicts``:
+    each deal's verdict in the run (deal number -> verdict), kept as the row's.  The share of
     the first moves that keep the win is known only where every move was settled
     (``winnable_share``, NaN where some were not); ``winnable_low`` and ``winnable_high``
-    bound it, the unresolved moves counted as losing, then as winning."""
+    bound it, the unresolved moves counted as losing, then as winning (of a won deal, one
+    move at least keeps the win)."""
     rows = []
     for n in numbers:
-        f = first_move_winnability(int(n), budget)
+        f = first_move_winnability(int(n), budget, (verdicts or {}).get(int(n)))
         rows.append({"deal": int(n), **asdict(f)})
     df = pd.DataFrame(rows, columns=["deal", "moves", "winnable", "losing", "unresolved",
                                      "verdict"])
     moves = df["moves"].where(df["moves"] > 0)
-    df["winnable_low"] = df["winnable"] / moves
+    won = (df["verdict"] == "win") & (df["moves"] > 0)
+    df["winnable_low"] = df["winnable"].where(~won, df["winnable"].clip(lower=1)) / moves
     df["winnable_high"] = (df["winnable"] + df["unresolved"]) / moves
     df["winnable_share"] = df["winnable_low"].where(df["unresolved"] == 0)
     return df

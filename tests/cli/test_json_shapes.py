@@ -14,6 +14,7 @@ from halfmoon.cli.output import SCHEMA, is_time_key
 
 USAGE = ROOT / "docs" / "usage.md"
 PROMPT = "    $ halfmoon "
+SOURCE_KEYS = ("commit", "changed")  # of provenance: the checkout's, not the example's
 
 
 def examples() -> list[tuple[list[str], object]]:
@@ -54,6 +55,10 @@ def differences(documented, real, where="") -> list[str]:
                 out.append(f"{where}.{key} (missing)")
             elif is_time_key(key):
                 out += _times_differ(value, real[key], f"{where}.{key}")
+            elif key in SOURCE_KEYS and where.endswith(".provenance"):
+                # the commit the source is at, and whether it has changes: of the checkout
+                if not (real[key] is None or type(real[key]) is type(value)):
+                    out.append(f"{where}.{key}: {real[key]!r}")
             else:
                 out += differences(value, real[key], f"{where}.{key}")
         return out

@@ -111,3 +111,46 @@ def test_batch_in_a_log_ends_with_a_progress_line_and_quiet_is_silent(capsys, tm
     status, out, err = run(capsys, "batch", "--range", "0:20", "--workers", "1", "--budget",
                            "20000", "--out", str(tmp_path / "b"), "--quiet")
     assert status == 0 and err == "" and "20 solved now" in out
+
+
+def test_formats_and_confidence_not_known_are_one_line(capsys, tmp_path):
+    assert_one_line_error(capsys, ["findings", str(tmp_path), "--formats", "csv,docx"],
+                          "--formats: unknown format 'docx'")
+    assert_one_line_error(capsys, ["report", str(tmp_path), "--formats", "xls"],
+                          "--formats: unknown format 'xls'")
+    for bad in ("0", "1", "95"):
+        assert_one_line_error(capsys, ["stats", str(tmp_path), "--confidence", bad],
+                              "--confidence must be a share in (0, 1)")
+
+
+def _run(tmp_path, name, lo, hi):
+    """A run of deals lo..hi-1 of one made-up run of 60 (every tenth lost)."""
+    from results_samples import make_rows, write_results
+
+    return str(write_results(tmp_path / name, make_rows((["win"] * 9 + ["loss"]) * 6)[lo:hi]))
+
+
+def test_stats_of_several_runs_pools_them_and_json_is_rounded(capsys, tmp_path):
+    import json
+
+    from cli_helpers import run
+
+    a, b = _run(tmp_path, "a", 0, 40), _run(tmp_path, "b", 30, 60)
+    union = _run(tmp_path, "u", 0, 60)
+    status, out, _ = run(capsys, "stats", a, b, "--json", "--confidence", "0.99")
+    pooled = json.loads(out)
+    status_u, out_u, _ = run(capsys, "stats", union, "--json", "--confidence", "0.99")
+    one = json.loads(out_u)
+    assert status == status_u == 0
+    for key in ("deals", "wins", "losses", "win_rate", "ci_low", "ci_high", "confidence"):
+        assert pooled[key] == one[key], key
+    assert pooled["deals"] == 60 and pooled["pooled"]["deals_counted_once"] == 10
+    assert pooled["confidence"] == 0.99 and pooled["win_rate"] == 0.9
+    # rates to a millionth, positions to a tenth: what they mean, no float noise
+    assert pooled["ci_low"] == round(pooled["ci_low"], 6) and len(str(pooled["ci_low"])) <= 8
+    assert all(v == round(v, 1) for v in pooled["nodes"].values())
+    assert one["provenance"]["package"] == "halfmoon"
+    status, out, _ = run(capsys, "stats", a, b)
+    assert status == 0 and "pooled      2 runs, 70 rows: each deal counted once (10 held by" in out
+    assert "99 % interval" not in out and "95 % interval" in out
+    assert "made by     halfmoon " in out

@@ -62,3 +62,21 @@ def test_missing_data_names_what_is_missing(tmp_path, capsys):
     assert main(["--data", str(tmp_path), "--page", str(tmp_path / "p.md")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no findings data" in err[0]
+
+
+def test_the_hardest_table_says_what_its_positions_count_and_where_they_gather():
+    """9 of a run's 20 hardest had 62,603–62,742 positions: turns of the portfolio, and the
+    page said nothing of it."""
+    import pandas as pd
+
+    from halfmoon.report.findings import _hardest_words, clusters
+
+    nodes = [62_603, 62_650, 62_742, 30_500, 30_600, 95_000, 200_000]
+    assert clusters(nodes) == [(30_500, 2), (62_603, 3)]
+    hd = pd.DataFrame({"nodes": nodes, "settled_by": ["grouping"] * 5 + ["quick", "urgency"]})
+    text = _hardest_words(hd)
+    assert "a count is the cost to this solver, not a difficulty of the deal in itself" in text
+    assert "Here 5 of the 7 deals were settled by the grouping search." in text
+    assert ("5 of their counts gather within 0.5 % of another's (2 near 30,500, 3 near 62,603 "
+            "positions)") in text
+    assert "gather" not in _hardest_words(hd.assign(nodes=[10, 20, 40, 80, 160, 320, 640]))

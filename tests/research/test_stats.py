@@ -294,3 +294,19 @@ def test_times_in_a_persons_units_with_three_significant_digits():
                                   12.34, 4000, 0, 1e-7, None, float("nan"))] == \
         ["0.0340 ms", "0.0349 ms", "0.273 ms", "50.0 ms", "999 ms", "1.0 s", "12.3 s",
          "4,000 s", "0 ms", "< 0.001 ms", "n/a", "n/a"]
+
+
+def test_the_runs_verdict_is_kept_and_a_proved_loss_loses_every_first_move():
+    """The difficulty notebook labelled a proved loss and two proved wins "unresolved" (the
+    deal solved again at the first moves' small budget) and read 0–100 % for each."""
+    from solver import solve
+
+    loss = next(n for n in range(400) if solve(n, budget=200_000).verdict == "loss")
+    assert solve(5, budget=200_000).verdict == "win"
+    t = stats.first_move_table([loss, 5], budget=50, verdicts={loss: "loss", 5: "win"})
+    lost, won = t.iloc[0], t.iloc[1]
+    assert lost["verdict"] == "loss" and lost["losing"] == lost["moves"] > 0
+    assert lost["winnable_share"] == 0.0  # proved: no move keeps a lost deal winnable
+    assert won["verdict"] == "win" and won["unresolved"] == won["moves"] == 12
+    # a won deal has a move that keeps the win: the range starts at one move, not 0 %
+    assert (won["winnable_low"], won["winnable_high"]) == (1 / 12, 1.0)
