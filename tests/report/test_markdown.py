@@ -101,3 +101,22 @@ def test_the_charts_of_an_unfinished_run_say_so_as_the_page_does(tmp_path):
     r = fig.canvas.get_renderer()
     assert not said.get_window_extent(r).overlaps(fig.axes[0].get_window_extent(r))
     assert fig.get_size_inches()[1] > 3.6  # room added over the chart, not taken from it
+
+
+def test_the_report_for_a_paper_tables_as_csv_and_latex_charts_as_svg_and_pdf(written,
+                                                                              tmp_path):
+    import pandas as pd
+
+    results = written[0].parent.parent / "results"
+    path = markdown.write_report(results, tmp_path / "out", players=False,
+                                 formats=("csv", "latex", "svg", "pdf"))
+    out = path.parent
+    for chart in ("win-rate", "nodes", "by-feature"):
+        assert (out / f"{chart}.svg").exists() and (out / f"{chart}.pdf").exists()
+    tables = sorted(p.name for p in (out / "tables").iterdir())
+    assert "table-2-1.csv" in tables and "table-2-1.tex" in tables
+    counts = pd.read_csv(out / "tables" / "table-2-1.csv", dtype=str)
+    text = path.read_text()
+    assert list(counts.columns) == ["deals", "wins", "losses", "unresolved"]
+    assert f"| {' | '.join(counts.iloc[0])} |" in text  # the page's own row, cell for cell
+    assert "Made by halfmoon " in text and "solver version" in text
