@@ -285,8 +285,11 @@ def _fatal_lines(fatal: pd.DataFrame, img) -> list[str]:
                       for r in f.itertuples()])
     shown, every = fatal_shown(fatal)
     if len(shown) < len(every):
-        L += ["", f"The chart draws {len(shown)} of the table's {len(every)} players "
-              f"({name_list([f'`{p}`' for p in shown])}): more lines would hide each other."]
+        left = name_list([f"`{p}`" for p in every if p not in shown])
+        L += ["", f"The chart draws only {name_list([f'`{p}`' for p in FATAL_SHOWN])} of the "
+              "table's players, four lines at most so that none hides another: here "
+              f"{len(shown)} of its {len(every)} ({name_list([f'`{p}`' for p in shown])}; not "
+              f"{left})."]
     L += ["", img("fair-fatal.png", "where the fair players' games are lost"), ""]
     top = f[f["player"] == "fair"] if (f["player"] == "fair").any() else f.iloc[-1:]
     r = top.iloc[0]

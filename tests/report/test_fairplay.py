@@ -140,8 +140,9 @@ def test_a_chart_of_some_players_says_which():
     fatal = fatal_points(pd.DataFrame(rows), None)
     text = "\n".join(fair_section({"fair-ladder": _ladder(), "fair-fatal": fatal},
                                   lambda f, alt: f"![{alt}]({f})"))
-    assert ("The chart draws 4 of the table's 6 players (`greedy`, `lookahead`, `tuned` and "
-            "`fair`)") in text
+    assert ("The chart draws only `greedy`, `lookahead`, `tuned` and `fair` of the table's "
+            "players, four lines at most so that none hides another: here 4 of its 6 (`greedy`, "
+            "`lookahead`, `tuned` and `fair`; not `random` and `rollout`).") in text
     from halfmoon.report import charts, fair_charts
 
     ax = charts.figure(7, 3).add_subplot()
