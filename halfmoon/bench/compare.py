@@ -156,6 +156,10 @@ def compare_lines(c: dict) -> list[str]:
         lines.append(f"{key.upper()}: {s['name']}: solver version {s['solver_version']}, "
                      f"commit {commit}, made {s['created']} on {s['cpu']}"
                      + (" (marked busy)" if s["busy"] else ""))
+    da, db = c["a"]["solver_digest"], c["b"]["solver_digest"]
+    if da and db:
+        lines.append(f"solver source: the same ({da})" if da == db else
+                     f"solver source: different ({da}; {db})")
     lines.append("")
     for part, cell in c["parts"].items():
         a, b = cell["a"], cell["b"]

@@ -42,6 +42,12 @@ def test_the_same_code_at_two_times_is_not_told_apart():
     assert cell["widened_by"] == pytest.approx(62 / 60, rel=1e-3)
     assert cell["low"] == pytest.approx(rb["low"] / ra["high"] / (62 / 60), rel=1e-3)
     assert cell["high"] == pytest.approx(rb["high"] / ra["low"] * (62 / 60), rel=1e-3)
+    from halfmoon.bench.compare import compare_lines
+
+    a["machine"]["solver_digest"] = b["machine"]["solver_digest"] = "abc"
+    assert "solver source: the same (abc)" in compare_lines(compare_results(a, b))
+    b["machine"]["solver_digest"] = "def"
+    assert "solver source: different (abc; def)" in compare_lines(compare_results(a, b))
 
 
 def test_a_faster_solver_is_told_apart_and_a_shared_core_widens_the_interval():
