@@ -142,7 +142,7 @@ def write_history(history: Path = HISTORY, current: Path = STANDARD) -> list[Pat
     fig.savefig(chart)
     plt.close(fig)
     print(f"{index.relative_to(ROOT) if index.is_relative_to(ROOT) else index}: "
-          f"{len(rows)} versions")
+          f"{len(rows)} version{'s' if len(rows) != 1 else ''}")
     return [index, chart]
 
 
