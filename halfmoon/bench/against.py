@@ -69,9 +69,21 @@ def checkout(rev: str, root: Path = ROOT, home: Optional[Path] = None
     commit = resolve(rev, root)
     place = (home or revisions_home()) / commit[:12]
     source, cache = place / "src", place / "numba-cache"
+    place.mkdir(parents=True, exist_ok=True)
+    lock = open(place / "lock", "w")  # one run of a revision at a time: each makes its export
+    try:
+        import fcntl
+
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # not POSIX: no lock
+        pass
+    except OSError:
+        lock.close()
+        raise BenchError(f"--against {rev}: another halfmoon bench is running that revision "
+                         f"(its export in {source}); run this one after it") from None
     if source.exists():  # left by a run that was killed
         shutil.rmtree(source)
-    source.mkdir(parents=True)
+    source.mkdir()
     try:
         present = [name for name in EXPORTED if subprocess.run(
             ["git", "-C", str(root), "cat-file", "-e", f"{commit}:{name}"],
@@ -87,6 +99,7 @@ def checkout(rev: str, root: Path = ROOT, home: Optional[Path] = None
         yield commit, source, cache
     finally:
         shutil.rmtree(source, ignore_errors=True)
+        lock.close()  # and with it the lock
 
 
 def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget: int,

@@ -122,6 +122,10 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
     p = Progress(progress)
     cores = usable_cores()
     machine = describe(ROOT)
+    if revision is not None:  # read before its workers start, from what they import
+        from .machine import solver_digest
+
+        revision_digest = solver_digest(revision[2] / "solver")
     watch = Watch(workers=n)
     p.say(f"suite {suite} ({spec.about}; {spec.minutes} on two cores), solver "
           + (f"of {revision[0]} ({revision[1][:12]})" if revision is not None
@@ -182,10 +186,8 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
         lane.close()
     watch.stop()
     if revision is not None:
-        from .machine import solver_digest
-
         machine.update(solver_version=lanes[0].solver_version, commit=revision[1], dirty=False,
-                       solver_digest=solver_digest(revision[2] / "solver"))
+                       solver_digest=revision_digest)
     result = {
         "schema": SCHEMA,
         "suite": suite,

@@ -46,6 +46,10 @@ def test_a_revision_is_exported_outside_the_repository_and_removed_after(repo, t
     with checkout(commit[:8], repo, home=tmp_path / "cache") as again:
         assert again == (commit, home, cache)
         assert (home / "solver" / "api.py").stat().st_mtime == stamp  # what numba checks
+        with pytest.raises(BenchError, match="another halfmoon bench is running"):
+            with checkout("HEAD", repo, home=tmp_path / "cache"):
+                pass
+        assert (home / "solver" / "api.py").is_file()  # the running one's export kept
     after = subprocess.run(["git", "-C", str(repo), "worktree", "list"], capture_output=True,
                            text=True).stdout
     assert after == worktrees_before and not (repo / "build").exists()
