@@ -158,7 +158,7 @@ def add_bench(p: argparse.ArgumentParser):
     sub = p.add_subparsers(dest="bench_action", metavar="compare", parser_class=type(p))
     c = sub.add_parser("compare", help="two saved results, B against A, without a rerun",
                        description="Two saved results (bench.json or its folder), B against "
-                       "A: the ratio of their rates with a 95 %% interval that holds the "
+                       "A: the ratio of their rates with a 95 % interval that holds the "
                        "rounds of each and the machine's drift between the two runs (the "
                        "reference workload, the workers' share of a core); \"not told "
                        "apart\" where it holds 1. To measure a change, run both in one run "

@@ -70,6 +70,9 @@ def test_against_a_saved_result_gives_the_ratio(capsys, tmp_path, few_deals):
 @pytest.mark.parametrize("argv, fragment", [
     (["--workers", "0"], "--workers must be at least 1"),
     (["--budget", "0"], "--budget must be at least 1"),
+    (["--rounds", "0"], "--rounds must be at least 1"),
+    (["--revision", "HEAD", "--against", "HEAD"], "--revision measures another revision alone"),
+    (["--revision", "no-such-revision"], "no such revision"),
     (["--against", "no-such-revision"], "no such revision"),
     (["--against", "missing.json"], "not a saved benchmark result"),
     (["--refit-tail-model"], "--refit-tail-model needs the standard suite"),
