@@ -205,10 +205,10 @@ def solver_digest(folder: Optional[Path] = None) -> str:
     path there and its bytes.  Any change of the search changes it, whatever its version."""
     import hashlib
 
-    if folder is None:
-        import solver
+    if folder is None:  # where the package this process imports lies (not loaded for it)
+        import importlib.util
 
-        folder = Path(solver.__file__).parent
+        folder = Path(importlib.util.find_spec("solver").submodule_search_locations[0])
     h = hashlib.sha256()
     for path in sorted(folder.rglob("*.py"), key=lambda q: q.relative_to(folder).as_posix()):
         h.update(path.relative_to(folder).as_posix().encode() + b"\0")

@@ -251,7 +251,7 @@ def _formats(text: str) -> tuple:
 
 
 def cmd_findings(args: argparse.Namespace) -> int:
-    from halfmoon.report.findings import write_findings
+    from halfmoon.report.findings_out import write_findings
 
     for name in ("workers", "players_deals", "forgiveness_deals"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
@@ -268,14 +268,14 @@ def cmd_findings(args: argparse.Namespace) -> int:
         check_output_dir(args.out, "--out")
     if args.work is not None:
         check_output_dir(args.work, "--work")
-    from halfmoon.report.findings import check_out, default_out
+    from halfmoon.report.findings_out import check_out, default_out
 
     out = default_out(args.census, args.work) if args.out is None else args.out
     replaced = check_out(out, args.census, force=args.force, partial=args.partial)
     if replaced:
         print(f"halfmoon: --force: replacing {replaced} in {out}", file=sys.stderr)
     if args.fair_only:
-        from halfmoon.report.findings import write_fair
+        from halfmoon.report.findings_out import write_fair
 
         page = write_fair(args.census, args.out, force=True, workers=args.workers,
                           fair_deals=args.fair_deals, progress=not args.quiet, work=args.work,

@@ -93,15 +93,3 @@ def pooled_summary(paths: Sequence[Union[str, Path]], z: float = Z95) -> dict:
     s = summarize(rows, z)
     s["pooled"] = {"runs": runs, "rows": total, "deals_counted_once": total - len(rows)}
     return s
-
-
-def pooled_lines(s: dict) -> list[str]:
-    """The pooled runs in words, for ``halfmoon stats`` of several runs."""
-    p = s["pooled"]
-    lines = [f"pooled      {len(p['runs'])} runs, {p['rows']:,} rows: each deal counted once "
-             f"({p['deals_counted_once']:,} held by more than one run)"]
-    for r in p["runs"]:
-        shared = f", {r['shared']:,} of them in a run before" if r["shared"] else ""
-        lines.append(f"  run       {r['results']}: {r['deals']:,} deals{shared}, budget "
-                     f"{', '.join(f'{b:,}' for b in r['budgets'])}")
-    return lines

@@ -226,8 +226,6 @@ def format_summary(summary: dict, source: Optional[str] = None) -> str:
     # an unfinished or live run says so before any figure
     lines += [f"NOTE        {note}" for note in run.get("notes", [])]
     if s.get("pooled"):
-        from .pool import pooled_lines
-
         lines += pooled_lines(s)
     if s.get("solver_versions"):
         budgets = ", ".join(f"{b:,}" for b in s["budgets"])
@@ -414,3 +412,15 @@ def first_move_table(numbers: Iterable[int], budget: int = 100_000,
     df["winnable_high"] = (df["winnable"] + df["unresolved"]) / moves
     df["winnable_share"] = df["winnable_low"].where(df["unresolved"] == 0)
     return df
+
+
+def pooled_lines(s: dict) -> list[str]:
+    """The pooled runs in words, for ``halfmoon stats`` of several runs."""
+    p = s["pooled"]
+    lines = [f"pooled      {len(p['runs'])} runs, {p['rows']:,} rows: each deal counted once "
+             f"({p['deals_counted_once']:,} held by more than one run)"]
+    for r in p["runs"]:
+        shared = f", {r['shared']:,} of them in a run before" if r["shared"] else ""
+        lines.append(f"  run       {r['results']}: {r['deals']:,} deals{shared}, budget "
+                     f"{', '.join(f'{b:,}' for b in r['budgets'])}")
+    return lines

@@ -132,23 +132,3 @@ def test_findings_of_a_run_in_the_repository_leave_git_status_clean(tmp_path):
     ignored = subprocess.run(["git", "check-ignore", "-q", "results/_findings/findings.md"],
                              cwd=ROOT)
     assert ignored.returncode == 0
-
-
-def test_a_page_made_before_runs_were_recorded_is_known_by_its_batch_command(finished, tmp_path):
-    """The shipped page's data name their census only by its batch command: ``make findings``
-    redraws it without --force, wherever the census lies now; any other run needs --force."""
-    from halfmoon.report.findings import check_out
-    from halfmoon.research.census import FindingsError
-
-    docs = tmp_path / "docs"
-    (docs / "findings").mkdir(parents=True)
-    (docs / "findings.md").write_text("# Half Moon, measured\n")
-    old = {"command": "halfmoon batch --range 600:800 --out elsewhere --chunk-size 250",
-           "deals": 200, "created": "2026-12-01T00:00:00+00:00"}
-    (docs / "findings" / "summary.json").write_text(json.dumps(old))
-    assert check_out(docs, finished) is None
-    old["command"] = "halfmoon batch --random 1000000 --seed 2026 --out census --chunk-size 5000"
-    (docs / "findings" / "summary.json").write_text(json.dumps(old))
-    with pytest.raises(FindingsError, match="holds the page of another run"):
-        check_out(docs, finished)
-    assert check_out(docs, finished, force=True).startswith("the page of another run")

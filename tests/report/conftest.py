@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from halfmoon.report.findings import write_findings
+from halfmoon.report.findings_out import write_findings
 from halfmoon.research.stats import make_sample
 
 

@@ -17,7 +17,8 @@ import pytest
 import halfmoon.research.pieces as pieces
 from halfmoon.batch import deals_from_range, run_batch
 from halfmoon.batch.results import load_results
-from halfmoon.report.findings import load_data, write_findings
+from halfmoon.report.findings import load_data
+from halfmoon.report.findings_out import write_findings
 from halfmoon.research.census import sample_keys
 
 OPTIONS = dict(seed=3, players_deals=60, forgiveness_deals=3, recheck_share=0.01,
@@ -112,7 +113,7 @@ def test_an_unchanged_run_is_read_back_and_an_option_redoes_only_its_stage(grown
 
 
 def test_the_fair_stage_alone_on_a_grown_run_brings_every_stage_up_to_date(grown, capsys):
-    from halfmoon.report.findings import write_fair
+    from halfmoon.report.findings_out import write_fair
 
     early = grown["early"]
     run_batch(deals_from_range(0, 400), early, chunk_size=100, workers=2, progress=False)

@@ -21,7 +21,8 @@ import pytest
 
 from halfmoon.batch import deals_from_random, deals_from_range, run_batch
 from halfmoon.batch.sources import population
-from halfmoon.report.findings import load_data, write_findings
+from halfmoon.report.findings import load_data
+from halfmoon.report.findings_out import write_findings
 
 RANGE = dict(seed=3, players_deals=150, forgiveness_deals=4, recheck_share=0.01,
              recheck_limit=10.0, fair_deals=6, fair_samples=2)
