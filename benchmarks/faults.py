@@ -24,8 +24,9 @@ Each failure kind is counted per command and signal:
   processes left after the command exited included.
 - ``lines``: after a SIGINT, the command's one line ("halfmoon: interrupted", the batch's
   "halfmoon: interrupted: N of M deals done in DIR; ...", the board's "stopped") missing;
-  ``noise``: any other line after the SIGINT (but for the board's start lines and
-  progress lines: ordinary output).
+  ``noise``: any other line after the SIGINT (but for the board's start lines, the bench's
+  first line and progress lines: ordinary output, printed before a Ctrl-C held amid an
+  import took effect).
 - ``left``: a process carrying the trial's mark (``HALFMOON_FAULT_TRIAL`` in its
   environment, found in /proc even if it left the group) alive 2 s after the command
   exited, or the output pipes still open (then killed).
@@ -84,8 +85,10 @@ DONE = {"solve": r"^lost: ", "analyse": r"^position: ", "batch": r" deals \([\d,
         "bench": r"^written: ", "findings": r"^findings written to ", "players": r"^ceiling "}
 ONE_LINE = r"^halfmoon: interrupted\b"
 SAID = re.compile(r"interrupted: ([\d,]+) of ([\d,]+) deals done in ")
+# a command's own output, printed before its Ctrl-C took effect (one held amid an import
+# comes once the import is done): the board's start lines, the bench's first line, progress
 ORDINARY = re.compile(r"^(Half Moon board at |games kept in |halfmoon: compiling |"
-                      r"halfmoon [\w ]+: [\d,]+ of [\d,]+ )")
+                      r"halfmoon bench: suite |halfmoon [\w ]+: [\d,]+ of [\d,]+ )")
 TRACE = re.compile(r"Traceback \(most recent call last\)|^\s*Exception ignored|"
                    r"^\s*([\w.]+\.)?\w*(Error|Exception|Warning)(:|$)|^\s*KeyboardInterrupt\s*$")
 
