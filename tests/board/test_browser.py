@@ -1072,3 +1072,39 @@ def test_browser_a_tap_from_a_stale_tab_says_the_game_changed(browser, board_url
     finally:
         context.close()
     assert errors == [], errors
+
+
+def test_browser_a_change_the_file_cannot_keep_is_said_and_not_made(browser, tmp_path):
+    """The board's file of games made unwritable while it serves (its permissions changed,
+    the disk full): a tap is not made, the page says why in its notice (not "another tab"),
+    and once the file can be written again the same tap is made."""
+    import sqlite3
+
+    from playwright.sync_api import expect
+
+    from halfmoon.board.store import SavedGames
+
+    saved = SavedGames(tmp_path / "games.sqlite3")
+    board = Board(shared_pool(), start_deal=EXAMPLE, saved=saved)
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    errors = []
+    try:
+        with _served(create_app(board)) as url:
+            page = open_board(context, url, errors)
+            writable = saved._db
+            saved._db = sqlite3.connect(f"{saved.path.resolve().as_uri()}?mode=ro", uri=True,
+                                        isolation_level=None, check_same_thread=False)
+            for _ in range(2):  # and again: the same answer
+                card(page, "P1").click()
+                expect(page.locator("#notice")).to_contain_text(
+                    "nothing was done: the board's file of games could not keep the change")
+                expect(page.locator("#notice")).not_to_contain_text("another tab")
+                expect(card(page, "P1")).not_to_have_class(re.compile(r"\bselected\b"))
+            saved._db.close()
+            saved._db = writable
+            card(page, "P1").click()
+            expect(card(page, "P1")).to_have_class(re.compile(r"\bselected\b"))
+    finally:
+        context.close()
+        saved.close()
+    assert errors == [], errors
