@@ -211,10 +211,14 @@ def standing_words(t: pd.DataFrame) -> tuple[list[str], str]:
     st = ladder_standings(t)
     high = float(fair["win_rate"].max())
     if st is None:  # findings kept before the differences from the top were
-        top = [str(fair.loc[fair["win_rate"].idxmax(), "player"])]
+        top = [str(p) for p in fair.loc[fair["win_rate"] == high, "player"]]
+        if len(top) > 1:
+            return top, (f"The fair players with the highest win rate here tie "
+                         f"({name_list([f'`{p}`' for p in top])}, {100 * high:.2f} % each): "
+                         "none is told apart as the best.")
         return top, (f"The fair player with the highest win rate here is `{top[0]}` "
-                     f"({100 * high:.2f} %); these findings hold no comparison of it with each "
-                     "other, so none is called the best.")
+                     f"({100 * high:.2f} %); these findings keep no paired difference of the "
+                     "others from it, so none is called the best.")
     st = st[fair.index]
     top = [p for p, v in zip(fair["player"], st) if v in (BEST, HIGHEST, TIED)]
     close = name_list([f"`{p}`" for p, v in zip(fair["player"], st) if v == CLOSE])

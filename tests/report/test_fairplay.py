@@ -37,6 +37,17 @@ def test_the_section_tables_every_player_and_links_its_charts():
     assert "wins back" not in text
 
 
+def test_a_tie_at_the_top_of_findings_kept_without_differences_is_said_a_tie():
+    """Findings kept before the paired differences from the top (the shipped census's):
+    two players at the highest rate are a tie, never one of them the highest."""
+    t = _ladder()
+    t.loc[t["player"] == "greedy", ["won", "win_rate"]] = [4, 0.4]
+    text = "\n".join(fair_section({"fair-ladder": t}, lambda f, alt: f))
+    assert ("The fair players with the highest win rate here tie (`greedy` and `fair`, 40.00 % "
+            "each): none is told apart as the best.") in text
+    assert "highest win rate here is" not in text
+
+
 def test_without_fair_data_the_section_says_so():
     text = "\n".join(fair_section({}, lambda f, alt: f))
     assert "Not in these findings yet" in text
