@@ -264,6 +264,8 @@ def cmd_findings(args: argparse.Namespace) -> int:
     if not args.limit > 0:
         raise _UsageError(f"--limit must be a positive number of seconds, got {args.limit}")
     formats = _formats(args.formats)
+    if args.confidence is not None:
+        _z(args.confidence)
     if args.out is not None:
         check_output_dir(args.out, "--out")
     if args.work is not None:
@@ -279,7 +281,7 @@ def cmd_findings(args: argparse.Namespace) -> int:
 
         page = write_fair(args.census, args.out, force=True, workers=args.workers,
                           fair_deals=args.fair_deals, progress=not args.quiet, work=args.work,
-                          formats=formats)
+                          formats=formats, confidence=args.confidence)
     else:
         page = write_findings(args.census, args.out, force=True, partial=args.partial,
                               seed=args.seed, workers=args.workers,
@@ -287,7 +289,8 @@ def cmd_findings(args: argparse.Namespace) -> int:
                               forgiveness_deals=args.forgiveness_deals,
                               recheck_share=args.recheck, recheck_limit=args.limit,
                               progress=not args.quiet, work=args.work, fair_deals=args.fair_deals,
-                              formats=formats)
+                              formats=formats,
+                              confidence=0.95 if args.confidence is None else args.confidence)
     print(f"findings written to {page}")
     return 0
 
@@ -340,6 +343,9 @@ def add_findings(p: argparse.ArgumentParser):
                    help="only add the fair-play stage to the findings already in --out (made from"
                    " this census, with their seed, samples and budget), and redraw the page; if"
                    " the run grew since, every stage is brought up to date with their options")
+    p.add_argument("--confidence", type=float, default=None, metavar="C",
+                   help="the confidence of every interval of the page, its charts and data, a "
+                   "share in (0, 1) (default: 0.95; with --fair-only: the findings' own)")
     _add_formats(p)
     add_quiet(p)
     return cmd_findings

@@ -62,7 +62,8 @@ def frame_values(ax, low, high) -> None:
 
 def plot_growing_win_rate(ax, run: pd.DataFrame, order: str = RUN_ORDER,
                           min_deals: int = MIN_DEALS) -> None:
-    """The win rate (%) of the sample's first n deals and its 95 % interval, from
+    """The win rate (%) of the sample's first n deals and its interval (at the current
+    confidence, :func:`.stats.at_confidence`), from
     ``min_deals`` deals on (``run``: ``n, win_rate, ci_low, ci_high`` as shares); ``order``
     says which deals come first, the sample's size stands over the chart."""
     total = int(run["n"].max()) if len(run) else 0
@@ -73,7 +74,7 @@ def plot_growing_win_rate(ax, run: pd.DataFrame, order: str = RUN_ORDER,
         ax.set_axis_off()
         return
     ax.fill_between(run["n"], 100 * run["ci_low"], 100 * run["ci_high"], color="#90caf9",
-                    alpha=0.7, label="95 % interval")
+                    alpha=0.7, label=f"{stats.confidence_words()} interval")
     ax.plot(run["n"], 100 * run["win_rate"], color=BLUE, lw=1.2, label="win rate")
     ax.set_xscale("log")
     first, last = int(run["n"].iloc[0]), int(run["n"].iloc[-1])

@@ -31,7 +31,7 @@ STANDING_LABEL = {"best": "the best: highest win rate, told apart from each othe
 
 
 def plot_fair_ladder(ax, t: pd.DataFrame) -> None:
-    """Each player's win rate on the fair-play deals, with its 95 % interval, the solver
+    """Each player's win rate on the fair-play deals, with its interval, the solver
     (every card shown) last; each fair player's bar says its standing (the highest win rate,
     not told apart from it, below it), as the page's sentence does, in a legend beside."""
     from .fairplay import ladder_standings

@@ -9,7 +9,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from halfmoon.research.stats import duration
+from halfmoon.research.stats import confidence_words, duration
 
 from .style import interval, pct, table_lines
 from .wording import count, largest_share, name_list, points, sample_words, signed, told_apart
@@ -171,7 +171,7 @@ def _ladder_lines(t: pd.DataFrame, img, doc, s: Optional[dict] = None) -> list[s
         rows.append(("every card shown (solver)" if r.player == "solver" else r.player,
                      f"{r.deals:,}", f"{r.won:,}", pct(r.win_rate), interval(r.ci_low, r.ci_high),
                      vs, "" if r.player == "solver" else duration(time)))
-    L += table_lines(("player", "deals", "won", "win rate", "95 % interval",
+    L += table_lines(("player", "deals", "won", "win rate", f"{confidence_words()} interval",
                       "against lookahead (points)",
                       "time a game (median)" if median else "time a game (mean)"), rows)
     at = _samples_note(list(t["player"]))

@@ -21,7 +21,7 @@ import pandas as pd
 
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.research.deadlocks import KINDS, class_table, kind_table, kind_words
-from halfmoon.research.stats import duration
+from halfmoon.research.stats import at_confidence, confidence_words, duration
 
 from .fairplay import fair_section
 from .findings_charts import common_deals, draw_charts, win_rate_order
@@ -81,12 +81,18 @@ def write_page(data_dir: Union[str, Path], page: Union[str, Path], formats=()) -
     """Draw the charts into ``data_dir`` and write the page ``page`` (links relative to it);
     with ``formats`` (:func:`.exports.parse_formats`), its tables also as CSV and LaTeX in
     ``data_dir/tables/`` and its charts also as SVG and PDF beside the PNGs."""
+    d = Path(data_dir)
+    data = load_data(d)
+    # every interval the page, its charts and its tables give: at the data's confidence
+    with at_confidence(float(data["summary"].get("confidence", 0.95))):
+        return _write_page(d, data, page, formats)
+
+
+def _write_page(d: Path, data: dict, page: Union[str, Path], formats=()) -> Path:
     from halfmoon.research.provenance import provenance, provenance_words
 
     from .exports import write_tables
 
-    d = Path(data_dir)
-    data = load_data(d)
     made_by = provenance_words(provenance())
     draw_charts(data, d, formats, made_by)
     here = Path(page).resolve().parent
@@ -118,10 +124,16 @@ def write_page(data_dir: Union[str, Path], page: Union[str, Path], formats=()) -
     return path
 
 
+def _ci() -> str:
+    """An interval's heading, at the page's confidence: ``95 % interval``."""
+    return f"{confidence_words()} interval"
+
+
 def _win_rate_lines(s: dict, img) -> list[str]:
     """Section 1: how often a deal can be won, and how many are dead on arrival."""
     return ["## 1. How often Half Moon can be won", "",
-            f"**{pct(s['win_rate'], 3)}** of deals can be won (95 % Wilson interval "
+            f"**{pct(s['win_rate'], 3)}** of deals can be won "
+            f"({confidence_words()} Wilson interval "
             f"{interval(s['win_low'], s['win_high'], 3)}; {count(s['wins'], 'win')} and "
             f"{count(s['losses'], 'loss', 'losses')} of {count(s['deals'], 'deal')}, "
             f"{s['unresolved']:,} unresolved).", "",
@@ -151,7 +163,7 @@ def _deadlock_lines(losses: pd.DataFrame, img, budget: Optional[int] = None) -> 
          "(`halfmoon.research.deadlocks`; a win of the deal is a win of every projection, so a "
          "lost projection proves the loss)" + _why_budget_words(budget) + ". Over the run's "
          f"{count(len(losses), 'loss', 'losses')}:", ""]
-    L += table_lines(("deadlock", "losses", "share", "95 % interval", "example deal"), rows)
+    L += table_lines(("deadlock", "losses", "share", _ci(), "example deal"), rows)
     L += ["", img("deadlocks.png", "kinds of deadlock"), "",
           "How often each class takes part in the deadlock: " + ", ".join(
               f"{c} {pct(ct.loc[c, 'share'], 1)}" for c in ("J+Q+K",) + CLASSES[:5]) + ". "
@@ -197,7 +209,7 @@ def _feature_lines(ft: pd.DataFrame, deals: int, img) -> list[str]:
             rows.append((f.replace("_", " "), int(r["value"]), f"{int(r['deals']):,}",
                          pct(r["loss_rate"]), interval(r["ci_low"], r["ci_high"])))
     L += [f"Lowest, middle and highest value of each seen in at least {common:,} deals:", ""]
-    L += table_lines(("feature", "value", "deals", "lost", "95 % interval"), rows)
+    L += table_lines(("feature", "value", "deals", "lost", _ci()), rows)
     L += [""]
     return L
 
@@ -234,7 +246,7 @@ def _forgiveness_lines(data: dict, s: dict, img) -> list[str]:
     kb = kb[kb["player"] == "all"] if (kb["player"] == "all").any() else kb
     L += ["", "Share of the legal moves that keep a winnable position winnable, by cards left "
           "(both players' positions):", ""]
-    L += table_lines(("cards left", "positions", "keep it winnable", "95 % interval"),
+    L += table_lines(("cards left", "positions", "keep it winnable", _ci()),
                      [(r.cards_left, f"{r.positions:,}", pct(r.keep_share, 1),
                        interval(r.ci_low, r.ci_high, 1)) for r in kb.itertuples()])
     L += ["", img("forgiveness.png", "share of moves keeping the game winnable"), "",
@@ -265,11 +277,11 @@ def _players_lines(pl: pd.DataFrame, s: dict, img) -> list[str]:
          "move uncovering most pile cards, pairs before triplets, fullest piles first), "
          "lookahead and lookahead3 (the best line of 2 or 3 moves over the cards on show; "
          "rules in `solver/players/simple.py`), against the solver's verdicts.", ""]
-    L += table_lines(("player", "deals", "won", "win rate", "95 % interval", "of the winnable",
+    L += table_lines(("player", "deals", "won", "win rate", _ci(), "of the winnable",
                       "cards left (mean)"), rows)
     if "vs_greedy" in pl:
         L += ["", "Each player against the greedy one on the same deals (difference of the win "
-              "rates in points, paired by deal, with its 95 % interval): " + "; ".join(
+              f"rates in points, paired by deal, with its {_ci()}): " + "; ".join(
                   f"{p.player} {points(p.vs_greedy, p.vs_greedy_low, p.vs_greedy_high)}"
                   for p in pl.itertuples() if p.player not in ("greedy",)) + "."]
     L += ["", img("players.png", "players"), ""]

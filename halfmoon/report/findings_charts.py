@@ -40,7 +40,7 @@ def win_rate_order(summary: dict) -> str:
 
 
 def plot_win_rate(ax, run: pd.DataFrame, order: str = RUN_ORDER) -> None:
-    """The win rate of the run's first n deals and its 95 % interval, from 30 deals on; every
+    """The win rate of the run's first n deals and its interval, from 30 deals on; every
     point and band inside the frame (:func:`.charts.plot_growing_win_rate`)."""
     plot_growing_win_rate(ax, run, order)
 
@@ -154,7 +154,7 @@ def _walked(fatal: pd.DataFrame, player: str) -> int:
 def plot_fatal(ax, fatal: pd.DataFrame, buckets=None) -> None:
     """Where the fatal moves are made: the share of each player's walked games (the page's
     table's denominator) whose fatal move comes with so many cards left, in the table's
-    buckets, with 95 % intervals."""
+    buckets, with intervals (the current confidence's)."""
     from halfmoon.research.forgiveness import CARD_BUCKETS
 
     buckets = CARD_BUCKETS if buckets is None else buckets

@@ -4,6 +4,8 @@ the options the stages were given and the folder the page was written to)."""
 
 from __future__ import annotations
 
+from halfmoon.research.stats import confidence_words
+
 
 def versions(s: dict) -> str:
     return ", ".join(s["solver_versions"])
@@ -90,7 +92,8 @@ def head_lines(s: dict) -> list[str]:
             + (" (the part of it written so far)" if s.get("partial") else "")
             + ", each deal settled by the solver "
             f"(budget {s['budget']:,} positions a deal): **{s['unresolved']:,} unresolved**. "
-            "Every interval is a 95 % interval; every figure says how it was measured.", "",
+            f"Every interval is a {confidence_words(s.get('confidence', 0.95))} interval; every "
+            "figure says how it was measured.", "",
             *_state_lines(s),
             *_scaled_lines(s),
             _versions_sentence(s), "",
@@ -123,6 +126,8 @@ def _findings_command(census: str, s: dict) -> str:
                      f"{o['fair_deals']} --recheck {o['recheck']:g} --limit {o['limit']:g}")
         if o.get("partial"):
             words.append("--partial")
+        if float(o.get("confidence", 0.95)) != 0.95:
+            words.append(f"--confidence {float(o['confidence']):g}")
         return " ".join(words)
     if out is None:  # findings made before their options were kept
         words[0] += " --out docs"

@@ -98,7 +98,8 @@ def write_fair(census: Union[str, Path], out: Union[str, Path, None] = None, *,
     and redraw ``out/findings.md``.  Where the run changed since those findings (it grew, or
     was redone), every stage is brought up to date with the options they were made with
     (:func:`write_findings`; the stages whose rows did not change are read back), so that the
-    page never mixes states of its run."""
+    page never mixes states of its run.  A ``confidence`` other than the findings' own is
+    refused: the page would give intervals at two."""
     from halfmoon.batch.state import run_state
     from halfmoon.research.findings import RunChanged, derive_fair, findings_options, save_fair
 
@@ -107,6 +108,16 @@ def write_fair(census: Union[str, Path], out: Union[str, Path, None] = None, *,
     st = run_state(census)
     check_out(out, census, force=force, partial=not st.finished)
     data_dir = out / DATA_NAME
+    asked = options.pop("confidence", None)
+    if asked is not None and (data_dir / "summary.json").exists():
+        own = float(json.loads((data_dir / "summary.json").read_text(encoding="utf-8"))
+                    .get("confidence", 0.95))
+        if float(asked) != own:
+            from halfmoon.research.census import FindingsError
+
+            raise FindingsError(f"{out}: these findings give {own:g} intervals; --fair-only keeps "
+                                f"them (run the findings again with --confidence {float(asked):g}"
+                                " for all of them)")
     try:
         fair = derive_fair(census, data_dir, **options)
     except RunChanged as exc:

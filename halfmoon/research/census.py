@@ -357,7 +357,8 @@ def _add_counts(acc: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def _feature_table(all_: dict, lost: dict) -> pd.DataFrame:
-    """The loss rate for each value of each feature, with 95 % Wilson intervals."""
+    """The loss rate for each value of each feature, with Wilson intervals (at the current
+    confidence, :func:`.stats.at_confidence`)."""
     rows = []
     for f in FEATURES:
         deals = all_[f]

@@ -118,7 +118,8 @@ def deadlocks(numbers: Iterable[int], budget: int = DEFAULT_BUDGET) -> pd.DataFr
 
 def kind_table(df: pd.DataFrame) -> pd.DataFrame:
     """How many losses have each kind of deadlock (``df`` from :func:`deadlocks`),
-    with the share of the losses and its 95 % Wilson interval, and an example deal."""
+    with the share of the losses and its Wilson interval (the current confidence's), and an
+    example deal."""
     from .stats import wilson_bounds
 
     n = len(df)

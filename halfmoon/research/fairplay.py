@@ -28,9 +28,9 @@ players, by name (:data:`solver.FAIR_PLAYERS`):
 
 :func:`play_players` plays each on the same deals (seeded per deal, so a game does not
 depend on the other deals of a run), :func:`ladder` puts them side by side: win rates with
-Wilson intervals and paired differences against greedy and lookahead with 95 % intervals
-(Newcombe's for paired proportions); :func:`ceiling` the solver's verdicts on the same deals,
-the most any player could win.
+Wilson intervals and paired differences against greedy and lookahead with intervals (95 %,
+or the confidence asked; Newcombe's for paired proportions); :func:`ceiling` the solver's
+verdicts on the same deals, the most any player could win.
 """
 
 from __future__ import annotations

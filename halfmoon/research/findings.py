@@ -13,8 +13,9 @@ same, extends it where only its rows changed (a run that grew: the rows already 
 kept, the others done) and redoes it where its options or the solver changed; a page is
 never made of stages of different states of its run.
 
-- ``census``: verdict counts, the win rate and the dead-on-arrival rate with 95 % Wilson
-  intervals, the loss rate by simple features of the deal, the running win rate —
+- ``census``: verdict counts, the win rate and the dead-on-arrival rate with Wilson
+  intervals (at 95 %, or the ``confidence`` asked: every interval of the findings is), the
+  loss rate by simple features of the deal, the running win rate —
   counted in one streamed pass (:mod:`.census`), in bounded memory;
 - ``deadlocks``: for every loss, the smallest set of classes whose cards alone cannot be
   cleared (:mod:`.deadlocks`);
@@ -57,6 +58,7 @@ from .findings_data import (  # noqa: F401  (the data files' names and writers, 
     save_fair,
 )
 from .pieces import run_pieces
+from .stats import at_confidence
 
 WORK_DIR = "_findings"
 # the fair-play ladder: every player on the same deals; the fair player also at fewer samples
@@ -192,7 +194,8 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
            budget: Optional[int] = None, players: tuple = PLAYERS, progress: bool = True,
            work: Union[str, Path, None] = None, fair_deals: Optional[int] = None,
            fair_samples: Optional[int] = None,
-           fair_players: tuple = FAIR_LADDER + FAIR_CURVE, partial: bool = False) -> dict:
+           fair_players: tuple = FAIR_LADDER + FAIR_CURVE, partial: bool = False,
+           confidence: float = 0.95) -> dict:
     """Every stage on a census (a directory or an fsspec URL); returns the derived frames and
     the summary (a dict).  The stages' pieces are kept in ``work`` (default: the census's
     ``_findings``; a census at a URL needs a local one).  The fair-play stage plays
@@ -201,9 +204,19 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
     given (None) is scaled to the run's planned deals (:func:`.costs.default_samples`).  With
     ``progress``, each stage's estimated cost is printed before the first starts.
     ``partial``: a run not finished is taken as it stands (its summary says so), else
-    refused."""
+    refused.  Every interval is at ``confidence``; the stages' pieces hold no interval (games,
+    walks, deadlocks: what intervals are made from), so they serve any confidence."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    with at_confidence(confidence):
+        return _derive(census, seed, workers, players_deals, forgiveness_deals, recheck_share,
+                       recheck_limit, budget, players, progress, work, fair_deals, fair_samples,
+                       fair_players, partial, confidence)
+
+
+def _derive(census, seed, workers, players_deals, forgiveness_deals, recheck_share, recheck_limit,
+            budget, players, progress, work, fair_deals, fair_samples, fair_players, partial,
+            confidence) -> dict:
     work = _work_dir(census, work)
     ds, manifest = open_census(census, complete=not partial)
     asked = {"players_deals": players_deals, "forgiveness_deals": forgiveness_deals,
@@ -223,7 +236,8 @@ def derive(census: Union[str, Path], *, seed: int = 2026, workers: int = 2,
     summary["options"] = {"seed": seed, "players_deals": players_deals,
                           "forgiveness_deals": forgiveness_deals, "fair_deals": fair_deals,
                           "recheck": recheck_share, "limit": recheck_limit,
-                          "partial": bool(partial)}
+                          "partial": bool(partial), "confidence": float(confidence)}
+    summary["confidence"] = float(confidence)
     # the samples not given, scaled to the run: the page says so
     summary["scaled"] = {"planned": planned, **scaled} if scaled else None
     from halfmoon.batch.state import run_state
@@ -337,7 +351,8 @@ def findings_options(findings: Union[str, Path]) -> dict:
     if o:
         return {"seed": int(o["seed"]), "players_deals": int(o["players_deals"]),
                 "forgiveness_deals": int(o["forgiveness_deals"]),
-                "recheck_share": float(o["recheck"]), "recheck_limit": float(o["limit"])}
+                "recheck_share": float(o["recheck"]), "recheck_limit": float(o["limit"]),
+                "confidence": float(o.get("confidence", 0.95))}
     return {"seed": int(s["seed"]), "players_deals": int(s["players_deals"]),
             "forgiveness_deals": int(s["forgiveness_deals"]),
             "recheck_share": float(s["recheck_deals"]) / float(s["deals"]),

@@ -12,14 +12,14 @@ import numpy as np
 import pandas as pd
 
 from .provenance import provenance, write_parquet
-from .stats import paired_difference, wilson_interval
+from .stats import at_confidence, paired_difference, wilson_interval
 
 PLAYERS = ("random", "greedy", "lookahead", "lookahead3")
 
 
 def players_table(p: pd.DataFrame, solver_wins: np.ndarray, players=PLAYERS) -> pd.DataFrame:
     """Per player: games won, their rate, and the share of the winnable deals won, with
-    95 % Wilson intervals; the solver's row is the census's own verdicts."""
+    Wilson intervals (at the current confidence); the solver's row is the census's own verdicts."""
     n, w = len(p), int(solver_wins.sum())
     rows = [("solver", n, w, w / n, *wilson_interval(w, n), w, 1.0, 1.0, 1.0, 0.0)]
     for name in players:
@@ -45,13 +45,14 @@ def save_fair(fair: pd.DataFrame, data_dir: Union[str, Path]) -> None:
     from .forgiveness import fatal_points
 
     d = Path(data_dir)
-    write_parquet(fair_ladder(fair), d / "fair-ladder.parquet")
-    write_parquet(fair_curve(fair), d / "fair-curve.parquet")
-    if "fatal_ply" in fair:
-        write_parquet(fatal_points(fair, buckets=None), d / "fair-fatal.parquet")
     path = d / "summary.json"
-    if path.exists():
-        s = json.loads(path.read_text(encoding="utf-8"))
+    s = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    with at_confidence(float(s.get("confidence", 0.95))):  # the findings' own confidence
+        write_parquet(fair_ladder(fair), d / "fair-ladder.parquet")
+        write_parquet(fair_curve(fair), d / "fair-curve.parquet")
+        if "fatal_ply" in fair:
+            write_parquet(fatal_points(fair, buckets=None), d / "fair-fatal.parquet")
+    if s:
         s["fair_deals"] = int(fair["deal"].nunique())
         if "options" in s:
             s["options"]["fair_deals"] = max(int(s["options"].get("fair_deals") or 0),
@@ -114,7 +115,13 @@ FAIR_FILES = {
 
 
 def save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
-    """Write the small derived data of :func:`derive` (see :data:`DATA_FILES`) into ``data_dir``."""
+    """Write the small derived data of :func:`derive` (see :data:`DATA_FILES`) into ``data_dir``,
+    every interval at the summary's ``confidence`` (0.95 where it names none)."""
+    with at_confidence(float(derived["summary"].get("confidence", 0.95))):
+        return _save_data(derived, data_dir)
+
+
+def _save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     from solver import SOLVER_VERSION
 
     from .recheck import recheck_counts
@@ -195,7 +202,7 @@ STANDINGS = (BEST, HIGHEST, TIED, CLOSE, BELOW, SHOWN)
 def standings(t: pd.DataFrame) -> list[str]:
     """Each row's standing among the fair players of a ladder (:func:`fair_ladder`'s, with its
     ``vs_top`` columns): every fair player of the table is a candidate, lookahead too; one
-    whose difference from the top's rate has a 95 % interval holding 0 is not told apart
+    whose difference from the top's rate has an interval holding 0 is not told apart
     from it (a missing interval: not told apart)."""
     fair = t["player"] != "solver"
     high = t.loc[fair, "win_rate"].max()

@@ -32,16 +32,17 @@ made and cards left before the fatal move, -1 if none), ``unresolved`` bool (the
 on an unresolved chosen child, or the start is unresolved), ``solves`` int32 and ``nodes``
 int64 (the solver's calls the walk made, its start's included, and their positions).
 
-The summaries take intervals at 95 %.  Positions of one deal are dependent, so the means over
-positions get a deal-clustered interval: the mean plus or minus 1.96 cluster-robust standard
-errors (clusters are deals, with the G/(G-1) correction), clipped to [0, 1].  Counts of games
+The summaries take intervals at 95 %, or at the confidence asked (:func:`.stats.at_confidence`).
+Positions of one deal are dependent, so the means over positions get a deal-clustered
+interval: the mean plus or minus z (1.96 at 95 %) cluster-robust standard errors (clusters are
+deals, with the G/(G-1) correction), clipped to [0, 1].  Counts of games
 or moves get Wilson intervals.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -54,7 +55,7 @@ from halfmoon.game.inputs import load_deal
 from solver import VERDICTS, walk_games
 
 from . import strategies as _strategies
-from .stats import Z95, wilson_bounds
+from .stats import current_z, wilson_bounds
 
 DEFAULT_BUDGET = 1_000_000
 PLAYERS = ("random", "greedy")
@@ -198,10 +199,12 @@ def frames(walks: Iterable[Walk]) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 # --- summaries ---------------------------------------------------------------------------
-def clustered_mean(y, clusters, z: float = Z95) -> tuple[float, float, float]:
+def clustered_mean(y, clusters, z: Optional[float] = None) -> tuple[float, float, float]:
     """(mean, low, high): the mean of ``y`` and its interval of ``z`` cluster-robust standard
-    errors, clusters given by ``clusters`` (G/(G-1) correction), clipped to [0, 1]; NaN bounds
-    with fewer than two clusters."""
+    errors (left out: the current confidence's, :func:`.stats.at_confidence`), clusters given by
+    ``clusters`` (G/(G-1) correction), clipped to [0, 1]; NaN bounds with fewer than two
+    clusters."""
+    z = current_z(z)
     y = np.asarray(y, dtype=float)
     if y.size == 0:
         return float("nan"), float("nan"), float("nan")

@@ -14,9 +14,10 @@ win.  With no unresolved deal it is the plain 95 % Wilson interval.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Iterable, Iterator, Optional, Union
 
 import numpy as np
 import pandas as pd
@@ -29,14 +30,46 @@ from halfmoon.game.errors import HalfMoonError
 
 Z95 = 1.96  # the 97.5 % quantile of the normal law, rounded as usual
 QUANTILES = (0.5, 0.9, 0.99)
+# the confidence of the intervals a z left out (None) gives: 0.95 unless a caller asks another
+# for what it computes (:func:`at_confidence`: the findings, their page, charts and data)
+_CONFIDENCE = [0.95]
+
+
+@contextmanager
+def at_confidence(confidence: float) -> Iterator[float]:
+    """Within it, every interval whose z is left out is at ``confidence`` (a share in (0, 1),
+    a ValueError outside); its z is given."""
+    z = z_of(confidence)
+    _CONFIDENCE.append(float(confidence))
+    try:
+        yield z
+    finally:
+        _CONFIDENCE.pop()
+
+
+def current_confidence() -> float:
+    """The confidence of the intervals now (0.95 outside :func:`at_confidence`)."""
+    return _CONFIDENCE[-1]
+
+
+def current_z(z: Optional[float] = None) -> float:
+    """``z`` where given, else the z of :func:`current_confidence`."""
+    return z_of(_CONFIDENCE[-1]) if z is None else z
+
+
+def confidence_words(confidence: Optional[float] = None) -> str:
+    """A confidence as a page says it: ``95 %``, ``99 %``, ``99.9 %`` (default: the current)."""
+    c = current_confidence() if confidence is None else float(confidence)
+    return f"{round(100 * c, 4):g} %"
 
 
 # --- intervals ---------------------------------------------------------------------
-def wilson_bounds(k, n, z: float = Z95):
+def wilson_bounds(k, n, z: Optional[float] = None):
     """Vectorised Wilson score interval of ``k`` successes in ``n`` trials (arrays or numbers).
 
     Where ``n`` is 0 the interval is (0, 1).
     """
+    z = current_z(z)
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -53,10 +86,11 @@ def wilson_bounds(k, n, z: float = Z95):
     return low, high
 
 
-def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson_interval(k: int, n: int, z: Optional[float] = None) -> tuple[float, float]:
     """The Wilson score interval (low, high) of ``k`` successes in ``n`` trials.
 
-    ``z`` = 1.96 gives the 95 % interval.  (0, 1) when ``n`` is 0.
+    ``z`` = 1.96 gives the 95 % interval; left out, the current confidence's
+    (:func:`at_confidence`).  (0, 1) when ``n`` is 0.
     """
     if n < 0 or k < 0 or k > n:
         raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
@@ -64,7 +98,8 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+def paired_difference(a: np.ndarray, b: np.ndarray,
+                      z: Optional[float] = None) -> tuple[float, float, float]:
     """The difference of two win rates over paired games (``a``, ``b``: 1 a win, 0 a loss, on
     the same deals), with Newcombe's interval for paired proportions (method 10, 1998): each
     rate's Wilson interval, joined with the correlation of the pairs.  Unlike the normal
@@ -97,7 +132,8 @@ def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[flo
     return float(d), float(max(-1.0, low)), float(min(1.0, high))
 
 
-def win_interval(wins: int, losses: int, unresolved: int, z: float = Z95) -> tuple[float, float]:
+def win_interval(wins: int, losses: int, unresolved: int,
+                 z: Optional[float] = None) -> tuple[float, float]:
     """Interval of the win rate: unresolved deals as losses for the low end, as wins for the
     high."""
     n = wins + losses + unresolved
@@ -168,7 +204,7 @@ def _quantiles(series: pd.Series) -> dict[str, float]:
     return out
 
 
-def summarize(df: pd.DataFrame, z: float = Z95) -> dict:
+def summarize(df: pd.DataFrame, z: Optional[float] = None) -> dict:
     """The summary of a results dataset, as plain Python values (ready for JSON).
 
     ``win_rate`` is wins / deals; ``win_rate_resolved`` is wins / (wins + losses);
@@ -184,10 +220,11 @@ def summarize(df: pd.DataFrame, z: float = Z95) -> dict:
         df["solver_version"].unique() if "solver_version" in df else [], z)
 
 
-def summary_of(counts: dict, seconds: dict, nodes: dict, budgets, versions, z: float = Z95) -> dict:
+def summary_of(counts: dict, seconds: dict, nodes: dict, budgets, versions,
+               z: Optional[float] = None) -> dict:
     """The summary's dict (see :func:`summarize`) from its parts: the verdict counts, the
     times' and positions' figures, the budgets and solver versions seen."""
-    c = counts
+    c, z = counts, current_z(z)
     deals = c["win"] + c["loss"] + c["unresolved"]
     low, high = win_interval(c["win"], c["loss"], c["unresolved"], z)
     resolved = c["win"] + c["loss"]
@@ -281,7 +318,8 @@ def duration(seconds: Optional[float]) -> str:
     return f"{seconds:,.1f} s" if seconds < 1000 else f"{seconds:,.0f} s"
 
 
-def win_rate_by(df: pd.DataFrame, by: Union[str, pd.Series], z: float = Z95) -> pd.DataFrame:
+def win_rate_by(df: pd.DataFrame, by: Union[str, pd.Series],
+                z: Optional[float] = None) -> pd.DataFrame:
     """Win rate and its interval for each value of a feature (a column name or a Series).
 
     One row per value, sorted: ``deals, wins, losses, unresolved, win_rate, ci_low,
@@ -304,7 +342,7 @@ def win_rate_by(df: pd.DataFrame, by: Union[str, pd.Series], z: float = Z95) -> 
     return out.sort_index()
 
 
-def running_win_rate(df: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
+def running_win_rate(df: pd.DataFrame, z: Optional[float] = None) -> pd.DataFrame:
     """The win rate and its interval as the sample grows, deals taken in the order of ``df``.
 
     Columns: ``n, wins, unresolved, win_rate, ci_low, ci_high``.

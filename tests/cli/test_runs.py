@@ -121,6 +121,8 @@ def test_formats_and_confidence_not_known_are_one_line(capsys, tmp_path):
     for bad in ("0", "1", "95"):
         assert_one_line_error(capsys, ["stats", str(tmp_path), "--confidence", bad],
                               "--confidence must be a share in (0, 1)")
+        assert_one_line_error(capsys, ["findings", str(tmp_path), "--confidence", bad],
+                              "--confidence must be a share in (0, 1)")
 
 
 def _run(tmp_path, name, lo, hi):

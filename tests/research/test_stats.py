@@ -310,3 +310,27 @@ def test_the_runs_verdict_is_kept_and_a_proved_loss_loses_every_first_move():
     assert won["verdict"] == "win" and won["unresolved"] == won["moves"] == 12
     # a won deal has a move that keeps the win: the range starts at one move, not 0 %
     assert (won["winnable_low"], won["winnable_high"]) == (1 / 12, 1.0)
+
+
+def test_at_confidence_sets_the_intervals_whose_z_is_left_out():
+    from halfmoon.research.stats import (
+        at_confidence,
+        confidence_words,
+        current_confidence,
+        wilson_interval,
+        z_of,
+    )
+
+    at95 = wilson_interval(40, 50)
+    with at_confidence(0.99) as z:
+        assert z == z_of(0.99) and current_confidence() == 0.99
+        assert confidence_words() == "99 %"
+        assert wilson_interval(40, 50) == wilson_interval(40, 50, z_of(0.99))
+        assert wilson_interval(40, 50)[0] < at95[0]
+        assert wilson_interval(40, 50, 1.96) == at95  # a z given is kept
+    assert current_confidence() == 0.95 and wilson_interval(40, 50) == at95
+    assert confidence_words(0.999) == "99.9 %"
+    with pytest.raises(ValueError):
+        with at_confidence(1.0):
+            pass
+    assert current_confidence() == 0.95
