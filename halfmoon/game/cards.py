@@ -120,7 +120,13 @@ def parse_card(text: str) -> Card:
     rank = _READ_RANKS.get(rank_part)
     suit = _READ_SUITS.get(suit_part.lower(), _READ_SUITS.get(suit_part))
     if rank is None:
-        raise InvalidCardError(f"not a card: {text!r} (unknown rank {s[:-1]!r})")
+        head = s[:-1]
+        if len(head) >= 2 and _READ_RANKS.get(head[:-1].upper()) is not None and (
+                _READ_SUITS.get(head[-1].lower(), _READ_SUITS.get(head[-1])) is not None):
+            # a card and a character more ('4hh'): the rank is not what is wrong
+            raise InvalidCardError(f"not a card: {text!r} ({head!r} is a card, then "
+                                   f"{s[-1]!r} more: one card a token)")
+        raise InvalidCardError(f"not a card: {text!r} (unknown rank {head!r})")
     if suit is None:
         raise InvalidCardError(f"not a card: {text!r} (unknown suit {suit_part!r})")
     return Card(rank, suit)

@@ -151,6 +151,12 @@ def test_error_names_bad_part():
         parse_card("Zh")
     with pytest.raises(InvalidCardError, match="unknown suit 'x'"):
         parse_card("Ax")
+    # a card and a character more: named as such, not as an unknown rank '4h'
+    with pytest.raises(InvalidCardError, match=r"not a card: '4hh' \('4h' is a card, then 'h' "
+                       r"more: one card a token\)"):
+        parse_card("4hh")
+    with pytest.raises(InvalidCardError, match=r"'10♥' is a card, then 'x' more"):
+        parse_card("10♥x")
 
 
 def test_non_text_is_rejected():
