@@ -248,7 +248,7 @@ def test_browser_fair_hint(page):
     legal = list(Game(EXAMPLE).legal_moves)
     expect(page.locator("#fair tr")).to_have_count(len(legal))
     expect(page.locator("#fair tr.chosen")).to_have_count(1)
-    expect(page.locator("#fair tr").first).to_contain_text(re.compile(r"\d+ % \(\d+\)"))
+    expect(page.locator("#fair tr").first).to_contain_text(re.compile(r"\d+\u00a0% \(\d+\)"))
     # the position's share from the same layouts, and one recommendation on the table: the
     # peeking hint's outlines give way to the recommended move's
     expect(page.locator("#fair-position")).to_contain_text("This position:")

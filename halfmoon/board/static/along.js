@@ -330,7 +330,7 @@
       const bar = document.createElement("span");
       bar.className = "bar";
       bar.style.width = `${Math.round(3 * m.after)}rem`;
-      const pct = (x) => `${Math.round(100 * x)} %`;
+      const pct = (x) => `${Math.round(100 * x)}\u00a0%`; // the "%" kept with its number
       li.append(bar, document.createTextNode(`${m.n}. ${m.cards}: ${pct(m.before)} → ${pct(m.after)}`));
       if (m.lost_here) {
         li.className = "lost";

@@ -254,8 +254,8 @@
     position.hidden = !f.position;
     if (f.position) {
       const p = f.position;
-      position.textContent = `This position: ${pct(p.share)} % of the same ${f.samples} layouts ` +
-        `(95 %: ${pct(p.low)}–${pct(p.high)} %), those where some move keeps the win.`;
+      position.textContent = `This position: ${pct(p.share)}\u00a0% of the same ${f.samples} layouts ` +
+        `(95\u00a0%: ${pct(p.low)}–${pct(p.high)}\u00a0%), those where some move keeps the win.`;
       panel.dataset.positionWins = p.wins;
       panel.dataset.samples = f.samples;
     } else {
@@ -275,7 +275,7 @@
       tr.dataset.sources = m.sources.join("+");
       if (m.move === f.move) tr.className = "chosen";
       else if (f.leaning && m.move === f.leaning) tr.className = "leaning";
-      const cells = [m.cards, `${pct(m.share)} % (${m.keeps})`];
+      const cells = [m.cards, `${pct(m.share)}\u00a0% (${m.keeps})`];
       if (paired) {
         tr.dataset.diffHigh = m.diff_high;
         cells.push(m.move === f.best ? (f.kind === "provisional" ? "leading so far" : "the best")
@@ -283,7 +283,7 @@
             (m.clearly_below ? ": clearly below" : ""));
         if (m.clearly_below) tr.classList.add("below");
       } else {
-        cells[1] += ` ${pct(m.low)}–${pct(m.high)} %`;
+        cells[1] += ` ${pct(m.low)}–${pct(m.high)}\u00a0%`;
       }
       tr.append(...cells.map((text) => {
         const td = document.createElement("td");
@@ -291,7 +291,7 @@
         return td;
       }));
       tr.title = `winnable after it in ${m.keeps} of ${f.samples} layouts ` +
-        `(${pct(m.share)} %, 95 %: ${pct(m.low)}–${pct(m.high)} %)` +
+        `(${pct(m.share)}\u00a0%, 95\u00a0%: ${pct(m.low)}–${pct(m.high)}\u00a0%)` +
         (paired ? `; against the best, in points: ${pts(m.diff)}, 95 % paired interval ` +
           `${pts(m.diff_low)} to ${pts(m.diff_high)}` : "");
       if (f.fair_move && m.move === f.fair_move && f.fair_move !== f.move) {
