@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import numbers
 from pathlib import Path
+from typing import Union
 
 from .codes import is_code, number_to_code
 from .deal import Deal
@@ -29,6 +31,16 @@ def load_deal(arg: str) -> Deal:
     if "/" in text or path.suffix[1:].isalpha():  # written as a file's name: it is missing
         raise HalfMoonError(f"no such file: {arg!r}")
     raise HalfMoonError(f"{arg!r} is neither a deal code, a deal number nor a layout file")
+
+
+def as_deal(deal: Union[Deal, int, str]) -> Deal:
+    """A deal given as a Deal, a deal number (numpy's integers too) or what
+    :func:`load_deal` reads."""
+    if isinstance(deal, Deal):
+        return deal
+    if isinstance(deal, numbers.Integral):
+        return Deal.from_number(int(deal))
+    return load_deal(deal)
 
 
 def deal_label(arg: str, deal: Deal) -> str:

@@ -403,11 +403,12 @@ def first_move_winnability(deal: Union[Deal, str, int], budget: int = 100_000,
     is solved again.
     """
     from halfmoon.game.engine import Game
+    from halfmoon.game.inputs import as_deal
 
     from .analysis import analyse
 
     if verdict == "loss":
-        n = len(list(Game(_as_deal(deal)).legal_moves))
+        n = len(list(Game(as_deal(deal)).legal_moves))
         return FirstMoves(moves=n, winnable=0, losing=n, unresolved=0, verdict="loss")
     a = analyse(deal, budget=budget)
     verdicts = [m.verdict for m in a.moves]
@@ -418,16 +419,6 @@ def first_move_winnability(deal: Union[Deal, str, int], budget: int = 100_000,
         unresolved=verdicts.count("unresolved"),
         verdict=a.verdict if verdict in (None, "unresolved") else verdict,
     )
-
-
-def _as_deal(deal: Union[Deal, str, int]) -> Deal:
-    if isinstance(deal, Deal):
-        return deal
-    if isinstance(deal, int):
-        return Deal.from_number(deal)
-    from halfmoon.game.inputs import load_deal
-
-    return load_deal(deal)
 
 
 def first_move_table(numbers: Iterable[int], budget: int = 100_000,

@@ -46,7 +46,7 @@ import pandas as pd
 from halfmoon.game.deal import Deal
 from halfmoon.game.errors import HalfMoonError
 from halfmoon.game.generator import MASK64, SplitMix64
-from halfmoon.game.inputs import load_deal
+from halfmoon.game.inputs import as_deal
 from halfmoon.game.moves import Move
 from solver import SIMPLE_PLAYERS, line_moves, simple_games
 
@@ -77,14 +77,6 @@ def _check_strategy(strategy: str) -> None:
                             f"(expected one of {', '.join(STRATEGIES)})")
 
 
-def _as_deal(deal: Union[Deal, str, int]) -> Deal:
-    if isinstance(deal, Deal):
-        return deal
-    if isinstance(deal, (int, np.integer)):
-        return Deal.from_number(int(deal))
-    return load_deal(deal)
-
-
 def play(deal: Union[Deal, str, int], strategy: str = "greedy", seed: int = 0) -> Play:
     """Play one game of a deal or position with a simple player.
 
@@ -92,7 +84,7 @@ def play(deal: Union[Deal, str, int], strategy: str = "greedy", seed: int = 0) -
     :func:`play_many`, so both give the same game.
     """
     _check_strategy(strategy)
-    d = _as_deal(deal)
+    d = as_deal(deal)
     index = d.number if d.number is not None and d == Deal(d.code) else 0
     g = simple_games([d], strategy, [game_seed(seed, index)])
     moves = line_moves(g.lines[0, : g.moves_made[0]])
@@ -131,7 +123,7 @@ def random_games(deal: Union[Deal, str, int], games: int, seed: int = 0) -> pd.D
     """
     if games < 1:
         raise HalfMoonError(f"games must be at least 1, got {games}")
-    d = _as_deal(deal)
+    d = as_deal(deal)
     g = simple_games([d] * games, "random", [game_seed(seed, k) for k in range(games)])
     return pd.DataFrame(
         {

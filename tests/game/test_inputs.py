@@ -56,3 +56,15 @@ def test_a_missing_file_is_named_missing(tmp_path, name):
 def test_a_directory_is_not_a_layout_file(tmp_path):
     with pytest.raises(HalfMoonError, match="is a directory"):
         load_deal(str(tmp_path))
+
+
+def test_a_deal_given_as_a_deal_a_number_or_text():
+    import numpy as np
+
+    from halfmoon.game.inputs import as_deal
+
+    deal = Deal.from_number(27)
+    assert as_deal(deal) is deal
+    assert as_deal(27) == as_deal(np.int64(27)) == as_deal("27") == as_deal(deal.code) == deal
+    with pytest.raises(HalfMoonError, match="neither a deal code"):
+        as_deal("nonsense")
