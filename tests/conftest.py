@@ -292,3 +292,26 @@ def pytest_sessionstart(session):
     from solver.build.warmup import SOLVER, compile_in_parallel
 
     compile_in_parallel(SOLVER + ("players",), processes=2)
+
+
+# Two small runs of the batch for the tests of what is said of a run's state (stats, report,
+# findings and where they write): each test module that asks gets its own.
+@pytest.fixture(scope="module")
+def unfinished(tmp_path_factory):
+    """Deals 0 to 599 in chunks of 200, only the first solved: an interrupted run."""
+    from halfmoon.batch import deals_from_range, run_batch
+
+    out = tmp_path_factory.mktemp("state") / "run"
+    run_batch(deals_from_range(0, 600), out, chunk_size=200, chunks=range(0, 1), workers=1,
+              progress=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """Deals 600 to 799, solved: a finished run."""
+    from halfmoon.batch import deals_from_range, run_batch
+
+    out = tmp_path_factory.mktemp("state") / "done"
+    run_batch(deals_from_range(600, 800), out, workers=1, progress=False)
+    return out

@@ -7,31 +7,13 @@ import fcntl
 import json
 import subprocess
 
-import pytest
 from cli_helpers import ROOT, run
 
-from halfmoon.batch import deals_from_range, run_batch
 from halfmoon.batch.state import run_state
 
 FINDINGS = ["--seed", "5", "--players-deals", "40", "--forgiveness-deals", "2",
             "--fair-deals", "0", "--recheck", "0.01", "--limit", "5", "--workers", "1",
             "--quiet"]
-
-
-@pytest.fixture(scope="module")
-def unfinished(tmp_path_factory):
-    """Deals 0 to 599 in chunks of 200, only the first solved: an interrupted run."""
-    out = tmp_path_factory.mktemp("state") / "run"
-    run_batch(deals_from_range(0, 600), out, chunk_size=200, chunks=range(0, 1), workers=1,
-              progress=False)
-    return out
-
-
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    out = tmp_path_factory.mktemp("state") / "done"
-    run_batch(deals_from_range(600, 800), out, workers=1, progress=False)
-    return out
 
 
 def test_stats_of_an_interrupted_run_says_how_far_it_got(capsys, unfinished):

@@ -7,25 +7,8 @@ import json
 
 import pytest
 
-from halfmoon.batch import deals_from_range, run_batch
 from halfmoon.report.findings_out import check_out, default_out
 from halfmoon.research.census import FindingsError
-
-
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    out = tmp_path_factory.mktemp("state") / "done"
-    run_batch(deals_from_range(600, 800), out, workers=1, progress=False)
-    return out
-
-
-@pytest.fixture(scope="module")
-def unfinished(tmp_path_factory):
-    """Deals 0 to 399 in chunks of 200, only the first solved: an interrupted run."""
-    out = tmp_path_factory.mktemp("state") / "run"
-    run_batch(deals_from_range(0, 400), out, chunk_size=200, chunks=range(0, 1), workers=1,
-              progress=False)
-    return out
 
 
 def test_a_run_s_findings_go_beside_it(finished, tmp_path):
