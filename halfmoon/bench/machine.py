@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import platform
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,17 +74,10 @@ def load() -> Optional[float]:
 
 def revision(root: Path) -> dict:
     """The commit of the checkout at ``root`` and whether its tracked files differ from it."""
-    def git(*args):
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
-                              timeout=30)
-    try:
-        head = git("rev-parse", "HEAD")
-        if head.returncode != 0:
-            return {"commit": None, "dirty": None}
-        dirty = git("status", "--porcelain", "--untracked-files=no")
-        return {"commit": head.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
-    except (OSError, subprocess.TimeoutExpired):
-        return {"commit": None, "dirty": None}
+    from halfmoon.research.provenance import checkout
+
+    commit, dirty = checkout(root)
+    return {"commit": commit, "dirty": dirty}
 
 
 def describe(root: Path) -> dict:

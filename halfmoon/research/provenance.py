@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import subprocess
 from pathlib import Path
+from typing import Optional
 
 PACKAGE = "halfmoon"
 
@@ -24,10 +25,20 @@ PACKAGE = "halfmoon"
 def _git(root: Path, *args: str):
     try:
         out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True,
-                             timeout=10, check=False)
+                             timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() if out.returncode == 0 else None
+
+
+def checkout(root: Path, *paths: str) -> tuple[Optional[str], Optional[bool]]:
+    """The commit of the git work tree at ``root`` and whether its tracked files (those under
+    ``paths``, when given) differ from it; (None, None) outside a work tree."""
+    commit = _git(root, "rev-parse", "HEAD")
+    if not commit:
+        return None, None
+    changes = _git(root, "status", "--porcelain", "--untracked-files=no", "--", *paths)
+    return commit, None if changes is None else bool(changes)
 
 
 @functools.lru_cache(maxsize=1)
@@ -35,13 +46,10 @@ def _source() -> tuple:
     """The commit of the package's source and whether its files differ from it (None, None
     outside a git work tree)."""
     root = Path(__file__).resolve().parents[2]
-    commit = _git(root, "rev-parse", "HEAD")
-    if not commit or not (root / PACKAGE).is_dir():
+    if not (root / PACKAGE).is_dir():
         return None, None
     # only the package's own files: a notebook or a doc being edited does not change a figure
-    changes = _git(root, "status", "--porcelain", "--untracked-files=no", "--", PACKAGE,
-                   "solver")
-    return commit, None if changes is None else bool(changes)
+    return checkout(root, PACKAGE, "solver")
 
 
 def version() -> str:
