@@ -41,6 +41,13 @@ def parse_formats(text: Union[str, Sequence[str], None]) -> tuple[str, ...]:
     return tuple(n for n in FORMATS if n in names)
 
 
+def tables_words(formats: Iterable[str]) -> str:
+    """The table formats written, in words ("CSV", "LaTeX (booktabs)", or both), "" for
+    none: a page says only what was written."""
+    names = {"csv": "CSV", "latex": "LaTeX (booktabs)"}
+    return " and ".join(names[f] for f in TABLE_FORMATS if f in formats)
+
+
 def save_figure(fig, png: Union[str, Path], formats: Iterable[str] = (), dpi=None,
                 made_by: str = "") -> list[Path]:
     """``fig`` as the PNG ``png`` and, for each of ``formats`` that is a figure's, the same

@@ -305,7 +305,7 @@ def _difficulty_lines(dt: pd.DataFrame, hd: pd.DataFrame, s: dict, img) -> list[
     L = ["## 5. Difficulty", "",
          "Positions the solver searched per deal (a conflict of its clause-learning search counts "
          "as one): " + ", ".join(f"{k} {v:,.0f}" for k, v in s.get("nodes", {}).items()) + ". "
-         f"The run took {s['seconds']:,.0f} s of solving in all "
+         f"The run took {duration(s['seconds'])} of solving in all "
          f"({s['deals'] / s['seconds']:,.0f} deals a second of one process). By decade:", ""]
     L += table_lines(("positions", "wins", "losses"),
                      [(f"{a:,} – {b - 1:,}", f"{w:,}", f"{lo:,}") for a, b, w, lo in
@@ -421,7 +421,7 @@ def _data_lines(d: Path, rel: Path, s: dict, formats=()) -> list[str]:
     from halfmoon.research.provenance import provenance, provenance_words
     from solver import SOLVER_VERSION
 
-    from .exports import TABLE_FORMATS
+    from .exports import tables_words
 
     L += ["", f"The run's rows: solver version {versions(s)}; the stages ran with version "
           f"{s.get('solver_version_now', versions(s))}; page drawn with solver version "
@@ -432,8 +432,8 @@ def _data_lines(d: Path, rel: Path, s: dict, formats=()) -> list[str]:
           + f"; this page was drawn by {provenance_words(provenance())}. The package's version "
           "and commit are in `summary.json` (`provenance`) and in each Parquet file's metadata "
           "(`halfmoon.provenance`).", ""]
-    if any(f in TABLE_FORMATS for f in formats):
-        L += [f"The page's tables as CSV and LaTeX (booktabs) are in `{rel.as_posix()}/tables/` "
+    if tables_words(formats):
+        L += [f"The page's tables as {tables_words(formats)} are in `{rel.as_posix()}/tables/` "
               "(`table-S-K`: the K-th table of section S), written by `--formats`.", ""]
     return L
 

@@ -120,7 +120,7 @@ def write_report(
     """
     from halfmoon.research.provenance import provenance, provenance_words
 
-    from .exports import write_tables
+    from .exports import tables_words, write_tables
 
     made_by = provenance_words(provenance())
     df = stats.load(results_dir)
@@ -218,8 +218,8 @@ def write_report(
             "",
         ]
     lines += [f"Made by {made_by}.", ""]
-    if any(f in ("csv", "latex") for f in formats):
-        lines += ["The report's tables as CSV and LaTeX (booktabs) are in `tables/` "
+    if tables_words(formats):
+        lines += [f"The report's tables as {tables_words(formats)} are in `tables/` "
                   "(`table-S-K`: the K-th table under the S-th heading).", ""]
     path = out / REPORT_NAME
     path.write_text("\n".join(lines), encoding="utf-8")

@@ -120,3 +120,9 @@ def test_the_report_for_a_paper_tables_as_csv_and_latex_charts_as_svg_and_pdf(wr
     assert list(counts.columns) == ["deals", "wins", "losses", "unresolved"]
     assert f"| {' | '.join(counts.iloc[0])} |" in text  # the page's own row, cell for cell
     assert "Made by halfmoon " in text and "solver version" in text
+    assert "tables as CSV and LaTeX (booktabs) are in `tables/`" in text
+    # CSV alone: the page says CSV alone, no LaTeX it did not write
+    text = markdown.write_report(results, tmp_path / "csv", players=False,
+                                 formats=("csv",)).read_text()
+    assert "tables as CSV are in `tables/`" in text and "LaTeX" not in text
+    assert not list((tmp_path / "csv" / "tables").glob("*.tex"))
