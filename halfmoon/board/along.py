@@ -440,6 +440,18 @@ class AlongLive(LiveGame):
     def __init__(self, game_id: str, along: AlongGame) -> None:
         super().__init__(game_id, along.game)
         self.along = along
+        self.again: dict[tuple, int] = {}  # position → times asked again after a stop
+        self.shown: dict[tuple, float] = {}  # position → the share of layouts won it showed
+
+    def here(self) -> tuple:
+        """The position now on the board, as the moves and the corrections made."""
+        return tuple(str(m) for m in self.game.stack), len(self.along.corrections)
+
+    def ask_fair(self) -> None:
+        """The page's "Try again": the stages of this position that a limit stopped are
+        asked for again."""
+        self.again[self.here()] = self.again.get(self.here(), 0) + 1
+        self.version += 1
 
     def tap(self, source: str):
         self.along.check_playable()

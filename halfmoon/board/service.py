@@ -230,7 +230,7 @@ class Board:
         return self._change(game_id, None, LiveGame.ask_analysis)
 
     def ask_fair(self, game_id: str) -> dict:
-        return self._change(game_id, None, LiveGame.ask_fair)
+        return self._change(game_id, None, lambda live: live.ask_fair())  # along: try again
 
     def _change(self, game_id: str, version: Optional[int],
                 change: Callable[[LiveGame], T]) -> dict:
@@ -253,7 +253,8 @@ class Board:
         # selection: a tap that only selects leaves the plan as it is.
         # a game from the app: what was told too (a reveal, a correction)
         wants = (tuple(live.game.stack), live.analysis_asked, live.fair_asked,
-                 (len(live.along.reveals), len(live.along.corrections))
+                 (len(live.along.reveals), len(live.along.corrections),
+                  live.again.get(live.here(), 0))
                  if isinstance(live, AlongLive) else None)
         if self._wants.get(live.id) != wants or live.id not in self._plans:
             self._wants[live.id] = wants
