@@ -15,9 +15,10 @@ from typing import Optional
 
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import format_layout
+from halfmoon.game.moves import Move
 
 from .along import AlongLive, possible_cards
-from .opinion import fair_view, move_cards
+from .opinion import _pts, fair_view, move_cards
 from .pool import Job
 from .view import position_token, state_view
 
@@ -28,6 +29,7 @@ REVIEW_BUDGET = 20_000
 LOST_HERE = "probably lost here"
 LOST_FALL = 0.15  # a move is marked when its share fell by this much, and by half the most
 MARKED = 3  # moves marked at most
+TRIES = 2  # tries of a stage that a limit stopped, before the page says it stopped
 ALONG_NOTE = ("Uses only the cards entered: the 20 the app showed and each card told as it "
               "appeared (kept in its place after an undo: it was seen). A share counts the "
               "layouts of the cards not seen yet, drawn at random, in which the game can "
@@ -114,7 +116,7 @@ def along_jobs(live: AlongLive, answers: dict) -> list[Job]:
     have = answers.get(key)
     done = have["samples"] if have else 0
     todo = [k for k in stages if k > done]
-    if not todo or (have and have.get("stop")):
+    if not todo or (have and have.get("stop") and not _again(live, have)):
         return []
     if key[0] == "along":
         # the known places under the tops change the layouts drawn, so the seed too
@@ -138,6 +140,37 @@ def keep_answer(answers: dict, key: tuple, answer: dict) -> None:
     else:
         kept = answers.setdefault(key, {"samples": 0, "wins": 0, "moves": [], "move": None})
         kept["stop"] = answer.get("reason") or answer.get("error") or "no answer"
+        kept["limit"] = "reason" in answer  # a limit (the time), not an error: tried again
+        kept["stops"] = kept.get("stops", 0) + 1
+
+
+def _again(live: AlongLive, have: dict) -> bool:
+    """Whether a stage that a limit stopped is tried again: :data:`TRIES` times, and once
+    more each time the player asks (the page's "Try again")."""
+    asked = live.again.get(live.here(), 0)
+    return bool(have.get("limit")) and have.get("stops", 1) < TRIES + asked
+
+
+def stop_words(reason: str) -> str:
+    """Why a stage stopped, in the player's words."""
+    if reason.startswith("time limit"):
+        return f"the machine is busy (a solve ran past its {reason})"
+    return reason
+
+
+def stopped_view(live: AlongLive, answer: Optional[dict]) -> Optional[dict]:
+    """The stage at which the answer on the position stopped and why (None: not stopped):
+    ``at`` and ``of`` layouts, ``again`` while it is tried again, ``text`` in words."""
+    if not answer or not answer.get("stop"):
+        return None
+    n, most = int(answer.get("samples", 0)), ALONG_STAGES[-1]
+    again = _again(live, answer)
+    why = stop_words(answer["stop"])
+    text = f"Stopped at {n} of {most} layouts: {why}"
+    if again:
+        text += f"; trying again (try {answer.get('stops', 1) + 1})…"
+    return {"at": n, "of": most, "reason": answer["stop"], "why": why, "again": again,
+            "tries": int(answer.get("stops", 1)), "text": text}
 
 
 # --- the opinion ------------------------------------------------------------------------
@@ -148,6 +181,8 @@ def along_opinion(live: AlongLive, answers: dict) -> dict:
     game, along = live.game, live.along
     key = position_key(live)
     answer = answers.get(key) if key else None
+    stopped = stopped_view(live, answer) if key else None
+    final = stopped is not None and not stopped["again"]  # stopped, and not tried again
     review = review_view(live, answers.get(review_key(live))) if along.is_over else None
     out = {"position": along_position(live), "moves": move_list(game, review),
            "hint": None, "line": None, "analysis": None, "review": review}
@@ -160,9 +195,9 @@ def along_opinion(live: AlongLive, answers: dict) -> dict:
     elif game.is_dead_end:
         out.update(light="loss", says="Dead end")
     elif answer is None or not answer.get("samples"):
-        stop = answer.get("stop") if answer else None
-        out.update(light="pending" if not stop else "unresolved",
-                   says="Sampling the cards not seen yet…" if not stop else f"Not known ({stop})")
+        out.update(light="unresolved" if final else "pending",
+                   says=f"Not known: {stopped['text']}" if final
+                   else "Sampling the cards not seen yet…")
     else:
         n, k, u = int(answer["samples"]), int(answer["wins"]), int(answer.get("unresolved", 0))
         # the layouts not settled may be won: the interval's top counts them as won
@@ -172,19 +207,77 @@ def along_opinion(live: AlongLive, answers: dict) -> dict:
         out.update(light="share", says=f"Winnable in {round(100 * k / n)} % of the layouts of "
                    f"the cards not seen yet (95 %: {round(100 * low)}–{round(100 * high)} %, "
                    f"{n} layouts)")
+        if k:
+            live.shown[live.here()] = k / n  # a position shown winnable: where to undo to
     more = key is not None and (answer is None or (
-        answer["samples"] < ALONG_STAGES[-1] and not answer.get("stop")))
+        answer["samples"] < ALONG_STAGES[-1] and not final))
     if along.waiting:
         out["fair"] = None
     else:
-        out["fair"] = fair_view(game, answer if answer and answer.get("moves") else None,
-                                ALONG_STAGES[-1])
-        out["fair"]["note"] = ALONG_NOTE
-        out["fair"]["more"] = bool(more)
+        # the stop is this view's to say: the answer is drawn as one still counting
+        given = ({k: v for k, v in answer.items() if k != "stop"}
+                 if answer and answer.get("moves") else None)
+        fair = fair_view(game, given, ALONG_STAGES[-1])
+        fair.update(note=ALONG_NOTE, more=bool(more), stopped=stopped, undo=None)
+        if final:
+            _stopped_fair(game, fair, stopped)
+        if fair.get("position") and not fair["position"]["wins"]:
+            _none_won(live, fair)
+        out["fair"] = fair
     review_more = review is not None and review.get("more", False)
     out["busy"] = bool(more or review_more)
     out["along"] = {"share": share, "waiting": along.waiting}
     return out
+
+
+def _stopped_fair(game: Game, fair: dict, stopped: dict) -> None:
+    """A fair hint whose stages stopped before it was settled: never drawn as settled (no
+    "Play", no move outlined); the leading move, the stage it stopped at and why, and what
+    the player can do."""
+    fair["do"] = ("Wait, then Try again (the board asks for the layouts again), or take the "
+                  "leading move knowing it is not settled.")
+    if fair["kind"] == "pending":  # not one stage answered
+        fair.update(kind="unknown", settled=True, text=f"No fair hint: {stopped['text']}.")
+    elif fair["kind"] == "provisional":
+        rival = next(m for m in fair["moves"] if m["move"] == fair["rival"])
+        leader = move_cards(game, Move.parse(fair["leaning"]))
+        fair.update(kind="stopped", text=(
+            f"Leaning to {leader}, not settled: {stopped['text']}. Not yet clear of "
+            f"{rival['cards']} ({_pts(rival['diff'])} points, 95 % paired interval "
+            f"{_pts(rival['diff_low'])} to {_pts(rival['diff_high'])})."))
+    else:  # settled before the stop: every other move clearly below the leading one
+        fair["do"] = None
+
+
+def _none_won(live: AlongLive, fair: dict) -> None:
+    """No layout sampled is won: no move to play; once settled (the last stage, or
+    stopped), the undo back to the last position shown winnable (one move when none
+    was)."""
+    n, opened = fair["samples"], fair["position"]["unresolved"]
+    still = fair["more"]
+    text = (f"None of the {n} layouts sampled {'so far ' if still else ''}can be won from "
+            "here")
+    if opened:
+        text += f" ({opened} not settled within the solver's budget may be)"
+    fair.update(kind="none", move=None, sources=[], leaning=None, rival=None, do=None,
+                settled=not still)
+    if still:
+        fair["text"] = text + "; still counting."
+        return
+    fair["text"] = text + ": the game is very probably lost."
+    moves, corrected = live.here()
+    if not moves:
+        return
+    back = next((k for k in range(len(moves) - 1, -1, -1)
+                 if live.shown.get((moves[:k], corrected), 0) > 0), len(moves) - 1)
+    share = live.shown.get((moves[:back], corrected))
+    undo = len(moves) - back
+    fair["undo"] = {
+        "undo": undo, "undo_to": back + 1, "share": share,
+        "text": f"Undo {undo} move{'s' if undo != 1 else ''}: back to before move {back + 1}",
+        "why": (f"the last position shown winnable ({round(100 * share)} % of its layouts)"
+                if share else "no earlier position was shown winnable: one move back")}
+    fair["text"] += f" {fair['undo']['text']}, {fair['undo']['why']}, and try another move there."
 
 
 def move_list(game: Game, review: Optional[dict]) -> list[dict]:
@@ -226,12 +319,12 @@ def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
         moves.append({"n": k, "move": str(move), "cards": cards, "before": shares[k - 1],
                       "after": shares[k], "lost_here": k in lost})
     won = live.game.is_won
-    # the dead end's advice: undo to the marked move of largest fall (with no mark, the move
-    # of largest fall; with no fall, the last move) and try another move there
+    # the dead end's advice: undo to the earliest marked move (a later mark is only where
+    # a game already worse went on falling; with no mark, the move of largest fall; with no
+    # fall, the last move) and try another move there
     undo_to = None
     if not won and n_moves:
-        undo_to = (max(lost, key=lambda k: (falls[k - 1], -k)) if lost
-                   else 1 + order[0] if top > 0 else n_moves)
+        undo_to = min(lost) if lost else 1 + order[0] if top > 0 else n_moves
     if won:
         text = "Won: every card was seen, and every position of the game could be won."
     elif lost:
@@ -245,7 +338,8 @@ def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
     if undo_to is not None:
         undo = n_moves - undo_to + 1
         advice = (f"Undo {undo} move{'s' if undo != 1 else ''} (back to before move {undo_to}, "
-                  f"{moves[undo_to - 1]['cards']}) and try another move there.")
+                  f"{moves[undo_to - 1]['cards']}{', the earliest marked' if len(lost) > 1 else ''}"
+                  ") and try another move there.")
         text += " " + advice
     return {"kind": "won" if won else "lost", "samples": n, "start": shares[0],
             "moves": moves, "text": text, "unresolved": int(answer.get("unresolved", 0)),

@@ -10,6 +10,7 @@ from halfmoon.board.along_view import (
     ALONG_STAGES,
     LOST_HERE,
     REVIEW_STAGES,
+    TRIES,
     along_jobs,
     along_opinion,
     along_state,
@@ -187,3 +188,132 @@ def test_the_advice_is_provisional_until_settled():
     assert fair["kind"] == "move" and not fair["more"] and not out["busy"]
     assert fair["move"] == moves[0] and fair["sources"] == moves[0].split("+")
     assert fair["text"].startswith("Play ")
+
+
+def _answers_at(live, rows, samples, chosen, tie=""):
+    """``answers`` with a paired answer on ``samples`` layouts for the position on the board."""
+    from test_opinion import paired_answer
+
+    answer = paired_answer(rows, samples, chosen, tie=tie)
+    answers = {}
+    keep_answer(answers, position_key(live),
+                {**answer, "wins": answer["position_wins"], "unresolved": 0})
+    return answers
+
+
+TIME_LIMIT = {"verdict": "unresolved", "moves": None, "nodes": 0, "seconds": 10.2,
+              "reason": "time limit of 10 s"}  # what the pool answers for a job past its limit
+
+
+def test_a_stage_stopped_by_a_limit_is_tried_again_then_never_drawn_as_settled():
+    """The last stage stopped by the time limit: tried again :data:`TRIES` times in all
+    (still counting, the stop said), then drawn as stopped: no "Play", nothing outlined, the
+    stage and the reason in words, what the player can do; "Try again" asks once more."""
+    live = live_of(AlongGame(shown(DEAL)))
+    moves = [str(m) for m in live.game.legal_moves]
+    rows = {m: range(0, 8) for m in moves}
+    rows[moves[0]], rows[moves[1]] = range(0, 40), range(0, 36)  # not told apart at 64
+    answers = _answers_at(live, rows, 64, moves[0])
+    key = position_key(live)
+    assert along_jobs(live, answers)[0].work[2] == ALONG_STAGES[-1]
+    for k in range(1, TRIES + 1):
+        keep_answer(answers, key, TIME_LIMIT)
+        out = along_opinion(live, answers)
+        fair = out["fair"]
+        assert fair["stopped"]["at"] == 64 and fair["stopped"]["of"] == ALONG_STAGES[-1]
+        assert fair["stopped"]["text"].startswith("Stopped at 64 of 384 layouts: the machine "
+                                                  "is busy (a solve ran past its time limit")
+        if k < TRIES:  # tried again: still counting
+            assert fair["stopped"]["again"] and "trying again" in fair["stopped"]["text"]
+            assert fair["kind"] == "provisional" and fair["more"] and out["busy"]
+            assert along_jobs(live, answers)[0].work[2] == ALONG_STAGES[-1]
+    assert along_jobs(live, answers) == []  # left: no try more
+    assert fair["kind"] == "stopped" and not fair["more"] and not out["busy"]
+    assert not fair["settled"] and fair["move"] is None and fair["sources"] == []
+    assert fair["leaning"] == moves[0] and fair["rival"] == moves[1]
+    assert fair["text"].startswith("Leaning to ") and "not settled: Stopped at 64 of 384" \
+        in fair["text"] and "Play" not in fair["text"]
+    assert "Try again" in fair["do"] and "not settled" in fair["do"]
+    assert out["light"] == "share" and "64 layouts" in out["says"]
+    live.ask_fair()  # the page's "Try again"
+    assert along_jobs(live, answers)[0].work[2] == ALONG_STAGES[-1]
+    assert along_opinion(live, answers)["fair"]["kind"] == "provisional"
+    # the answer that comes then replaces the stop
+    keep_answer(answers, key, {**answers[key], "samples": ALONG_STAGES[-1], "stop": None})
+    assert along_opinion(live, answers)["fair"]["stopped"] is None
+
+
+def test_a_stop_before_any_answer_and_an_error_are_said():
+    live = live_of(AlongGame(shown(DEAL)))
+    key, answers = position_key(live), {}
+    for _ in range(TRIES):
+        keep_answer(answers, key, TIME_LIMIT)
+    out = along_opinion(live, answers)
+    assert out["light"] == "unresolved" and out["says"].startswith(
+        "Not known: Stopped at 0 of 384 layouts: the machine is busy")
+    assert out["fair"]["kind"] == "unknown" and out["fair"]["text"].startswith("No fair hint: ")
+    answers = {}
+    keep_answer(answers, key, {"error": "the solver process stopped"})  # not tried again
+    assert along_jobs(live, answers) == []
+    assert along_opinion(live, answers)["says"] == ("Not known: Stopped at 0 of 384 layouts: "
+                                                    "the solver process stopped")
+
+
+def test_a_clear_leader_stays_settled_when_a_later_stage_stops():
+    live = live_of(AlongGame(shown(DEAL)))
+    moves = [str(m) for m in live.game.legal_moves]
+    rows = {m: range(0, 2) for m in moves}
+    rows[moves[0]] = range(0, 60)  # every other move clearly below at 64
+    answers = _answers_at(live, rows, 64, moves[0])
+    for _ in range(TRIES):
+        keep_answer(answers, position_key(live), TIME_LIMIT)
+    fair = along_opinion(live, answers)["fair"]
+    assert fair["kind"] == "move" and fair["settled"] and fair["move"] == moves[0]
+    assert fair["stopped"]["at"] == 64 and fair["do"] is None
+
+
+def test_at_0_percent_no_move_is_played_and_the_undo_goes_back_to_the_last_winnable():
+    """No layout won: "None of the … layouts … can be won", no "Play", nothing outlined;
+    once settled, the undo back to the last position shown winnable."""
+    along = play_along(DEAL, DEAD_END_MOVES[:3])
+    live = live_of(along)
+    moves = [str(m) for m in live.game.legal_moves]
+    # the positions after 1 and 2 moves were shown winnable (after 2: 0 %)
+    live.shown[(tuple(DEAD_END_MOVES[:1]), 0)] = 0.4
+    live.shown[(tuple(DEAD_END_MOVES[:2]), 0)] = 0.0
+    none = {m: () for m in moves}
+    out = along_opinion(live, _answers_at(live, none, ALONG_STAGES[0], moves[0]))
+    fair = out["fair"]
+    assert fair["kind"] == "none" and not fair["settled"] and fair["more"]
+    assert fair["text"] == "None of the 16 layouts sampled so far can be won from here; " \
+        "still counting."
+    assert fair["move"] is None and fair["sources"] == [] and fair["undo"] is None
+    out = along_opinion(live, _answers_at(live, none, ALONG_STAGES[-1], moves[0]))
+    fair = out["fair"]
+    assert fair["kind"] == "none" and fair["settled"] and not fair["more"]
+    assert "Play" not in fair["text"] and fair["sources"] == []
+    assert fair["text"].startswith("None of the 384 layouts sampled can be won from here: "
+                                   "the game is very probably lost.")
+    assert fair["undo"]["undo"] == 2 and fair["undo"]["undo_to"] == 2
+    assert fair["undo"]["text"] == "Undo 2 moves: back to before move 2"
+    assert "40 %" in fair["undo"]["why"]
+    assert out["says"].startswith("Winnable in 0 %")
+    # none shown winnable (a board started again): one move back
+    fresh = live_of(play_along(DEAL, DEAD_END_MOVES[:3]))
+    fair = along_opinion(fresh, _answers_at(fresh, none, ALONG_STAGES[-1], moves[0]))["fair"]
+    assert fair["undo"]["undo"] == 1 and "no earlier position" in fair["undo"]["why"]
+    # a position with a layout won is kept as shown winnable
+    won = {m: () for m in moves}
+    won[moves[0]] = range(0, 3)
+    along_opinion(fresh, _answers_at(fresh, won, ALONG_STAGES[0], moves[0]))
+    assert fresh.shown[fresh.here()] == 3 / 16
+
+
+def test_the_review_points_to_the_earliest_marked_move():
+    """Two moves marked, the later with the larger fall: the advice goes back to before the
+    earlier (undoing to the later leaves the game as the earlier left it)."""
+    live = live_of(play_along(DEAL, DEAD_END_MOVES))
+    out = review_view(live, {"samples": 10, "wins": [10, 6, 6, 6, 0], "unresolved": 0})
+    assert [m["n"] for m in out["moves"] if m["lost_here"]] == [1, 4]
+    assert out["undo_to"] == 1 and out["undo"] == 4
+    assert "the earliest marked" in out["advice"]
