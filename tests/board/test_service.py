@@ -382,3 +382,31 @@ def test_a_change_the_file_cannot_keep_is_not_made_and_says_why(tmp_path):
     assert _without_time(again.state(live.id)) == _without_time(before)
     after = again.tap(live.id, "R8", before["version"])  # writable again: the move is made
     assert after["status"]["moves"] == 1 and after["version"] == before["version"] + 1
+
+
+def test_a_stage_stopped_by_the_time_limit_is_asked_again_on_try_again():
+    """A game from the app whose stage a solver job's time limit stopped: the board tries it
+    again, then leaves it (drawn as stopped), and the page's "Try again" (POST …/fair)
+    asks for it once more."""
+    from test_along import DEAD_END_DEAL, shown
+
+    from halfmoon.board.along_view import TRIES
+
+    pool = FakePool()
+    board = Board(pool)
+    live = board.new_along(" ".join(str(c) for c in shown(Deal.from_number(DEAD_END_DEAL))))
+    limit = {"verdict": "unresolved", "moves": None, "nodes": 0, "seconds": 1.1,
+             "reason": "time limit of 1 s"}
+    for _ in range(TRIES):
+        [job] = pool.jobs(board)
+        jobs, done = pool.wants[board]
+        jobs.remove(job)
+        done(job, limit)
+    assert pool.jobs(board) == []
+    opinion = board.opinion(live.id)
+    assert opinion["light"] == "unresolved" and not opinion["busy"]
+    assert opinion["says"].startswith("Not known: Stopped at 0 of 384 layouts: the machine is "
+                                      "busy")
+    board.ask_fair(live.id)
+    [job] = pool.jobs(board)
+    assert job.work[0] == "along" and board.opinion(live.id)["busy"]
