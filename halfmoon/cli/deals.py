@@ -152,6 +152,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
             result = dataclasses.replace(result, setup_seconds=result.setup_seconds + warm)
             warm = 0.0
         why = result.why
+        from .pick import deal_level
+
+        level = deal_level(result.number, result.verdict)
         if args.json:
             print(json_line({
                 "code": label,
@@ -166,6 +169,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 "budget": budget,
                 "solver_version": result.solver_version,
                 "why": None if why is None else why.to_dict(),
+                "difficulty": None if level is None else level.as_dict(),
             }))
         else:
             setup = (f" (and {result.setup_seconds:.3f} s loading the solver)"
@@ -173,6 +177,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             by = f", settled by {result.settled_by}" if result.settled_by else ""
             print(f"{label}: {result.verdict} in {result.seconds:.3f} s{setup}, "
                   f"{result.nodes} positions{by}")
+            if level is not None:
+                print(f"level: {level.words()}")
             if why is not None:
                 print(_why_line(why, args))
             if result.moves is not None:

@@ -19,6 +19,7 @@ from .checks import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from .checks import UsageError as _UsageError
 from .ctrl_c import CtrlC
 from .deals import add_analyse, add_show, add_solve
+from .pick import add_pick
 from .play import add_play
 from .players import add_players
 from .runs import add_batch, add_findings, add_report, add_stats
@@ -64,6 +65,8 @@ SUBCOMMANDS = [
      add_analyse),
     ("report", "write a Markdown report with charts for a results directory", add_report),
     ("findings", "derive the findings page, its charts and data from a census", add_findings),
+    ("pick", "deals chosen by verdict and difficulty level (--winnable --level hard)",
+     add_pick),
     ("players", "fair players (who see only the app's cards) against others (greedy, lookahead),"
      " paired", add_players),
     ("play", "play a deal in the browser, with the solver's opinion beside the game", add_play),
