@@ -151,6 +151,10 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
             p.say(f"{part.name}: {part.about} …")
             if part.name == "workers":
                 parts[part.name] = _scaling(lanes, numbers, budget, p)
+            elif part.engine == "difficulty":
+                from .difficulty import difficulty_part
+
+                rows_of[part.name], parts[part.name] = difficulty_part(numbers, p.say)
             else:
                 how = {"engine": part.engine, "budget": budget}
                 block = BLOCK
@@ -255,6 +259,10 @@ def _scaling(lanes: Sequence[Lane], numbers: Sequence[int], budget: int, p: Prog
 
 
 def _line(name: str, fig: dict) -> str:
+    if "difficulty" in fig:
+        from .difficulty import difficulty_line
+
+        return difficulty_line(fig)
     if name == "workers":
         return "workers: " + ", ".join(f"{s['workers']}: {s['wall_deals_per_second']:,.0f}/s"
                                        f" ({100 * s['efficiency']:.0f} %)"

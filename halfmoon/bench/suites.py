@@ -8,6 +8,9 @@
   with the solver's times on the same deals), and the first :data:`SCALING_DEALS` of the
   random deals on 1, 2, 4… workers up to every core.
 - ``tail``: the hard set on every core, three rounds.
+- ``difficulty``: what a deal's predicted difficulty costs beside its solve
+  (:mod:`halfmoon.bench.difficulty`), on the first :data:`DIFFICULTY_DEALS` deals of the
+  quick set, a deal at a time in one process.
 
 Each worker first solves :data:`WARMUP` deals that are not counted (the first solves of a
 process pay for its kernels' first calls), then the solver's parts are solved
@@ -41,6 +44,7 @@ PLAIN_BUDGET = 2_000_000
 CPSAT_DEALS = 100
 CPSAT_LIMIT = 20.0
 SCALING_DEALS = 20_000
+DIFFICULTY_DEALS = 2_000
 WARMUP = 100  # deals each worker solves, not counted, before the first part
 WARMUP_SEED = 57200  # those deals: random ones, none of a set's
 
@@ -116,6 +120,11 @@ SUITES = {
         "10-25 minutes"),
     "tail": Suite("tail", "the hard set (500 deals) on every core",
                   (Part("hard", "the hard set: 500 deals"),), "a few minutes", rounds=3),
+    "difficulty": Suite(
+        "difficulty", "a deal's predicted difficulty beside its solve, on one core",
+        (Part("difficulty", f"the difficulty's signals and model after each solve, a deal at a "
+                            f"time: the first {DIFFICULTY_DEALS:,} deals of the quick set",
+              engine="difficulty", pinned_one=True),), "about a minute"),
 }
 
 
@@ -125,6 +134,8 @@ def part_numbers(part: str, suite: str) -> list[int]:
         return [r.number for r in deal_set("quick")]
     if part == "hard":
         return [r.number for r in deal_set("hard")]
+    if part == "difficulty":
+        return [r.number for r in deal_set("quick")][:DIFFICULTY_DEALS]
     standard = random_numbers(STANDARD_DEALS, STANDARD_SEED)
     return {"random": standard, "plain": standard[:PLAIN_DEALS],
             "cpsat": standard[:CPSAT_DEALS], "workers": standard[:SCALING_DEALS]}[part]
