@@ -68,6 +68,8 @@ def describe_source(source: dict) -> str:
         return f"--codes {source.get('file')}"
     if kind == "numbers":
         return f"{source.get('count')} deal numbers"
+    if kind == "pooled":
+        return f"{len(source.get('runs', []))} runs pooled"
     return str(source)
 
 
@@ -94,7 +96,25 @@ def population(source: dict, count: int) -> str:
         return f"{n(count)} listed in {Path(str(source.get('file'))).name} (a list of deal codes)"
     if kind == "numbers":
         return f"{n(int(source.get('count', count)))} given by number (a list, not a random sample)"
+    if kind == "pooled":
+        return _pooled_population(source, count)
     return f"{n(count)} (how they were chosen is not recorded)"
+
+
+def _pooled_population(source: dict, count: int) -> str:
+    """The deals of runs pooled, each deal once: how many, of which runs, and whether they
+    are together a uniformly random sample (random runs only: given its size, every set of
+    deals is as likely as another, whatever the overlap)."""
+    runs = source.get("runs", [])
+    parts = [population(r.get("source", {}), int((r.get("deals") or {}).get("count") or 0))
+             for r in runs]
+    shared = sum(int(r.get("shared", 0)) for r in runs)
+    random = all(r.get("source", {}).get("kind") == "random" for r in runs)
+    return (f"{count:,} deal{'s' if count != 1 else ''} pooled from {len(runs)} runs, each deal "
+            f"counted once ({shared:,} held by more than one run): " + "; ".join(parts)
+            + (" (together a uniformly random sample)" if random
+               else " (together not a uniformly random sample)" if any(
+                   r.get("source", {}).get("kind") == "random" for r in runs) else ""))
 
 
 def deals_from_range(start: int, stop: int) -> DealList:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .checks import EXIT_INTERRUPTED, add_quiet, check_output_dir, seed
 from .checks import UsageError as _UsageError
@@ -272,10 +273,31 @@ def cmd_findings(args: argparse.Namespace) -> int:
         check_output_dir(args.work, "--work")
     from halfmoon.report.findings_out import check_out, default_out
 
+    runs, pooled = args.census, None
+    if len(runs) > 1:
+        if args.out is None:
+            raise _UsageError(f"findings of {len(runs)} runs pooled need --out DIR: the pooled "
+                              "run and its page are written there")
+        from halfmoon.research.pool import POOLED_DIR, pooled_run
+
+        pooled = pooled_run(runs)
+        args.census = str(Path(args.out) / POOLED_DIR)
+    else:
+        args.census = runs[0]
     out = default_out(args.census, args.work) if args.out is None else args.out
-    replaced = check_out(out, args.census, force=args.force, partial=args.partial)
+    replaced = check_out(out, args.census, force=args.force, partial=args.partial,
+                         manifest=None if pooled is None else pooled[1])
     if replaced:
         print(f"halfmoon: --force: replacing {replaced} in {out}", file=sys.stderr)
+    if pooled is not None:
+        from halfmoon.research.pool import write_pooled
+
+        rows, manifest = pooled
+        wrote = write_pooled(rows, manifest, args.census)
+        shared = sum(r["shared"] for r in manifest["source"]["runs"])
+        print(f"halfmoon: {len(runs)} runs pooled: {len(rows):,} deals, each once ({shared:,} "
+              f"held by more than one run) {'in' if wrote else 'as before in'} {args.census}",
+              file=sys.stderr)
     if args.fair_only:
         from halfmoon.report.findings_out import write_fair
 
@@ -303,9 +325,10 @@ def add_findings(p: argparse.ArgumentParser):
 
     p.epilog = help_text()
 
-    p.add_argument("census", metavar="DIR",
+    p.add_argument("census", metavar="DIR", nargs="+",
                    help="a finished run (a census): a results directory written by 'halfmoon "
-                   "batch' (or its fsspec URL)")
+                   "batch' (or its fsspec URL); several: pooled into one run in --out (each deal"
+                   " counted once; runs of different solver versions or budgets refused)")
     p.add_argument("--work", metavar="DIR", default=None,
                    help="where the stages keep their pieces, so a cut run goes on (default: the"
                    " census's _findings; needed for a census at a URL)")

@@ -84,10 +84,13 @@ def _scaled_lines(s: dict) -> list[str]:
 
 def head_lines(s: dict) -> list[str]:
     """The title, what the run is and how to make it again."""
-    census = s["command"].split("--out ")[1].split()[0]
+    pooled = s.get("pooled_from")
+    census = (" ".join(pooled) if pooled else s["command"].split("--out ")[1].split()[0])
+    made = (f"by the {len(pooled)} batch runs of the first commands below" if pooled
+            else f"by `{s['command']}`")
     return ["# Half Moon, measured", "",
-            f"Figures on Half Moon from a run of {_population(s)}, made "
-            f"{s.get('created', '?')[:10]} by `{s['command']}`"
+            f"Figures on Half Moon from {'runs' if pooled else 'a run'} of {_population(s)}, "
+            f"made {s.get('created', '?')[:10]} {made}"
             # an unfinished run was made by a part of that command (stopped, or given --chunks)
             + (" (the part of it written so far)" if s.get("partial") else "")
             + ", each deal settled by the solver "
@@ -97,8 +100,10 @@ def head_lines(s: dict) -> list[str]:
             *_state_lines(s),
             *_scaled_lines(s),
             _versions_sentence(s), "",
-            "Reproduce (the run is resumable; the second command derives everything below "
-            "from it with the options it was made with"
+            ("Reproduce (each run is resumable; the last command pools them and derives "
+             "everything below from them with the options it was made with" if pooled else
+             "Reproduce (the run is resumable; the second command derives everything below "
+             "from it with the options it was made with")
             + (", and `make findings` runs both" if s.get("out", "docs") == "docs" else "")
             + "):", "",
             "```", s["command"], _findings_command(census, s), "```", ""]

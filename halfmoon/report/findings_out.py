@@ -26,15 +26,21 @@ def default_out(census: Union[str, Path], work: Union[str, Path, None] = None) -
 
 
 def check_out(out: Union[str, Path], census: Union[str, Path], force: bool = False,
-              partial: bool = False) -> Optional[str]:
+              partial: bool = False, manifest: Optional[dict] = None) -> Optional[str]:
     """Before any work: refuse to write the page of ``census`` into ``out`` where ``out``
     holds the page of another run, unless ``force``; then the words for what is replaced.
-    None where ``out`` holds no page, or one of this run."""
+    None where ``out`` holds no page, or one of this run.  ``manifest``: the run's, where
+    it is not yet written (runs pooled, :func:`~halfmoon.research.pool.pooled_run`)."""
     from halfmoon.batch.state import run_state
     from halfmoon.research.census import FindingsError
     from halfmoon.research.findings import census_command, run_identity, same_run
 
-    st = run_state(census)
+    if manifest is not None:  # runs pooled, each finished
+        from halfmoon.batch.state import RunState
+
+        st = RunState(int(manifest["deals"]["count"]), "complete", None, manifest)
+    else:
+        st = run_state(census)
     if st.manifest is None:
         return None  # open_census names what is wrong
     if not partial and not st.finished:
@@ -57,7 +63,8 @@ def check_out(out: Union[str, Path], census: Union[str, Path], force: bool = Fal
         same = "command" in old and old["command"].split(" --out ")[0] == here
     if same:
         return None
-    what = (f"the page of another run ({old['command']}, {int(old.get('deals', 0)):,} deals, "
+    what = (f"the page of another run ({old['command'].splitlines()[0]}, "
+            f"{int(old.get('deals', 0)):,} deals, "
             f"made {str(old.get('created', '?'))[:10]})" if "command" in old
             else "a page of unknown origin")
     if not force:

@@ -75,11 +75,14 @@ def census_command(manifest: dict, path: str) -> str:
     """The ``halfmoon batch`` command that writes (or resumes) the census: its deals, where it
     writes, and only the options that made it differ from that command's defaults (a budget,
     the lines left out, a chunk size other than the one chosen for its size), as a user types
-    it."""
+    it.  Runs pooled (:func:`.pool.pooled_run`): the command of each run, a line each."""
     from halfmoon.batch.plan import choose_chunk_size
     from solver import DEFAULT_BUDGET
 
     src = manifest.get("source", {})
+    if src.get("kind") == "pooled":  # runs pooled: the command of each, one a line
+        return "\n".join(census_command({**run, "source": run.get("source", {})}, where)
+                         for run, where in zip(src.get("runs", []), manifest.get("read_from", [])))
     if src.get("kind") == "random":
         what = f"--random {src['count']} --seed {src['seed']}"
     elif src.get("kind") == "range":
@@ -232,6 +235,8 @@ def _derive(census, seed, workers, players_deals, forgiveness_deals, recheck_sha
     summary["command"] = census_command(manifest, str(census))
     summary["created"] = str(manifest.get("created", ""))
     summary["run"] = run_identity(manifest, str(census))
+    if manifest.get("source", {}).get("kind") == "pooled":  # the runs, as they were named
+        summary["pooled_from"] = list(manifest.get("read_from", []))
     # the options as asked: the Reproduce block repeats them (a stage may have found fewer)
     summary["options"] = {"seed": seed, "players_deals": players_deals,
                           "forgiveness_deals": forgiveness_deals, "fair_deals": fair_deals,

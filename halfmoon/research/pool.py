@@ -12,8 +12,9 @@ lists the budgets (a run's unresolved deals depend on its budget).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 import pandas as pd
 
@@ -39,18 +40,19 @@ def run_rows(path: Union[str, Path]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def pooled_rows(paths: Sequence[Union[str, Path]]) -> tuple[pd.DataFrame, list[dict]]:
+def pooled_rows(paths: Sequence[Union[str, Path]],
+                read: Callable = run_rows) -> tuple[pd.DataFrame, list[dict]]:
     """The rows of the runs in ``paths``, each deal once (a settled verdict before an
     unresolved one, else the first run's row), and for each run: its path, deals, the deals
     it shares with a run before it, its budgets and solver versions.  :class:`HalfMoonError`
     for runs of different solver versions, a run named twice, or a deal won in one run and
-    lost in another."""
+    lost in another.  ``read`` reads a run's rows (:func:`run_rows`)."""
     if len({str(p) for p in paths}) < len(paths):
         twice = next(str(p) for i, p in enumerate(paths) if str(p) in map(str, paths[:i]))
         raise HalfMoonError(f"{twice} is named twice: each run is pooled once")
     frames, runs = [], []
     for k, path in enumerate(paths):
-        df = run_rows(path).assign(run=k)
+        df = read(path).assign(run=k)
         frames.append(df)
         runs.append({"results": str(path), "deals": len(df),
                      "budgets": sorted(int(b) for b in df["budget"].unique()),
@@ -93,3 +95,124 @@ def pooled_summary(paths: Sequence[Union[str, Path]], z: float = Z95) -> dict:
     s = summarize(rows, z)
     s["pooled"] = {"runs": runs, "rows": total, "deals_counted_once": total - len(rows)}
     return s
+
+
+# --- several runs as one run: the census the findings of pooled runs are derived from ---
+POOLED_DIR = "_pooled"  # in the findings' --out: the pooled run (a results directory)
+
+
+def _stored_rows(path: Union[str, Path]) -> pd.DataFrame:
+    """The rows of one run with their winning lines as results files store them (packed,
+    :func:`~halfmoon.batch.results.encode_line`), a row group at a time."""
+    from halfmoon.batch.results import encode_line, stored_columns, to_rows
+
+    from .scan import open_dataset
+
+    ds = open_dataset(path)
+    parts = []
+    for g in ds.row_groups(stored_columns(ds.format, COLUMNS + ["line"])):
+        df = to_rows(g, ds.format, COLUMNS).to_pandas()
+        lines = g.column("line").to_pylist()
+        df["line"] = lines if ds.format == 2 else [encode_line(t) for t in lines]
+        parts.append(df)
+    return pd.concat(parts, ignore_index=True)
+
+
+def pooled_run(paths: Sequence[Union[str, Path]]) -> tuple[pd.DataFrame, dict]:
+    """The finished runs in ``paths`` as one run: its rows (each deal once, as
+    :func:`pooled_rows` keeps them, with their packed lines) and the manifest of a results
+    directory holding them, whose source (``{"kind": "pooled", "runs": [...]}``) names each
+    run by what it was made of (its source, deals, budget and start), not where it lies.
+    :class:`HalfMoonError` for a run not finished, or runs of different budgets (a page
+    states one budget; ``halfmoon stats`` pools them)."""
+    import hashlib
+
+    from halfmoon.batch.state import run_state
+
+    manifests = []
+    for path in paths:
+        st = run_state(path)
+        if st.manifest is None:
+            raise HalfMoonError(f"{path}: not a results directory (no manifest)")
+        if not st.finished:
+            raise HalfMoonError(f"{path}: the run is not finished; findings pool finished runs "
+                                "(rerun its batch command, which goes on where it stopped)")
+        manifests.append(st.manifest)
+    rows, runs = pooled_rows(paths, _stored_rows)
+    budgets = {b for r in runs for b in r["budgets"]}
+    if len(budgets) > 1:
+        said = "; ".join(f"{r['results']}: {', '.join(f'{b:,}' for b in r['budgets'])}"
+                         for r in runs)
+        raise HalfMoonError(f"runs of different budgets ({said}): findings state one budget, so "
+                            "they are not pooled ('halfmoon stats' pools them)")
+    rows = rows.drop(columns=["run"]).sort_values("deal", kind="stable").reset_index(drop=True)
+    numbers = rows["deal"].to_numpy(dtype="<i8")
+    micros = (rows["seconds"].to_numpy() * 1e6).round().astype("<i8")
+    content = hashlib.sha256(numbers.tobytes() + micros.tobytes()
+                             + rows["nodes"].to_numpy(dtype="<i8").tobytes()
+                             + "".join(v[0] for v in rows["verdict"]).encode())
+    keep = ("source", "deals", "budget", "created", "lines", "chunk_size", "read_from")
+    made = [{k: m[k] for k in keep if k in m} for m in manifests]
+    counts = rows["verdict"].value_counts()
+    manifest = {
+        "format": 2,
+        "lines": "all" if all(m.get("lines", "all") == "all" for m in manifests) else "none",
+        "solver_version": runs[0]["solver_versions"][0],
+        "budget": int(budgets.pop()),
+        "deals": {"count": len(rows), "sha256": hashlib.sha256(numbers.tobytes()).hexdigest()},
+        "source": {"kind": "pooled", "runs": [{**m, "shared": r["shared"]}
+                                              for m, r in zip(made, runs)]},
+        "rows_sha256": content.hexdigest(),
+        "read_from": [str(p) for p in paths],
+        "created": max(str(m.get("created", "")) for m in manifests),
+        "status": "complete",
+        "counts": {v: int(counts.get(v, 0)) for v in ("win", "loss", "unresolved")},
+    }
+    return rows, manifest
+
+
+def write_pooled(rows: pd.DataFrame, manifest: dict, folder: Union[str, Path]) -> bool:
+    """The pooled run of :func:`pooled_run` written as a results directory at ``folder``
+    (its chunk file, then its manifest, each whole); False, writing nothing, where ``folder``
+    already holds these rows.  A cut write leaves the old manifest, whose rows differ: the
+    next call writes again."""
+    import pyarrow as pa
+
+    from halfmoon.batch.directory import chunk_name, write_tables
+    from halfmoon.batch.results import (
+        CHUNK_RE,
+        MANIFEST_NAME,
+        SCHEMA,
+        load_manifest,
+    )
+    from halfmoon.batch.store import location
+
+    folder = Path(folder)
+    try:
+        old = load_manifest(folder) if (folder / MANIFEST_NAME).is_file() else None
+    except HalfMoonError:  # an unreadable manifest: written again
+        old = None
+    if old is not None and all(old.get(k) == manifest.get(k)
+                               for k in ("source", "deals", "rows_sha256", "budget")):
+        return False
+    where = location(folder)
+    where.make()
+    micros = (rows["seconds"].to_numpy() * 1e6).round().clip(0, (1 << 32) - 1)
+    cols = {"deal": rows["deal"].to_numpy(dtype="int64"), "verdict": rows["verdict"].tolist(),
+            "nodes": rows["nodes"].to_numpy(dtype="uint32"),
+            "microseconds": micros.astype("uint32"),
+            "line": rows["line"].tolist() if manifest["lines"] == "all" else [None] * len(rows),
+            "solver_version": rows["solver_version"].astype(str).tolist(),
+            "budget": rows["budget"].to_numpy(dtype="uint32")}
+    arrays = [pa.array(cols[f.name], f.type.value_type).dictionary_encode().cast(f.type)
+              if pa.types.is_dictionary(f.type) else pa.array(cols[f.name], f.type)
+              for f in SCHEMA]
+    table = pa.Table.from_arrays(arrays, schema=SCHEMA)
+    name = chunk_name(0)
+    where.write(name, lambda f: write_tables(f, [table]))
+    for other in where.names():
+        if CHUNK_RE.match(other) and other != name:
+            where.delete(other)
+    text = json.dumps(manifest, indent=2) + "\n"
+    where.write(MANIFEST_NAME, lambda f: f.write(text.encode("utf-8")))
+    return True

@@ -114,3 +114,45 @@ def test_findings_of_a_run_in_the_repository_leave_git_status_clean(tmp_path):
     ignored = subprocess.run(["git", "check-ignore", "-q", "results/_findings/findings.md"],
                              cwd=ROOT)
     assert ignored.returncode == 0
+
+
+def test_findings_of_two_runs_pooled_are_those_of_one_run_over_the_union(capsys, tmp_path):
+    """Two runs made separately, sharing 20 deals, pooled by findings: every figure of the
+    data equals that of one run over the union of their deals (the times of solves apart)."""
+    import pandas as pd
+
+    from halfmoon.batch import deals_from_range, run_batch
+
+    for name, (lo, hi) in {"a": (900, 960), "b": (940, 1000), "union": (900, 1000)}.items():
+        run_batch(deals_from_range(lo, hi), tmp_path / name, workers=1, progress=False)
+    runs = [str(tmp_path / "a"), str(tmp_path / "b")]
+    status, out, err = run(capsys, "findings", *runs, *FINDINGS)
+    assert status == 2 and err == ("halfmoon: error: findings of 2 runs pooled need --out DIR: "
+                                   "the pooled run and its page are written there\n")
+    pooled, one = tmp_path / "pooled", tmp_path / "one"
+    status, out, err = run(capsys, "findings", *runs, "--out", str(pooled), *FINDINGS)
+    assert status == 0, err
+    assert err == (f"halfmoon: 2 runs pooled: 100 deals, each once (20 held by more than one "
+                   f"run) in {pooled / '_pooled'}\n")
+    assert run(capsys, "findings", str(tmp_path / "union"), "--out", str(one), *FINDINGS)[0] == 0
+    a, b = (json.loads((d / "findings" / "summary.json").read_text()) for d in (pooled, one))
+    for key in ("deals", "wins", "losses", "unresolved", "win_rate", "win_low", "win_high",
+                "doa_rate", "nodes", "players_deals", "forgiveness_deals", "recheck_deals"):
+        assert a[key] == b[key], key
+    for name in ("win-rate", "features", "losses", "players", "forgiveness", "difficulty"):
+        x, y = (pd.read_parquet(d / "findings" / f"{name}.parquet") for d in (pooled, one))
+        pd.testing.assert_frame_equal(x, y, obj=name)
+    page = (pooled / "findings.md").read_text(encoding="utf-8")
+    assert "100 deals pooled from 2 runs, each deal counted once (20 held by more than one run)" \
+        in page
+    assert (f"halfmoon batch --range 900:960 --out {runs[0]}\nhalfmoon batch --range 940:1000 "
+            f"--out {runs[1]}\nhalfmoon findings {runs[0]} {runs[1]} --out {pooled} ") in page
+    # the same runs again: their page, nothing pooled anew, nothing asked
+    status, out, err = run(capsys, "findings", *runs, "--out", str(pooled), *FINDINGS)
+    assert status == 0 and "as before in" in err
+    # other runs into that folder: refused, its pooled run untouched
+    before = (pooled / "_pooled" / "_manifest.json").read_text()
+    status, out, err = run(capsys, "findings", runs[0], str(tmp_path / "union"), "--out",
+                           str(pooled), *FINDINGS)
+    assert status == 2 and "holds the page of another run" in err
+    assert (pooled / "_pooled" / "_manifest.json").read_text() == before
