@@ -201,3 +201,82 @@ def estimate_numbers(numbers: Sequence[int], verdicts: Sequence[str]) -> list[Es
     """:func:`estimates` of deal numbers with their verdicts (signals computed here)."""
     m = model()
     return estimates(verdicts, signals(numbers), m)
+
+
+# --- a run's difficulty: halfmoon batch --difficulty, a file beside the chunk files --------
+
+RUN_FILE = "difficulty.parquet"  # in a results directory, beside its chunk files
+_PIECE = 500  # deals whose signals are computed at once
+
+
+def _run_deals(path: Path) -> tuple[np.ndarray, list[str]]:
+    from .results import chunk_files, read_chunk
+
+    numbers: list = []
+    verdicts: list = []
+    for f in chunk_files(path).values():
+        t = read_chunk(f, columns=["deal", "verdict"])
+        numbers.extend(t.column("deal").to_pylist())
+        verdicts.extend(str(v) for v in t.column("verdict").to_pylist())
+    order = np.argsort(np.asarray(numbers, np.int64), kind="stable")
+    return np.asarray(numbers, np.int64)[order], [verdicts[i] for i in order]
+
+
+def write_run_difficulty(path: Union[str, Path], log=None) -> dict:
+    """The level, estimate and signals of every deal of the results directory ``path`` (a
+    local one) written to :data:`RUN_FILE` there, a row a deal; the deals already in that
+    file (of the same model) are kept, not computed again.  Returns the count of each level
+    and the deals computed now."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    p = Path(path)
+    if not p.is_dir():
+        raise HalfMoonError(f"--difficulty needs a local results directory, not {str(path)!r}")
+    m = model()
+    numbers, verdicts = _run_deals(p)
+    made = json.dumps({"solver_version": m.solver_version, "made_from": m.made_from},
+                      sort_keys=True)
+    old = None
+    file = p / RUN_FILE
+    if file.exists():
+        t = pq.read_table(file)
+        if (t.schema.metadata or {}).get(b"difficulty_model", b"").decode() == made:
+            old = t
+    done = set() if old is None else set(old.column("deal").to_pylist())
+    todo = [(int(n), v) for n, v in zip(numbers, verdicts) if int(n) not in done]
+    tables = [] if old is None else [old.replace_schema_metadata(None)]
+    for i in range(0, len(todo), _PIECE):
+        part = todo[i:i + _PIECE]
+        x = signals([n for n, _ in part])
+        est = estimates([v for _, v in part], x, m)
+        cols = {"deal": pa.array([n for n, _ in part], pa.int64()),
+                "level": pa.array([e.level for e in est], pa.string()),
+                **{k: pa.array([getattr(e, k) for e in est], pa.float64())
+                   for k in ("chance", "low", "high", "rating")},
+                **{s: pa.array(x[:, j], pa.float64()) for j, s in enumerate(SIGNALS)}}
+        tables.append(pa.table(cols))
+        if log is not None:
+            log(f"difficulty: {min(i + _PIECE, len(todo)):,} of {len(todo):,} deals")
+    if todo or old is None:
+        table = pa.concat_tables(tables) if tables else None
+        if table is None:
+            return {"levels": {}, "computed": 0}
+        table = table.sort_by("deal").replace_schema_metadata({"difficulty_model": made})
+        tmp = p / f".{RUN_FILE}.tmp"
+        pq.write_table(table, tmp)
+        tmp.replace(file)
+    return {"levels": run_levels(p) or {}, "computed": len(todo)}
+
+
+def run_levels(path: Union[str, Path]) -> Optional[dict]:
+    """The count of each level in the results directory's :data:`RUN_FILE` (hardest last,
+    "cannot be won" and "unknown" after them), or None if it has none."""
+    import pyarrow.parquet as pq
+
+    file = Path(path) / RUN_FILE
+    if not file.is_file():
+        return None
+    levels = pq.read_table(file, columns=["level"]).column("level").to_pylist()
+    order = (*LEVEL_NAMES, LOST, UNKNOWN)
+    return {name: levels.count(name) for name in order if levels.count(name)}

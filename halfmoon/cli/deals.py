@@ -175,10 +175,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
             setup = (f" (and {result.setup_seconds:.3f} s loading the solver)"
                      if result.setup_seconds >= 0.0005 else "")
             by = f", settled by {result.settled_by}" if result.settled_by else ""
+            level_words = "" if level is None else f"; level: {level.words()}"
             print(f"{label}: {result.verdict} in {result.seconds:.3f} s{setup}, "
-                  f"{result.nodes} positions{by}")
-            if level is not None:
-                print(f"level: {level.words()}")
+                  f"{result.nodes} positions{by}{level_words}")
             if why is not None:
                 print(_why_line(why, args))
             if result.moves is not None:

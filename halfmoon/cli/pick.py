@@ -144,3 +144,42 @@ def add_pick(p: argparse.ArgumentParser):
                    help="positions searched per deal (default: the solver's)")
     p.add_argument("--json", action="store_true", help="one JSON object per deal")
     return cmd_pick
+
+
+def run_difficulty(out: str, quiet: bool = False) -> str:
+    """``batch --difficulty``: each deal's level written beside the run's chunk files; the
+    line that says what was written."""
+    from halfmoon.batch.difficulty import RUN_FILE, write_run_difficulty
+
+    def log(text):
+        if not quiet:
+            print(f"halfmoon: {text}", file=sys.stderr, flush=True)
+
+    done = write_run_difficulty(out, log=log)
+    counts = done["levels"]
+    total = sum(counts.values())
+    return (f"{out}/{RUN_FILE}: {total:,} deals' difficulty ({done['computed']:,} computed now): "
+            + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+
+
+def level_shares(dirs, z: float):
+    """``stats``: the share of each level (with its Wilson interval at ``z``) in one results
+    directory that ``batch --difficulty`` gave a difficulty file; None otherwise (several
+    directories, a URL, no file)."""
+    from halfmoon.batch.difficulty import run_levels
+    from halfmoon.research.stats import wilson_interval
+
+    if len(dirs) != 1 or "://" in dirs[0]:
+        return None
+    counts = run_levels(dirs[0])
+    if not counts:
+        return None
+    n = sum(counts.values())
+    shares = {}
+    for name, k in counts.items():
+        lo, hi = wilson_interval(k, n, z)
+        shares[name] = {"deals": k, "share": k / n, "low": lo, "high": hi}
+    line = "difficulty (the fair player's chance, predicted): " + ", ".join(
+        f"{name} {100 * s['share']:.1f} % ({s['deals']:,}; {100 * s['low']:.1f}-"
+        f"{100 * s['high']:.1f} %)" for name, s in shares.items())
+    return {"deals": n, "levels": shares, "line": line}

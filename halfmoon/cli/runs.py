@@ -20,6 +20,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         if value is not None and value < 1:  # before the run makes its directory
             raise _UsageError(f"bad {option} {value}: expected at least 1 deal")
     check_output_dir(args.out, "--out")
+    if args.difficulty and ("://" in args.out or args.dry_run):
+        raise _UsageError("--difficulty needs a local --out directory and a run, not a dry run")
     if args.codes is not None:
         deals = batch.deals_from_codes(args.codes)
     elif args.range is not None:
@@ -58,6 +60,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
     print(f"{summary.out}: {summary.total} deals ({summary.solved} solved now,"
           f" {summary.resumed} before): {c['win']} win, {c['loss']} loss,"
           f" {c['unresolved']} unresolved; {summary.seconds:.1f} s{rate}{rest}")
+    if args.difficulty and summary.complete:
+        from .pick import run_difficulty
+
+        print(run_difficulty(args.out, quiet=args.quiet))
     return 0
 
 
@@ -111,6 +117,9 @@ def add_batch(p: argparse.ArgumentParser):
     p.add_argument("--sample-seed", type=seed, metavar="S",
                    help="with --dry-run: draw the sample at random with this seed (default:"
                    " spread evenly over the run)")
+    p.add_argument("--difficulty", action="store_true",
+                   help="once the run is complete, each deal's difficulty level, estimate and "
+                   "signals to difficulty.parquet in --out (about 7 ms a deal; kept on a rerun)")
     add_quiet(p)
     return cmd_batch
 
@@ -146,10 +155,17 @@ def _print_stats(args: argparse.Namespace, summary: dict, source: str) -> int:
     from halfmoon.research.provenance import provenance
 
     summary.setdefault("provenance", provenance())
+    from .pick import level_shares
+
+    levels = level_shares(args.dir, _z(args.confidence))
     if args.json:
-        print(json_line(_nan_to_none(stats_rounded(summary))))
+        print(json_line(_nan_to_none(stats_rounded(
+            summary if levels is None else {**summary, "difficulty": {
+                k: v for k, v in levels.items() if k != "line"}}))))
     else:
         sys.stdout.write(stats.format_summary(summary, source))
+        if levels is not None:
+            print(levels["line"])
     return 0
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from halfmoon.batch import difficulty as bd
 from halfmoon.game.errors import HalfMoonError
-from solver import SOLVER_VERSION, census_features, simple_games, undo_game
+from solver import SOLVER_VERSION, census_features, simple_games, solve, undo_game
 
 
 def test_levels_follow_the_reference_chance():
@@ -79,3 +79,33 @@ def test_the_shipped_model_says_what_it_was_made_from():
     assert m.made_from["reference"] == "fair@16" and m.made_from["train_deals"] > 0
     assert "seed" in " ".join(m.made_from["train"])
     assert m.rmse > 0
+
+
+def test_a_runs_difficulty_file_is_written_once_and_kept(tmp_path):
+    import pyarrow.parquet as pq
+
+    from halfmoon.batch import deals_from_range, run_batch
+
+    out = tmp_path / "run"
+    run_batch(deals_from_range(50, 70), out, workers=1, progress=False)
+    done = bd.write_run_difficulty(out)
+    assert done["computed"] == 20 and sum(done["levels"].values()) == 20
+    t = pq.read_table(out / bd.RUN_FILE).to_pandas()
+    assert list(t["deal"]) == list(range(50, 70))
+    verdicts = [solve(n).verdict for n in range(50, 70)]
+    want = bd.estimate_numbers(list(range(50, 70)), verdicts)
+    assert list(t["level"]) == [e.level for e in want]
+    assert np.allclose(t[list(bd.SIGNALS)].to_numpy(), bd.signals(list(range(50, 70))))
+    assert bd.run_levels(out) == done["levels"]
+    assert (bd.LOST in done["levels"]) == ("loss" in verdicts)
+    # a rerun keeps the deals already there; a file of another model is made again
+    assert bd.write_run_difficulty(out)["computed"] == 0
+    table = pq.read_table(out / bd.RUN_FILE)
+    pq.write_table(table.replace_schema_metadata({"difficulty_model": "{}"}), out / bd.RUN_FILE)
+    assert bd.write_run_difficulty(out)["computed"] == 20
+    assert bd.run_levels(tmp_path) is None
+
+
+def test_a_runs_difficulty_needs_a_local_directory(tmp_path):
+    with pytest.raises(HalfMoonError, match="local results directory"):
+        bd.write_run_difficulty(tmp_path / "absent")

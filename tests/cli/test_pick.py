@@ -78,8 +78,31 @@ def test_solve_shows_the_level_beside_the_verdict(capsys):
     assert status == 0
     lines = out.splitlines()
     assert lines[0].startswith("HM1-N-AAAAADW: win")
-    assert lines[1] == "level: " + estimate_numbers([100], ["win"])[0].words()
-    lost = lines.index(next(x for x in lines if x.startswith("HM1-N-AAAAACD: loss")))
-    assert lines[lost + 1] == f"level: {LOST}"
+    assert lines[0].endswith("; level: " + estimate_numbers([100], ["win"])[0].words())
+    lost = next(x for x in lines if x.startswith("HM1-N-AAAAACD: loss"))
+    assert lost.endswith(f"; level: {LOST}")
     status, out, err = run(capsys, "solve", "55", "--json")
     assert json.loads(out)["difficulty"]["level"] == LOST
+
+
+def test_batch_difficulty_then_stats_gives_each_levels_share(capsys, tmp_path):
+    out = str(tmp_path / "run")
+    status, text, err = run(capsys, "batch", "--range", "40:60", "--out", out, "--workers", "1",
+                            "--quiet", "--difficulty")
+    assert status == 0
+    assert "difficulty.parquet: 20 deals' difficulty (20 computed now)" in text
+    status, text, err = run(capsys, "stats", out, "--json")
+    d = json.loads(text)["difficulty"]
+    assert d["deals"] == 20 and sum(v["deals"] for v in d["levels"].values()) == 20
+    verdicts = [solve(n).verdict for n in range(40, 60)]
+    levels = [e.level for e in estimate_numbers(list(range(40, 60)), verdicts)]
+    for name, v in d["levels"].items():
+        assert v["deals"] == levels.count(name)
+        assert v["low"] <= v["share"] == v["deals"] / 20 <= v["high"]
+    status, text, err = run(capsys, "stats", out)
+    assert "difficulty (the fair player's chance, predicted): " in text.splitlines()[-1]
+
+
+def test_batch_difficulty_needs_a_run(capsys, tmp_path):
+    assert_one_line_error(capsys, ["batch", "--range", "0:5", "--out", str(tmp_path / "r"),
+                                   "--dry-run", "--difficulty"], "--difficulty needs")
