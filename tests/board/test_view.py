@@ -81,3 +81,20 @@ def test_the_position_token_names_counts_and_reserve():
         tokens.add(position_token(game.position))
         game.pop()
     assert len(tokens) == len(game.legal_moves)
+
+
+def test_a_known_deal_shows_its_level_beside_its_verdict():
+    from halfmoon.batch.difficulty import estimate_numbers
+    from halfmoon.game.deal import Deal
+    from solver import solve
+
+    _, s = view(Deal.from_number(100))
+    assert s["level"] == estimate_numbers([100], [solve(100).verdict])[0].words()
+    _, s = view(Deal.from_number(55))  # a lost deal
+    assert s["level"] == "cannot be won"
+    assert view(EXAMPLE)[1]["level"] is None  # a position, not a whole deal
+
+    class Along(LiveGame):
+        kind = "along"  # played along with the app: nothing the app does not show
+
+    assert state_view(Along("g", Game(Deal.from_number(100))))["level"] is None

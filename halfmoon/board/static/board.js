@@ -94,6 +94,8 @@
     $("moves").textContent = s.status.moves;
     $("code").textContent = s.status.code || "layout";
     $("code").title = $("code").textContent; // whole, when the line is too narrow for it
+    $("level").textContent = s.level ? `Level: ${s.level}` : "";
+    $("level").hidden = !s.level;
     drawTime();
     const msg = $("message");
     msg.hidden = !s.message;
