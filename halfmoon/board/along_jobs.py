@@ -17,20 +17,37 @@ as :mod:`halfmoon.board.jobs`):
   ``{"samples", "wins", "unresolved"}``: ``wins[k]`` layouts in which the position after
   ``k`` moves can be won (along one game a position before a winnable one is winnable,
   so each layout needs only a bisection), ``unresolved`` layouts with a solve unsettled
-  (counted as lost beyond it).
+  (counted as lost beyond it);
+- ``("walk", layouts, moves, budget)``: a position in several full layouts (each
+  ``[piles, reserve]``, cards as their index 0..51 in one ordered deck, pile cards
+  bottom first, an empty reserve slot -1); ``moves``: the legal moves (text, the engine's
+  order) when every layout has the same tops, else None (each layout's own); answer
+  ``{"verdicts", "seconds", "cpu"}``: for each layout a dict from each legal move to a
+  letter, ``w`` (the solver wins the position after it within ``budget`` positions a
+  solve), ``l`` (it proves it lost) or ``u`` (unsettled), ``{}`` for a position proved lost;
+- ``("moves", layout, seed, budget, known)``: the fair player's move and the tuned
+  player's on the position as ``"along"`` takes it; answer ``{"fair", "tuned"}``.
+  The layouts are walked (:func:`solver.walk_games`): the position solved once, its
+  children settled by the proofs of the walk where they can be (a child emptied of cards,
+  a child won by the position's winning line with one of its moves played first, the
+  table of lost positions shared), the others solved; in a position proved lost every
+  child is lost; a position left unsettled has each child solved on its own.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+import time
+from typing import Any, Optional, Sequence
 
+from halfmoon.game.cards import Card
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import parse_layout
 from halfmoon.game.moves import Move
 
 FAIR_GROUPS = ("players", "fair")  # the kernels of the fair hint (names of solver.KERNEL_GROUPS)
+WALK_GROUPS = ("search", "grouping")  # the kernels of a walk (solver.SOLVING)
 
 
 def hidden_places(position: Deal) -> list[tuple[int, int]]:
@@ -59,6 +76,75 @@ def along_job(layout: str, samples: int, seed: int, budget: int,
     # the position's share from the moves' layouts: won where some move keeps the win
     return {"samples": samples, "wins": hint["position_wins"],
             "unresolved": hint["position_open"], **hint}
+
+
+CARDS = tuple(Card(rank, suit) for suit in range(4) for rank in range(1, 14))  # by index
+
+
+def layout_deal(layout: Sequence) -> Deal:
+    """A full position of a walk job (``[piles, reserve]`` of card indices) as a Deal."""
+    piles, reserve = layout
+    return Deal(piles=[[CARDS[c] for c in pile] for pile in piles],
+                reserve=[CARDS[c] if c >= 0 else None for c in reserve])
+
+
+def layout_cards(deal: Deal) -> list:
+    """The other way: a full position as a walk job takes it."""
+    return [[[c.index for c in pile] for pile in deal.piles],
+            [-1 if c is None else c.index for c in deal.reserve]]
+
+
+def children_verdicts(deal: Deal, moves: Optional[Sequence[Move]], budget: int) -> dict:
+    """The verdict letter (w, l, u) on the child of each legal move of ``deal`` (``moves``:
+    they, in the engine's order, or None to find them); ``{}`` when the position is proved
+    lost (every child is)."""
+    from solver import solve, walk_games
+
+    if moves is None:
+        moves = list(Game(deal).legal_moves)
+    if not moves:
+        return {}
+    walk = walk_games(deal, [moves[:1]], budget)[0]
+    if walk.start == "loss":
+        return {}
+    if walk.children:
+        said = walk.children[0]
+        return {str(m): said[m][0] for m in moves}
+    out = {}  # the position unsettled: each child on its own
+    game = Game(deal)
+    for move in moves:
+        game.push(move)
+        out[str(move)] = "w" if game.is_won else solve(game.remaining_deal(),
+                                                         budget=budget).verdict[0]
+        game.undo()
+    return out
+
+
+def walk_job(layouts: Sequence, moves: Optional[Sequence[str]], budget: int) -> dict[str, Any]:
+    from solver import warm_up
+
+    warm_up(WALK_GROUPS, out=None)
+    t, c = time.perf_counter(), time.process_time()
+    legal = None if moves is None else [Move.parse(m) for m in moves]
+    verdicts = [children_verdicts(layout_deal(layout), legal, budget) for layout in layouts]
+    return {"verdicts": verdicts, "seconds": time.perf_counter() - t,
+            "cpu": time.process_time() - c}
+
+
+def moves_job(layout: str, seed: int, budget: int, known: Sequence = ()) -> dict[str, Any]:
+    """The fair player's move and the tuned player's (the ties of the recommendation) on a
+    position given as :func:`along_job` takes it."""
+    from halfmoon.research.fairplay import fair_hint
+    from solver import warm_up
+
+    position = parse_layout(layout, name="position")
+    warm_up(FAIR_GROUPS, out=None)
+    t, c = time.perf_counter(), time.process_time()
+    places = [tuple(p) for p in known]
+    fair = fair_hint(position, 1, seed, budget, known=places)["move"]
+    tuned = fair_hint(position, 1, seed, budget, player="tuned", known=places)["move"]
+    return {"fair": fair, "tuned": tuned, "seconds": time.perf_counter() - t,
+            "cpu": time.process_time() - c}
 
 
 def last_winnable(deal: Deal, moves: Sequence[Move], budget: int, known_end: bool) -> tuple:

@@ -16,7 +16,8 @@ between processes unchanged:
   ``{"number", "code", "verdict", "moves", "nodes", "seconds", "tried"}`` or
   ``{"error": …}`` when ``tries`` deals gave none.
 
-The jobs of a game played along with the app (``"along"``, ``"review"``) are
+The jobs of a game played along with the app (``"along"``, ``"review"``, ``"walk"``,
+``"moves"``) are
 :mod:`halfmoon.board.along_jobs`'.  A job that fails answers ``{"error": …}``;
 :func:`worker_main` is the process's loop.
 """
@@ -33,7 +34,7 @@ from halfmoon.game.codes import DEAL_COUNT
 from halfmoon.game.deal import Deal
 from halfmoon.game.layouts import parse_layout
 
-from .along_jobs import FAIR_GROUPS, along_job, review_job
+from .along_jobs import FAIR_GROUPS, along_job, moves_job, review_job, walk_job
 
 PICK_KINDS = ("winnable", "hard")
 READY = "ready"
@@ -92,6 +93,10 @@ def run_job(job: tuple) -> dict[str, Any]:
             return along_job(*args)
         if kind == "review":
             return review_job(*args)
+        if kind == "walk":  # a game from the app's kept layouts (halfmoon.board.sampled)
+            return walk_job(*args)
+        if kind == "moves":
+            return moves_job(*args)
         return {"error": f"unknown job {kind!r}"}
     except Exception as exc:  # an answer, not a dead process: the board goes on
         return {"error": f"{type(exc).__name__}: {exc}"}

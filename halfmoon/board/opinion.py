@@ -413,7 +413,7 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     out["position"] = {"share": wins / n if n else 0.0, "low": plow, "high": phigh,
                        "wins": wins, "unresolved": open_, "samples": n}
     out["gap"] = share_gap(out["position"], moves[0], n)
-    rival = _rival(moves, str(shown))
+    rival = _rival(moves, str(shown), twins(game, shown))
     if more and rival is not None:  # not settled: no move outlined, no "Play"
         return {**out, "kind": "provisional", "settled": False, "move": None,
                 "leaning": str(shown), "sources": [], "rival": rival["move"],
@@ -438,12 +438,27 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     return {**out, "why": why, "text": f"Play {move_cards(game, shown)}: {why}"}
 
 
-def _rival(moves: list[dict], leader: str) -> Optional[dict]:
+def _rival(moves: list[dict], leader: str, same: frozenset = frozenset()) -> Optional[dict]:
     """The move the leader is not yet clear of: among the others whose paired interval
     against the best reaches 0, the one whose interval reaches highest (None: the leader
-    is clear of every other move)."""
-    open_ = [m for m in moves if m["move"] != leader and not m["clearly_below"]]
+    is clear of every other move).  The leader's twins (``same``, :func:`twins`) are not
+    rivals: their child is the leader's, so no count can tell them apart."""
+    open_ = [m for m in moves if m["move"] != leader and m["move"] not in same
+             and not m["clearly_below"]]
     return max(open_, key=lambda m: m["diff_high"], default=None)
+
+
+def twins(game: Game, move: Move) -> frozenset:
+    """The legal moves whose child is ``move``'s up to the reserve: the same piles, and
+    reserve cards of the same ranks from other slots (every full slot is playable, so which
+    one is empty changes nothing in any layout)."""
+    def kind(m: Move) -> tuple:
+        piles = tuple(sorted(s for s in m.sources if s[0] == "P"))
+        ranks = tuple(sorted(game.deal.reserve[int(s[1:]) - 1].rank
+                             for s in m.sources if s[0] == "R"))
+        return piles, ranks
+    mine = kind(move)
+    return frozenset(str(m) for m in game.legal_moves if m != move and kind(m) == mine)
 
 
 GAP_POINTS = 0.05  # the position's share this far above the best move's is explained

@@ -67,7 +67,7 @@ from . import validation as check
 from .along import EntryError, entry_check
 from .errors import BadRequest, BoardError, Busy
 from .pool import DEFAULT_SECONDS, SolverPool
-from .service import DEFAULT_BUDGET, Board
+from .service import BOARD_WORKERS, DEFAULT_BUDGET, Board
 
 GRACEFUL_SECONDS = 1.0  # a request still running this long after a stop is cancelled
 STATIC = Path(__file__).resolve().parent / "static"
@@ -95,7 +95,7 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
     any)."""
     owns_pool = board is None
     if board is None:
-        board = Board(SolverPool(seconds=seconds), start_deal=start_deal,
+        board = Board(SolverPool(BOARD_WORKERS, seconds=seconds), start_deal=start_deal,
                       start_moves=start_moves, budget=budget, saved=saved)
     stopping = asyncio.Event()  # set when the server stops: requests that wait answer now
 

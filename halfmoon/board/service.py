@@ -37,6 +37,7 @@ from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
 from .jobs import PICK_KINDS
 from .opinion import Verdicts, fair_view, opinion_view, read_game
 from .pool import Job, SolverPool
+from .sampled import Sample
 from .store import MAX_LOG, StoreError
 from .view import state_view
 
@@ -45,6 +46,8 @@ FAIR_STAGES = (16, 64, 256)  # sampled layouts of the fair hint's answers, the f
 FAIR_BUDGET = 20_000  # positions per solve of a sampled layout's child
 FAIR_KEPT = 256  # fair hints kept (positions)
 MAX_JOBS = 256  # solves waiting at once, over all games
+SAMPLES_KEPT = 16  # games from the app whose sampled layouts are kept (halfmoon.board.sampled)
+BOARD_WORKERS = 2  # solver processes: a game from the app's layouts solved on two cores
 PICK_TRIES = 200  # random deals looked at for one pick (about 3 in 4 are hard, 39 in 40 winnable)
 T = TypeVar("T")
 
@@ -78,6 +81,8 @@ class Board:
         self.fair: OrderedDict = OrderedDict()
         # the answers on games played along with the app (halfmoon.board.along_view)
         self.along: OrderedDict = OrderedDict()
+        # game id -> the layouts kept across its moves (a game from the app)
+        self.samples: OrderedDict[str, Sample] = OrderedDict()
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._plans: dict[str, list[Job]] = {}
@@ -285,7 +290,7 @@ class Board:
     def _plan(self, live: LiveGame) -> list[Job]:
         """The solves this game wants, the most useful first."""
         if isinstance(live, AlongLive):  # its deal is not known: no solve of it
-            return along_jobs(live, self.along)
+            return self._along_plan(live)
         reading = read_game(live.game, live.deal_key, self.verdicts)
         stack = tuple(live.game.stack)
         jobs = [self._job(live, stack[:ply], reading.positions[ply], True)
@@ -297,6 +302,33 @@ class Board:
                         for move, _, verdict, position in reading.children(self.verdicts)
                         if verdict is None)
         return jobs
+
+    def _along_plan(self, live: AlongLive) -> list[Job]:
+        """A game from the app's jobs: its kept layouts' (the position on the board, then
+        on the player's time the positions after the likely moves), or at the end its
+        review's."""
+        if live.along.is_over:
+            return along_jobs(live, self.along)
+        sample = self.samples.get(live.id)
+        if sample is None:
+            sample = self.samples[live.id] = Sample(live)
+            while len(self.samples) > SAMPLES_KEPT:
+                self.samples.popitem(last=False)
+        self.samples.move_to_end(live.id)
+        with sample.lock:
+            return sample.jobs(live, self.along, live.id)
+
+    def _sample_answered(self, job: Job, answer: dict) -> None:
+        _, game_id, at, what = job.context
+        with self._lock:
+            sample, live = self.samples.get(game_id), self.store.get(game_id)
+            if sample is None or not isinstance(live, AlongLive):
+                return
+            with sample.lock:
+                sample.answered(live, self.along, at, what, answer)
+            self._stale.add(game_id)
+            self._replan()
+        self._wake([game_id])
 
     def _fair_jobs(self, live: LiveGame) -> list[Job]:
         """The fair hint's next answer for the position on the board: the first stage of
@@ -350,6 +382,9 @@ class Board:
         """A solver's answer (on a pool thread)."""
         if job.context[0] == "fair":
             self._fair_answered(job.context[1], job.context[2], answer)
+            return
+        if job.context[0] == "sample":
+            self._sample_answered(job, answer)
             return
         if job.context[0] == "along":
             with self._lock:

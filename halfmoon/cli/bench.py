@@ -21,6 +21,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.export:
         return _export(args)
+    if args.suite == "advice" or args.deals is not None or args.think is not None:
+        return _advice(args)
     if args.workers is not None and args.workers < 1:
         raise _UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.rounds is not None and args.rounds < 1:
@@ -113,6 +115,56 @@ def _refit(result: dict, rows: dict, out: Path) -> Path:
     return MODEL_FILE
 
 
+def _advice(args: argparse.Namespace) -> int:
+    """The advice suite: this checkout's board, a revision's (--revision), or both in turn
+    on each deal (--against REV)."""
+    from halfmoon.bench import advice
+    from halfmoon.bench.against import checkout, repository
+
+    if args.suite != "advice":
+        raise _UsageError("--deals, --think, --seed and --max-moves are the advice suite's: "
+                          "add --suite advice")
+    for name in ("rounds", "workers", "budget"):
+        if getattr(args, name) is not None:
+            raise _UsageError(f"--{name} is not the advice suite's (its board's own settings "
+                              "are measured)")
+    if args.refit_tail_model:
+        raise _UsageError("--refit-tail-model needs the standard suite")
+    if args.against and (Path(args.against).exists() or args.against.endswith(".json")):
+        raise _UsageError("--against with the advice suite takes a git revision, not a file")
+    if args.revision and args.against:
+        raise _UsageError("--revision measures another revision alone: not with --against")
+    how = {"deals": advice.DEALS if args.deals is None else args.deals,
+           "think": advice.THINK if args.think is None else args.think,
+           "seed": advice.SEED if args.seed is None else args.seed,
+           "max_moves": advice.MAX_MOVES if args.max_moves is None else args.max_moves}
+    for name in ("deals", "max_moves"):
+        if how[name] < 1:
+            raise _UsageError(f"--{name.replace('_', '-')} must be at least 1, got {how[name]}")
+    if not 0 <= how["think"] <= 60:
+        raise _UsageError(f"--think must be 0 to 60 seconds, got {how['think']:g}")
+    out = Path(args.out) if args.out else Path(DEFAULT_OUT) / (
+        f"advice-{('r' + args.revision) if args.revision else 'this'}-"
+        f"{time.strftime('%Y%m%d-%H%M%S')}")
+    check_output_dir(str(out), "--out")
+    command = "halfmoon bench " + " ".join(sys.argv[2:] if args.command_line is None
+                                          else args.command_line)
+    progress = None if args.quiet else sys.stderr
+    rev = args.revision or args.against
+    if rev:
+        with checkout(rev, repository()) as (commit, home, cache):
+            side = (rev, commit, home, cache)
+            result = advice.run_advice(**how, progress=progress, command=command,
+                                       revision=side if args.revision else None,
+                                       against=side if args.against else None)
+    else:
+        result = advice.run_advice(**how, progress=progress, command=command)
+    path = advice.write_advice(out, result)
+    print("\n".join(advice.advice_lines(result)))
+    print(f"\nwritten: {path}")
+    return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     from halfmoon.bench.sets import export_set
 
@@ -130,8 +182,18 @@ def add_bench(p: argparse.ArgumentParser):
     p.epilog = ("Suites: " + "; ".join(f"{s.name}: {s.about} ({s.minutes} on two cores)"
                                       for s in SUITES.values())
                 + ". Writes bench.json, bench.md, deals.parquet, cactus.png and times.png.")
-    p.add_argument("--suite", choices=list(SUITES), default="quick",
-                   help="what to measure (default quick)")
+    p.add_argument("--suite", choices=[*SUITES, "advice"], default="quick",
+                   help="what to measure (default quick; advice: the play-along board's "
+                        "time from a move to a settled recommendation, a simulated player "
+                        "with the app's undo)")
+    p.add_argument("--deals", type=int, metavar="N",
+                   help="(advice only) deals the player plays (default 3)")
+    p.add_argument("--think", type=float, metavar="S",
+                   help="(advice only) seconds the player thinks before each move (default 1)")
+    p.add_argument("--seed", type=int, metavar="N",
+                   help="(advice only) the random deals' seed (default 65)")
+    p.add_argument("--max-moves", type=int, metavar="N",
+                   help="(advice only) moves a deal at most, undone ones too (default 60)")
     p.add_argument("--out", metavar="DIR",
                    help=f"folder for the result (default: a new folder under {DEFAULT_OUT}/)")
     p.add_argument("--against", metavar="REV|FILE",

@@ -398,9 +398,10 @@ def test_a_stage_stopped_by_the_time_limit_is_asked_again_on_try_again():
     limit = {"verdict": "unresolved", "moves": None, "nodes": 0, "seconds": 1.1,
              "reason": "time limit of 1 s"}
     for _ in range(TRIES):
-        [job] = pool.jobs(board)
+        job = pool.jobs(board)[0]  # the first of its kept layouts' jobs
         jobs, done = pool.wants[board]
         jobs.remove(job)
+        job.message()
         done(job, limit)
     assert pool.jobs(board) == []
     opinion = board.opinion(live.id)
@@ -408,5 +409,5 @@ def test_a_stage_stopped_by_the_time_limit_is_asked_again_on_try_again():
     assert opinion["says"].startswith("Not known: Stopped at 0 of 384 layouts: the machine is "
                                       "busy")
     board.ask_fair(live.id)
-    [job] = pool.jobs(board)
-    assert job.work[0] == "along" and board.opinion(live.id)["busy"]
+    job = pool.jobs(board)[0]
+    assert job.message()[0] == "walk" and board.opinion(live.id)["busy"]

@@ -1,0 +1,175 @@
+"""A simulated player of a game from the app, on the board's own code: the measure of
+``halfmoon bench --suite advice`` (:mod:`halfmoon.bench.advice`).
+
+The player enters the 20 cards the app shows of a deal it knows, plays along through the
+board's service (:class:`~halfmoon.board.service.Board`, with its solver processes as
+``halfmoon play`` starts them: no HTTP), tells each card a move uncovers at once, and
+follows the advice with the app's undo: at a position with two legal moves or more it
+waits for the settled recommendation, then for the final one (the last stage, or a stage
+stopped), thinks ``think`` seconds and plays the final recommendation if it has not tried
+it there yet (else the untried move of largest share); at a dead end it undoes as the
+review advises.  It stops when the deal is won or ``max_moves`` moves are made (the
+undone ones too).
+
+For each position with a choice it records the wall seconds from the move that made it
+(its cards told) to the first settled recommendation, the CPU seconds of the board's
+processes meanwhile (the solver processes' and this one's), the stage (layouts) it
+settled at, whether that stage was stopped, and the first and final recommendations.
+
+Run as a script (``python advice_player.py '{"deals": [...], ...}'``), it imports the
+``halfmoon`` first on its path: so a revision exported elsewhere runs its own board, and
+the script uses only what every revision's board has (``Board``, ``SolverPool``,
+``new_along``, ``tap``, ``reveal``, ``undo``, ``opinion``).  It writes one JSON line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+POLL = 0.02  # seconds between two looks at the opinion
+PATIENCE = 120.0  # seconds an answer is waited for at most
+
+
+def _cpu(pool) -> float:
+    """CPU seconds of the pool's solver processes (Linux's /proc; 0 elsewhere)."""
+    total = 0.0
+    for proc in getattr(pool, "_procs", []):
+        if proc is None:
+            continue
+        try:
+            with open(f"/proc/{proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def _wait(board, game_id: str, ready) -> dict:
+    """The opinion once ``ready(opinion)`` holds (or after :data:`PATIENCE` seconds)."""
+    start = time.perf_counter()
+    while True:
+        op = board.opinion(game_id)
+        if ready(op) or time.perf_counter() - start > PATIENCE:
+            return op
+        time.sleep(POLL)
+
+
+def _settled(op: dict) -> bool:
+    fair = op.get("fair") or {}
+    return fair.get("kind") in ("move", "unknown", "won", "stuck") and fair.get("settled", True)
+
+
+def _final(op: dict) -> bool:
+    return _settled(op) and not (op.get("fair") or {}).get("more")
+
+
+def play_deal(board, number: int, max_moves: int, think: float) -> dict:
+    """One deal played along (see the module's docstring); returns its record."""
+    from halfmoon.game.deal import Deal
+
+    deal = Deal.from_number(number)
+    cards = " ".join(str(p[-1]) for p in deal.piles) + " " + " ".join(map(str, deal.reserve))
+    live = board.new_along(cards)
+    gid, along = live.id, live.along
+    positions, tried = [], {}
+    made = undos = dead_ends = 0
+    while not along.game.is_won and made < max_moves:
+        if along.is_over:  # a dead end: undo as the review says
+            dead_ends += 1
+            op = _wait(board, gid, lambda o: (o.get("review") or {}).get("kind") in ("lost", "won")
+                       and not o["review"].get("more"))
+            for _ in range(min((op.get("review") or {}).get("undo") or 1, len(along.game.stack))):
+                board.undo(gid)
+                undos += 1
+            continue
+        legal = [str(m) for m in along.game.legal_moves]
+        here = (tuple(str(m) for m in along.game.stack))
+        left = [m for m in legal if m not in tried.setdefault(here, set())]
+        if not left:
+            if not along.game.stack:
+                break
+            board.undo(gid)
+            undos += 1
+            continue
+        choice = left[0]
+        if len(legal) > 1:
+            t0, c0, m0 = time.perf_counter(), _cpu(board.pool), time.process_time()
+            op = _wait(board, gid, _settled)
+            seconds = time.perf_counter() - t0
+            cpu = _cpu(board.pool) - c0 + time.process_time() - m0
+            fair = op.get("fair") or {}
+            first = fair.get("move")
+            row = {"deal": number, "ply": len(here), "legal": len(legal), "seconds": seconds,
+                   "cpu": cpu, "stage": fair.get("samples", 0), "first": first,
+                   "stopped": bool(fair.get("stopped")) or fair.get("kind") == "unknown"}
+            op = _wait(board, gid, _final)
+            fair = op.get("fair") or {}
+            row["final"] = fair.get("move")
+            positions.append(row)
+            shares = {m["move"]: m["keeps"] for m in fair.get("moves", [])}
+            choice = (row["final"] if row["final"] in left
+                      else max(left, key=lambda m: (shares.get(m, -1), -left.index(m))))
+        tried[here].add(choice)
+        time.sleep(think)
+        for source in choice.split("+"):
+            board.tap(gid, source)
+        for pile in along.waiting:  # the card that appeared, told at once
+            i = int(pile[1:]) - 1
+            board.reveal(gid, pile, str(deal.piles[i][along.game.counts[i] - 1]))
+        made += 1
+    return {"deal": number, "won": along.game.is_won, "moves_made": made, "undos": undos,
+            "dead_ends": dead_ends, "positions": positions}
+
+
+def run(deals: list[int], max_moves: int = 60, think: float = 1.0) -> dict:
+    """Each deal played on a board of its own (its solver processes started and ready
+    first, as ``halfmoon play`` starts them)."""
+    from halfmoon.board import service
+    from halfmoon.board.pool import SolverPool
+
+    workers = getattr(service, "BOARD_WORKERS", 1)
+    out = []
+    for number in deals:
+        with SolverPool(workers) as pool:
+            board = service.Board(pool)
+            _wait_ready(pool)
+            record = play_deal(board, number, max_moves, think)
+        print(f"deal {number}: {'won' if record['won'] else 'not won'} in "
+              f"{record['moves_made']} moves ({record['undos']} undone), "
+              f"{len(record['positions'])} positions with a choice", file=sys.stderr, flush=True)
+        out.append(record)
+    return {"workers": workers, "deals": out}
+
+
+def _wait_ready(pool, limit: float = 600.0) -> None:
+    """Until every solver process has started (a job answered by each)."""
+    from halfmoon.board.pool import Job
+    from halfmoon.game.deal import Deal
+    from halfmoon.game.layouts import format_layout
+
+    layout = format_layout(Deal.from_number(1))
+    done: list = []
+    start = time.perf_counter()
+    for k in range(pool.workers):
+        pool.want(("ready", k), [Job(("ready", k), ("solve", layout, 1))],
+                  lambda job, answer: done.append(answer))
+    while len(done) < pool.workers and time.perf_counter() - start < limit:
+        time.sleep(0.05)
+
+
+def main(argv=None) -> int:
+    args = json.loads((argv if argv is not None else sys.argv[1:])[0])
+    result = run([int(n) for n in args["deals"]], int(args.get("max_moves", 60)),
+                 float(args.get("think", 1.0)))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        del sys.path[0]  # its own folder is not a package root: the board's module names
+    sys.exit(main())

@@ -1,0 +1,376 @@
+"""The sampled layouts of a game from the app, kept from one move to the next.
+
+The share and the fair hint of a game from the app (:mod:`halfmoon.board.along_view`) are
+read from :data:`SIZE` layouts of the cards not seen yet, each drawn uniformly among the
+full deals consistent with everything seen.  A :class:`Sample` keeps those layouts (as
+whole deals from the start, one a *slot*) for the whole game, with what was solved of
+them: for each position met, the solver's verdict on every legal move's child in each
+layout (:func:`halfmoon.board.along_jobs.walk_job`).  So:
+
+- a move keeps every layout (nothing new was seen), and an undo too (a card told stays
+  known), with what was solved: back at a position met before, its table is there;
+- a card told keeps the layouts that hold a card **of its rank** at its place, and draws
+  the others again from what is now known.  Why the kept sample is still right: before
+  the card, each slot holds a layout drawn uniformly among those consistent with what was
+  seen (K), independently of the others.  Kept where its rank matches, then (if it held
+  the other suit's copy there) swapped with a copy of the told card drawn uniformly among
+  the unknown places holding one, a slot holds a layout uniform among those consistent
+  with K and the told card (each such layout is reached from the same number of layouts
+  of K, ``n_r / k``: the rank's unseen copies over the card's); a slot refused is drawn
+  afresh from that same set.  Each slot is uniform and independent again, whichever way it
+  went: rejection sampling, with a swap that leaves the ranks (all the solver sees) where
+  they were, so the kept verdicts still hold;
+- a correction (a card entered wrongly) draws every layout again.
+
+The statistics are those of :func:`solver.fair_hint`, computed here from the table of
+slots (:func:`answer_of`): a move's share, the position's (some move's child won), each
+move against the best with Newcombe's paired interval, the recommendation; an answer is
+published at each stage of :data:`~halfmoon.board.along_view.ALONG_STAGES` once the slots
+before it are all solved (the first 16, 64, then 384: the same layouts grow, nothing is
+solved twice), so "settled" means what it meant.
+
+**On the player's time** (once the position's table is whole, or while a pile waits for
+its card): the positions after the recommended move and the next ones by share
+(:data:`PONDER_MOVES`) are solved in each layout, where the move's child was not proved
+lost (then every child of it is lost: nothing to solve).  The layouts kept after the move
+then bring their table with them.
+
+Every draw is seeded by what was entered (the first 20 cards), in the order it was told.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import zlib
+from collections import OrderedDict
+from typing import Optional
+
+import numpy as np
+
+from halfmoon.game.engine import Position
+from halfmoon.game.moves import Move
+
+from .along import AlongLive
+from .along_view import ALONG_BUDGET, ALONG_STAGES, _again, keep_answer, position_key
+from .pool import Job
+
+SIZE = ALONG_STAGES[-1]  # layouts kept
+CHUNK = 32  # layouts a job (after the first 32)
+PONDER_MOVES = 3  # moves whose positions are solved on the player's time
+POSITIONS_KEPT = 200  # positions whose tables a sample keeps
+Z95 = 1.959963984540054
+LOST: dict = {}  # a position lost in a layout: every child lost, nothing solved
+
+
+class Sample:
+    """The kept layouts of one game from the app (see the module's docstring)."""
+
+    def __init__(self, live: AlongLive, size: int = SIZE) -> None:
+        along = live.along
+        self.size = size
+        self.lock = threading.RLock()
+        text = " ".join(str(c) for c in along.entered)
+        self.rng = random.Random(zlib.crc32(text.encode()))
+        self.facts: dict[tuple[int, int], object] = {}
+        self.reserve = tuple(along.reserve)
+        self.layouts: list[list[list[int]]] = [[] for _ in range(size)]
+        self.gen = [0] * size  # a slot's draw: an answer about an earlier one is dropped
+        self.tables: OrderedDict[Position, list] = OrderedDict()
+        self.moves: dict[Position, tuple] = {}  # position -> (fair player's, tuned player's)
+        self.kept = self.drawn = 0  # slots kept and drawn again by the last card told
+        self.failed: set[Position] = set()  # positions pondered whose job failed: not again
+        self._draw(range(size), self._facts(along))
+
+    # --- the layouts ----------------------------------------------------------------
+    @staticmethod
+    def _facts(along) -> dict:
+        return {(i, d): c for i, pile in enumerate(along.known) for d, c in enumerate(pile)
+                if c is not None}
+
+    def _draw(self, slots, facts: dict) -> None:
+        """Slots drawn afresh, uniformly among the deals consistent with ``facts``."""
+        unknown = [(i, d) for i in range(12) for d in range(8) if (i, d) not in facts]
+        deck = sorted(_unseen(facts, self.reserve))
+        for s in slots:
+            cards = list(deck)
+            self.rng.shuffle(cards)
+            piles = [[-1] * 8 for _ in range(12)]
+            for (i, d), c in facts.items():
+                piles[i][d] = c.index
+            for (i, d), c in zip(unknown, cards):
+                piles[i][d] = c.index
+            self.layouts[s] = piles
+            self.gen[s] += 1
+            for table in self.tables.values():
+                table[s] = None
+        self.facts = dict(facts)
+
+    def reconcile(self, live: AlongLive) -> None:
+        """The layouts made consistent with what is known now (see the module's docstring)."""
+        along = live.along
+        facts = self._facts(along)
+        if tuple(along.reserve) != self.reserve or any(
+                facts.get(p) != c for p, c in self.facts.items()):  # a correction
+            self.reserve = tuple(along.reserve)
+            self.tables.clear()
+            self.moves.clear()
+            self._draw(range(self.size), facts)
+            return
+        new = [(p, c) for p, c in facts.items() if p not in self.facts]
+        if not new:
+            return
+        known = set(self.facts)
+        refused = []
+        for s in range(self.size):
+            piles, seen = self.layouts[s], set(known)
+            for (i, d), card in new:
+                seen.add((i, d))
+                here = piles[i][d]
+                if here == card.index:
+                    continue
+                if here % 13 != card.index % 13:  # another rank: refused
+                    refused.append(s)
+                    break
+                copies = [(a, b) for a in range(12) for b in range(8)
+                          if (a, b) not in seen and piles[a][b] == card.index]
+                a, b = copies[self.rng.randrange(len(copies))]
+                piles[a][b], piles[i][d] = here, card.index
+        self.kept, self.drawn = self.size - len(refused), len(refused)
+        self._draw(refused, facts)
+
+    def position_cards(self, s: int, at: Position) -> list:
+        """Slot ``s``'s layout at position ``at``, as a walk job takes it."""
+        counts, full = at.counts, at.reserve
+        piles = [self.layouts[s][i][:n] for i, n in enumerate(counts)]
+        return [piles, [c.index if f else -1 for c, f in zip(self.reserve, full)]]
+
+    def table(self, at: Position) -> list:
+        table = self.tables.get(at)
+        if table is None:
+            table = self.tables[at] = [None] * self.size
+            while len(self.tables) > POSITIONS_KEPT:
+                self.tables.popitem(last=False)
+        self.tables.move_to_end(at)
+        return table
+
+    def record(self, at: Position, slots: list, verdicts: list) -> None:
+        """A walk job's answer on ``slots`` (each ``(slot, draw)``) at ``at``."""
+        table = self.table(at)
+        for (s, g), v in zip(slots, verdicts):
+            if self.gen[s] == g:
+                table[s] = v if v else LOST
+
+    # --- the jobs -------------------------------------------------------------------
+    def jobs(self, live: AlongLive, answers: dict, game_id: str) -> list[Job]:
+        """The jobs this game wants now, the answers already at hand published."""
+        self.reconcile(live)
+        game, along = live.game, live.along
+        here = game.position
+        if along.waiting:  # the card is being told: its position, in every layout
+            return self._walks(game_id, here, range(self.size), None)
+        if along.is_over or not game.legal_moves:
+            return []
+        moves = [str(m) for m in game.legal_moves]
+        key = position_key(live)
+        have = answers.get(key)
+        if have and have.get("stop") and not _again(live, have):
+            return []  # stopped by a limit, tried again as often as the board tries
+        self.publish(live, answers)
+        table = self.table(here)
+        todo = [s for s in range(self.size) if table[s] is None]
+        out = []
+        if here not in self.moves:
+            out.append(self._moves_job(game_id, live))
+        if todo:
+            first = self._walks(game_id, here, todo, moves)
+            return first[:1] + out + first[1:]
+        return out + self._ponder(game_id, live, table, moves)
+
+    def _moves_job(self, game_id: str, live: AlongLive) -> Job:
+        layout, known = position_key(live)[1:]
+        here = live.game.position
+        seed = zlib.crc32(layout.encode())
+        work = ("moves", layout, seed, ALONG_BUDGET, [list(p) for p in known])
+        return Job(("sample", game_id, id(self), here, "moves"), work,
+                   ("sample", game_id, here, "moves"))
+
+    def _walks(self, game_id: str, at: Position, slots, moves: Optional[list]) -> list[Job]:
+        """Jobs solving ``at`` in the ``slots`` not solved yet, a block of :data:`CHUNK`
+        slots a job (the same blocks at each plan: a job running is not asked twice)."""
+        if at in self.failed:
+            return []
+        table = self.table(at)
+        blocks: dict[int, list] = {}
+        for s in slots:
+            if table[s] is None:
+                blocks.setdefault(block(s), []).append(s)
+        out = []
+        for part in map(tuple, blocks.values()):
+            holder: list = []
+            out.append(Job(("sample", game_id, id(self), at, part),
+                           self._work(at, part, moves, holder),
+                           ("sample", game_id, at, holder)))
+        return out
+
+    def _work(self, at: Position, part: tuple, moves: Optional[list], holder: list):
+        def work() -> tuple:  # made when sent: the slots' draws as they are then
+            with self.lock:
+                holder[:] = [(s, self.gen[s]) for s in part]
+                layouts = [self.position_cards(s, at) for s in part]
+            return ("walk", layouts, moves, ALONG_BUDGET)
+        return work
+
+    def _ponder(self, game_id: str, live: AlongLive, table: list, moves: list) -> list[Job]:
+        """The positions after the recommended move and the next by share, in each layout
+        where the move's child was not proved lost."""
+        game = live.game
+        keeps = [sum(1 for v in table if v is not LOST and v.get(m) == "w") for m in moves]
+        order = sorted(range(len(moves)), key=lambda j: -keeps[j])[:PONDER_MOVES]
+        out, firsts = [], []
+        for j in order:
+            move = Move.parse(moves[j])
+            after = _after(game.position, move)
+            target = self.table(after)
+            for s, v in enumerate(table):
+                if target[s] is None and (v is LOST or v.get(moves[j]) == "l"):
+                    target[s] = LOST
+            if after not in self.moves and _reveals_nothing(live.along, game.position, move):
+                game.push(move)  # the same tops in every layout: its moves job too
+                try:
+                    firsts.append(self._moves_job(game_id, live))
+                finally:
+                    game.pop()
+            out += self._walks(game_id, after, range(self.size), None)
+        return firsts + out
+
+    # --- the answers ----------------------------------------------------------------
+    def publish(self, live: AlongLive, answers: dict) -> None:
+        """The largest stage whose slots are all solved, as the answer on the position now
+        on the board (kept if it has more layouts than the one kept)."""
+        game = live.game
+        here = game.position
+        if live.along.waiting or here not in self.moves or here not in self.tables:
+            return
+        key = position_key(live)
+        if key is None:
+            return
+        table = self.tables[here]
+        done = next((k for k, v in enumerate(table) if v is None), self.size)
+        stages = [n for n in ALONG_STAGES if n <= done]
+        have = answers.get(key)
+        if not stages or (have and have.get("samples", 0) >= stages[-1]):
+            return
+        moves = [str(m) for m in game.legal_moves]
+        fair, tuned = self.moves[here]
+        keep_answer(answers, key, answer_of(table[:stages[-1]], moves, fair, tuned))
+
+    def answered(self, live: AlongLive, answers: dict, at: Position, what, answer: dict) -> None:
+        """A job's answer on position ``at``: ``what`` is ``"moves"`` or the slots it
+        solved.  A job that failed or overran its time stops the stages of the position on
+        the board there (:func:`~halfmoon.board.along_view.keep_answer` keeps why), and a
+        position pondered is not asked again."""
+        ok = ("fair" in answer) if what == "moves" else ("verdicts" in answer)
+        if not ok:
+            if at != live.game.position or live.along.waiting:
+                self.failed.add(at)
+                return
+            key = position_key(live)
+            if key is not None:
+                keep_answer(answers, key, answer)
+            return
+        if what == "moves":
+            self.moves[at] = (answer["fair"], answer["tuned"])
+        else:
+            self.record(at, what, answer["verdicts"])
+        self.publish(live, answers)
+
+
+def block(s: int) -> int:
+    """The job of slot ``s``: 16 slots for the first stage, 16 and 32 for the second,
+    then :data:`CHUNK` a job."""
+    return 0 if s < 16 else 1 if s < 32 else 2 + (s - 32) // CHUNK
+
+
+def answer_of(rows: list, moves: list[str], fair: Optional[str], tuned: Optional[str]) -> dict:
+    """The answer :func:`halfmoon.board.along_view.along_opinion` reads (the fields of
+    :func:`halfmoon.research.fairplay.fair_hint` and the position's share) from the verdicts
+    of each layout (a row: move -> ``w``/``l``/``u``, or :data:`LOST`)."""
+    n, m = len(rows), len(moves)
+    won = np.array([[r is not LOST and r.get(mv) == "w" for mv in moves] for r in rows], bool)
+    open_ = np.array([[r is not LOST and r.get(mv) == "u" for mv in moves] for r in rows], bool)
+    won, open_ = won.reshape(n, m), open_.reshape(n, m)
+    keeps = won.sum(axis=0)
+    base = moves.index(tuned) if tuned in moves else 0
+    best = base
+    for j in range(m):  # most keeps, ties to the tuned player's move (as the solver's)
+        if keeps[j] > keeps[best]:
+            best = j
+    out = []
+    for j in range(m):
+        both = int((won[:, j] & won[:, best]).sum())
+        only, only_best = int(keeps[j]) - both, int(keeps[best]) - both
+        low, high = paired_bounds(both, only, only_best, n - both - only - only_best)
+        out.append({"move": moves[j], "keeps": int(keeps[j]), "unresolved": int(open_[:, j].sum()),
+                    "only": only, "only_best": only_best, "diff_low": low, "diff_high": high})
+    any_won = won.any(axis=1)
+    wins, unsettled = int(any_won.sum()), int((~any_won & open_.any(axis=1)).sum())
+    return {"samples": n, "wins": wins, "unresolved": unsettled, "move": fair or moves[best],
+            "position_wins": wins, "position_open": unsettled, "best": moves[best],
+            "recommended": moves[best], "moves": out}
+
+
+def paired_bounds(both: int, only_a: int, only_b: int, neither: int,
+                  z: float = Z95) -> tuple[float, float]:
+    """Newcombe's interval (method 10) of a's share minus b's over the same layouts, as
+    the solver's fair hint computes it: (low, high)."""
+    n = both + only_a + only_b + neither
+    if n == 0:
+        return -1.0, 1.0
+    p1, p2 = (both + only_a) / n, (both + only_b) / n
+    l1, u1 = _wilson(both + only_a, n, z)
+    l2, u2 = _wilson(both + only_b, n, z)
+    margins = float(both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    cross = float(both * neither - only_a * only_b)
+    cross = cross - n / 2 if cross > n / 2 else (0.0 if cross > 0 else cross)
+    phi = cross / margins ** 0.5 if margins > 0 else 0.0
+    d = p1 - p2
+    low = d - max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2) ** 0.5
+    high = d + max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2) ** 0.5
+    return max(-1.0, low), min(1.0, high)
+
+
+def _wilson(k: int, n: int, z: float) -> tuple[float, float]:
+    p = k / n
+    d = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _unseen(facts: dict, reserve) -> list:
+    from .along import DECK
+
+    seen = DECK.copy()
+    seen.subtract(list(facts.values()) + list(reserve))
+    return list(seen.elements())
+
+
+def _reveals_nothing(along, at: Position, move: Move) -> bool:
+    """Whether ``move`` from ``at`` uncovers only cards known (or empties its piles)."""
+    for source in move.sources:
+        if source[0] == "P":
+            i = int(source[1:]) - 1
+            if at.counts[i] > 1 and along.known[i][at.counts[i] - 2] is None:
+                return False
+    return True
+
+
+def _after(at: Position, move: Move) -> Position:
+    counts, full = list(at.counts), list(at.reserve)
+    for source in move.sources:
+        if source[0] == "P":
+            counts[int(source[1:]) - 1] -= 1
+        else:
+            full[int(source[1:]) - 1] = False
+    return Position(tuple(counts), tuple(full))
