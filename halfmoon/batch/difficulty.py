@@ -150,6 +150,18 @@ def model() -> Model:
     return read_model(MODEL_FILE)
 
 
+def model_check(path: Union[str, Path] = MODEL_FILE) -> Optional[dict]:
+    """The model's own check on held-out deals as its fit wrote it (``calibration``: a row
+    per predicted level; ``spearman_rating``, ``spearman_reference_wins``, the deals and the
+    command), or None if it holds none."""
+    try:
+        raw = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    check = raw.get("check") if isinstance(raw, dict) else None
+    return check if isinstance(check, dict) else None
+
+
 def _sigmoid(x):
     return 1.0 / (1.0 + np.exp(-np.asarray(x, np.float64)))
 

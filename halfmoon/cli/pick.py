@@ -129,9 +129,12 @@ def cmd_pick(args: argparse.Namespace) -> int:
 
 
 def add_pick(p: argparse.ArgumentParser):
-    from .runs import add_deals
-
-    add_deals(p, "N distinct random deals (see --seed), walked in their order")
+    src = p.add_mutually_exclusive_group(required=True)  # as a run's deals (cli.runs)
+    src.add_argument("--codes", metavar="FILE",
+                     help="one deal code or deal number per line (# comments)")
+    src.add_argument("--range", metavar="A:B", help="deal numbers A to B-1 (or A-B)")
+    src.add_argument("--random", metavar="N", type=int,
+                     help="N distinct random deals (see --seed), walked in their order")
     p.add_argument("--seed", type=seed, metavar="S", help="seed of --random (default: 0)")
     p.add_argument("--winnable", action="store_true",
                    help="only deals the solver wins (an unresolved deal is not kept)")

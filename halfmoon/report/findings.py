@@ -26,6 +26,7 @@ from halfmoon.research.stats import at_confidence, confidence_words, duration
 from .fairplay import fair_section
 from .findings_charts import common_deals, draw_charts, win_rate_order
 from .findings_head import head_lines, versions
+from .findings_levels import levels_lines
 from .style import interval, pct, table_lines
 from .wording import count, points, sample_words
 
@@ -115,6 +116,7 @@ def _write_page(d: Path, data: dict, page: Union[str, Path], formats=()) -> Path
     L += _forgiveness_lines(data, s, img)
     L += _players_lines(data["players"], s, img)
     L += fair_section(data, img, doc)
+    L += levels_lines(d, img, doc)
     L += _difficulty_lines(data["difficulty"], data["hardest"], s, img)
     L += _recheck_lines(s)
     L += _data_lines(d, rel, s, formats)

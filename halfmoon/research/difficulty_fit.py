@@ -112,12 +112,15 @@ def fit_predictor(X: np.ndarray, b: np.ndarray, theta_ref: float, made_from: dic
                  str(SOLVER_VERSION), made_from)
 
 
-def write_model(m: Model, path=MODEL_FILE) -> None:
-    Path(path).write_text(json.dumps({
-        "made_from": m.made_from, "solver_version": m.solver_version,
-        "signals": list(m.signals), "mean": m.mean.tolist(), "scale": m.scale.tolist(),
-        "coef": m.coef.tolist(), "intercept": m.intercept, "theta_ref": m.theta_ref,
-        "rmse": m.rmse}, indent=1) + "\n")
+def write_model(m: Model, path=MODEL_FILE, check: Optional[dict] = None) -> None:
+    """The model as JSON, with ``check`` (its figures on held-out deals) if given."""
+    raw = {"made_from": m.made_from, "solver_version": m.solver_version,
+           "signals": list(m.signals), "mean": m.mean.tolist(), "scale": m.scale.tolist(),
+           "coef": m.coef.tolist(), "intercept": m.intercept, "theta_ref": m.theta_ref,
+           "rmse": m.rmse}
+    if check is not None:
+        raw["check"] = check
+    Path(path).write_text(json.dumps(raw, indent=1) + "\n")
 
 
 def _ranks(x: np.ndarray) -> np.ndarray:
@@ -252,7 +255,9 @@ def main(argv=None) -> int:
                      argv if argv is not None else sys.argv[1:])}
     m, figures = evaluate(train, heldout, made_from)
     if args.write:
-        write_model(m)
+        write_model(m, check={k: figures[k] for k in (
+            "calibration", "spearman_rating", "spearman_reference_wins", "heldout_deals",
+            "heldout_won", "train_deals", "abilities", "spread")})
         print(f"wrote {MODEL_FILE.name}", file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")

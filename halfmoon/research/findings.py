@@ -24,6 +24,8 @@ never made of stages of different states of its run.
   seeded sample of the census's winnable deals (:mod:`.forgiveness`);
 - ``recheck``: a seeded share of it, wins replayed, losses put to CP-SAT (:mod:`.recheck`);
 - ``difficulty``: positions searched per deal, and the hardest deals, solved again.
+- ``levels``: each deal of the players' sample given its difficulty for a person, the level
+  predicted by :mod:`halfmoon.batch.difficulty` (:mod:`.findings_levels`).
 
 Before the first stage starts, each one's cost is estimated from the run's size and printed
 (:mod:`.costs`); samples not given are scaled to the run.  The data kept beside the page are
@@ -68,7 +70,7 @@ FAIR_CURVE = ("fair@16", "fair@64")
 # deals a piece of each stage (a piece: a worker's task, kept as soon as it is done); the fair
 # stage's small, so that even a small run's 20 fair-play deals keep two workers busy
 PIECE = {"deadlocks": 250, "players": 5_000, "fair": 10, "forgiveness": 50, "recheck": 500,
-         "hardest": 20}
+         "hardest": 20, "levels": 500}
 
 
 def census_command(manifest: dict, path: str) -> str:
@@ -267,6 +269,7 @@ def _derive(census, seed, workers, players_deals, forgiveness_deals, recheck_sha
 
     fair = _fair_stage(work, c.players, fair_deals, fair_players, seed, fair_samples, budget,
                        workers, progress)
+    lv = _levels_stage(work, c.players, workers, progress)
 
     fg = run_pieces(work, "forgiveness", c.winnable, _forgiveness_piece,
                     {"players": ("random", "greedy"), "seed": seed, "budget": budget},
@@ -282,7 +285,26 @@ def _derive(census, seed, workers, players_deals, forgiveness_deals, recheck_sha
                    fair_deals=0 if fair is None else int(fair["deal"].nunique()))
     return {"summary": summary, "features": c.features, "losses": losses, "win_rate": c.win_rate,
             "fair": fair, "players": pl, "positions": fg.get("positions"),
-            "games": fg.get("games"), "recheck": rc, "difficulty": c.difficulty, "hardest": hd}
+            "games": fg.get("games"), "recheck": rc, "difficulty": c.difficulty, "hardest": hd,
+            "levels": lv}
+
+
+def _levels_piece(rows: pd.DataFrame, model: str) -> dict[str, pd.DataFrame]:
+    from .findings_levels import levels_piece
+
+    return levels_piece(rows, model)
+
+
+def _levels_stage(work: Path, sample: pd.DataFrame, workers: int, progress: bool):
+    """The players' sample given its difficulty levels (:mod:`.findings_levels`); None where
+    the package's difficulty model cannot be used."""
+    from .findings_levels import model_id
+
+    made = model_id()
+    if not made:
+        return None
+    return run_pieces(work, "levels", sample[["deal", "verdict"]], _levels_piece,
+                      {"model": made}, PIECE["levels"], workers, progress)["levels"]
 
 
 def _costs(work: Path, c, rows: pd.DataFrame, budget: int, players: tuple, seed: int,

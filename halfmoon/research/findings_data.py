@@ -162,6 +162,10 @@ def _save_data(derived: dict, data_dir: Union[str, Path]) -> Path:
     fair = derived.get("fair")
     if fair is not None and len(fair):
         save_fair(fair, d)
+    if derived.get("levels") is not None:
+        from .findings_levels import save_levels
+
+        save_levels(derived["levels"], d)
     return d
 
 

@@ -97,6 +97,9 @@ def _candidates(run: Path, page: Path, options: dict) -> np.ndarray:
         others = t[~t.player.isin(["solver", "lookahead"])]
         best = others.loc[others.win_rate.idxmax()]
         out += [gap, best.vs_lookahead / gap]
+    from halfmoon.report.findings_levels import section_numbers
+
+    out += section_numbers(page.parent / "findings")  # section 4c: its data, check, constants
     _numbers_of(options, out)
     m = _manifest(run)
     _numbers_of(m, out)
@@ -113,7 +116,7 @@ def _page_numbers(text: str) -> list[str]:
     text = re.sub(r"!\[[^]]*\]\([^)]*\)", " ", text)  # images
     text = re.sub(r"HM1-[A-Z]-[A-Z]+", " ", text)
     text = re.sub(r"(?<![\w+])(?:J\+Q\+K|A\+10|[2-5]\+[6-9])(?![\w+])", " ", text)
-    text = re.sub(r"^##+ \d+b?\.", "##", text, flags=re.M)
+    text = re.sub(r"^##+ \d+[bc]?\.", "##", text, flags=re.M)
     text = re.sub(r"\d{4}-\d{2}-\d{2}", " ", text)  # the run's date, checked apart
     return re.findall(r"(?<![\w@.+\-])[+\-]?\d[\d,]*(?:\.\d+)?(?![\w@])(?: ms\b)?", text)
 
