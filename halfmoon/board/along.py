@@ -441,7 +441,7 @@ class AlongLive(LiveGame):
         super().__init__(game_id, along.game)
         self.along = along
         self.again: dict[tuple, int] = {}  # position → times asked again after a stop
-        self.shown: dict[tuple, float] = {}  # position → the share of layouts won it showed
+        self.shown: dict[tuple, tuple] = {}  # position → (its share shown, cards told then)
 
     def here(self) -> tuple:
         """The position now on the board, as the moves and the corrections made."""

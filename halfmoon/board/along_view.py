@@ -208,7 +208,8 @@ def along_opinion(live: AlongLive, answers: dict) -> dict:
                    f"the cards not seen yet (95 %: {round(100 * low)}–{round(100 * high)} %, "
                    f"{n} layouts)")
         if k:
-            live.shown[live.here()] = k / n  # a position shown winnable: where to undo to
+            # a position shown winnable (with the cards told by then): where to undo to
+            live.shown[live.here()] = (k / n, len(along.reveals))
     more = key is not None and (answer is None or (
         answer["samples"] < ALONG_STAGES[-1] and not final))
     if along.waiting:
@@ -269,14 +270,16 @@ def _none_won(live: AlongLive, fair: dict) -> None:
     if not moves:
         return
     back = next((k for k in range(len(moves) - 1, -1, -1)
-                 if live.shown.get((moves[:k], corrected), 0) > 0), len(moves) - 1)
-    share = live.shown.get((moves[:back], corrected))
+                 if (moves[:k], corrected) in live.shown), len(moves) - 1)
+    share, told = live.shown.get((moves[:back], corrected), (None, 0))
+    since = ", before the cards told since" if len(live.along.reveals) > told else ""
     undo = len(moves) - back
     fair["undo"] = {
         "undo": undo, "undo_to": back + 1, "share": share,
         "text": f"Undo {undo} move{'s' if undo != 1 else ''}: back to before move {back + 1}",
-        "why": (f"the last position shown winnable ({round(100 * share)} % of its layouts)"
-                if share else "no earlier position was shown winnable: one move back")}
+        "why": (f"the last position shown winnable ({round(100 * share)} % of its layouts"
+                f"{since})" if share else "no earlier position was shown winnable: one move "
+                "back")}
     fair["text"] += f" {fair['undo']['text']}, {fair['undo']['why']}, and try another move there."
 
 

@@ -278,9 +278,9 @@ def test_at_0_percent_no_move_is_played_and_the_undo_goes_back_to_the_last_winna
     along = play_along(DEAL, DEAD_END_MOVES[:3])
     live = live_of(along)
     moves = [str(m) for m in live.game.legal_moves]
-    # the positions after 1 and 2 moves were shown winnable (after 2: 0 %)
-    live.shown[(tuple(DEAD_END_MOVES[:1]), 0)] = 0.4
-    live.shown[(tuple(DEAD_END_MOVES[:2]), 0)] = 0.0
+    # the position after 1 move was shown winnable (with the cards told by then), not the
+    # one after 2 (0 %)
+    live.shown[(tuple(DEAD_END_MOVES[:1]), 0)] = (0.4, len(along.reveals))
     none = {m: () for m in moves}
     out = along_opinion(live, _answers_at(live, none, ALONG_STAGES[0], moves[0]))
     fair = out["fair"]
@@ -296,7 +296,10 @@ def test_at_0_percent_no_move_is_played_and_the_undo_goes_back_to_the_last_winna
                                    "the game is very probably lost.")
     assert fair["undo"]["undo"] == 2 and fair["undo"]["undo_to"] == 2
     assert fair["undo"]["text"] == "Undo 2 moves: back to before move 2"
-    assert "40 %" in fair["undo"]["why"]
+    assert fair["undo"]["why"] == "the last position shown winnable (40 % of its layouts)"
+    live.shown[(tuple(DEAD_END_MOVES[:1]), 0)] = (0.4, 0)  # shown before the cards told since
+    fair = along_opinion(live, _answers_at(live, none, ALONG_STAGES[-1], moves[0]))["fair"]
+    assert fair["undo"]["why"].endswith("(40 % of its layouts, before the cards told since)")
     assert out["says"].startswith("Winnable in 0 %")
     # none shown winnable (a board started again): one move back
     fresh = live_of(play_along(DEAL, DEAD_END_MOVES[:3]))
@@ -306,7 +309,7 @@ def test_at_0_percent_no_move_is_played_and_the_undo_goes_back_to_the_last_winna
     won = {m: () for m in moves}
     won[moves[0]] = range(0, 3)
     along_opinion(fresh, _answers_at(fresh, won, ALONG_STAGES[0], moves[0]))
-    assert fresh.shown[fresh.here()] == 3 / 16
+    assert fresh.shown[fresh.here()] == (3 / 16, len(fresh.along.reveals))
 
 
 def test_the_review_points_to_the_earliest_marked_move():
