@@ -239,8 +239,36 @@
       why.className = "why";
       why.textContent = cut > 0 ? "Still counting" + f.text.slice(cut + 16) + "." : "";
       says.replaceChildren(leaning, why);
+    } else if (f.kind === "stopped") { // stopped by a limit before it was settled: no "Play"
+      const leaning = document.createElement("span");
+      leaning.className = "leaning";
+      const cut = f.text.indexOf(": ");
+      leaning.textContent = f.text.slice(0, cut);
+      const why = document.createElement("span");
+      why.className = "why";
+      why.textContent = f.text.slice(cut + 2);
+      says.replaceChildren(leaning, why);
+    } else if (f.kind === "none") { // no layout won: no move to play; the undo instead
+      const none = document.createElement("strong");
+      none.textContent = f.undo ? f.text.slice(0, f.text.indexOf(" Undo ")) : f.text;
+      says.replaceChildren(none);
     } else {
       says.textContent = f.text;
+    }
+    // what the player can do: at a stop, try again; at 0 %, undo to where it was winnable
+    const act = $("fair-act");
+    act.hidden = !(f.do || f.undo);
+    if (f.do || f.undo) {
+      $("fair-do").textContent = (f.undo ? `${f.undo.text}: ${f.undo.why}, and try another move there.`
+        : f.do).replace(/ %/g, "\u00a0%"); // the "%" kept with its number
+      const again = $("fair-again");
+      again.hidden = !f.do;
+      const undo = $("fair-undo");
+      undo.hidden = !f.undo;
+      if (f.undo) {
+        undo.textContent = f.undo.text;
+        undo.dataset.undoTo = f.undo.undo_to;
+      }
     }
     // why the position's share is above the best move's, when it is well above
     let gap = $("fair-gap");
@@ -265,8 +293,12 @@
       delete panel.dataset.samples;
     }
     $("fair-note").textContent = f.note;
+    const stop = f.stopped; // a stage stopped by a limit: said, never drawn as settled
+    $("fair-stopped").hidden = !stop;
+    $("fair-stopped").textContent = stop ? stop.text + (stop.text.endsWith("…") ? "" : ".") : "";
     $("fair-stage").textContent = (f.samples ? `Shares of ${f.samples} sampled layouts` +
-      (f.more ? ", more coming…" : ".") : "Sampling…") + " How they are measured";
+      (f.more ? ", more coming…" : stop ? `, stopped at ${stop.at} of ${stop.of}.` : ".")
+      : "Sampling…") + " How they are measured";
     const paired = f.moves.length && f.moves.every((m) => "diff_high" in m);
     $("fair-against").hidden = !paired;
     $("fair-share-head").textContent = `Winnable after (of ${f.samples})`;
@@ -280,7 +312,7 @@
       const cells = [m.cards, `${pct(m.share)}\u00a0% (${m.keeps})`];
       if (paired) {
         tr.dataset.diffHigh = m.diff_high;
-        cells.push(m.move === f.best ? (f.kind === "provisional" ? "leading so far" : "the best")
+        cells.push(m.move === f.best ? (f.settled ? "the best" : "leading so far")
           : `${pts(m.diff)} (${pts(m.diff_low)} to ${pts(m.diff_high)})` +
             (m.clearly_below ? ": clearly below" : ""));
         if (m.clearly_below) tr.classList.add("below");
@@ -563,6 +595,11 @@
     else if (action === "new-random") newGame({ pick: "random" });
     else if (action === "new-winnable") newGame({ pick: "winnable" }, "a winnable deal");
     else if (action === "new-hard") newGame({ pick: "hard" }, "a hard deal");
+  });
+  // at 0 %: one undo after another, each on the state the last one left, down to the move
+  $("fair-undo").addEventListener("click", (e) => {
+    const to = Number(e.currentTarget.dataset.undoTo);
+    for (let k = game ? game.status.moves : 0; k >= to; k--) undo();
   });
   $("move-errors").addEventListener("change", (e) => setting("move_errors", e.target.checked));
   $("placement").addEventListener("change", (e) => setting("placement_assistance", e.target.checked));
