@@ -93,3 +93,45 @@ def test_review_of_a_game_with_nothing_unknown_is_one_layout():
     line = ["P1+R1", "R2+P1"]
     out = review_job(format_layout(TRAP), [], line, 64, 1, 10_000)
     assert out == {"samples": 64, "wins": [64, 64, 64], "unresolved": 0}
+
+
+def test_walk_job_gives_each_childs_verdict_as_a_solve_of_it_would():
+    from halfmoon.board.along_jobs import layout_cards, layout_deal
+    from solver import solve
+
+    deal = Deal.from_number(DEAD_END_DEAL)
+    game = Game(deal)
+    for move in DEAD_END_MOVES[:2]:
+        game.play(move)
+    position = game.remaining_deal()
+    assert layout_deal(layout_cards(position)).piles == position.piles
+    moves = [str(m) for m in game.legal_moves]
+    given = run_job(("walk", [layout_cards(position)], moves, 20_000))
+    found = run_job(("walk", [layout_cards(position)], None, 20_000))
+    assert given["verdicts"] == found["verdicts"] and given["cpu"] >= 0
+    [said] = given["verdicts"]
+    expected = {}
+    for move in game.legal_moves:
+        game.push(move)
+        expected[str(move)] = solve(game.remaining_deal(), budget=20_000).verdict[0]
+        game.pop()
+    if "w" not in expected.values():  # a lost position: said in one word, {}
+        assert said == {}
+    else:
+        assert said == expected
+
+
+def test_walk_job_says_a_lost_position_in_one_word():
+    from halfmoon.board.along_jobs import layout_cards
+
+    game = Game(Deal.from_number(DEAD_END_DEAL))
+    for move in DEAD_END_MOVES:
+        game.play(move)
+    assert game.is_dead_end
+    assert run_job(("walk", [layout_cards(game.remaining_deal())], None, 1))["verdicts"] == [{}]
+
+
+def test_moves_job_names_the_fair_and_the_tuned_players_moves():
+    out = run_job(("moves", format_layout(Deal.from_number(5)), 3, 20_000, []))
+    legal = {str(m) for m in Game(Deal.from_number(5)).legal_moves}
+    assert out["fair"] in legal and out["tuned"] in legal

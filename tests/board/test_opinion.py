@@ -20,6 +20,7 @@ from halfmoon.board.opinion import (
 )
 from halfmoon.game.engine import Game
 from halfmoon.game.layouts import format_layout
+from halfmoon.game.moves import Move
 
 KEY = "k"
 WIN_LINE = ["P1+P8", "P3+P5+P8", "R1+R2"]
@@ -371,3 +372,22 @@ def test_a_position_share_well_above_the_best_moves_says_why():
     # within a few points (here 1 layout of 64): nothing to explain
     near = {**rows, moves[1]: range(30, 45), moves[2]: range(40, 44)}
     assert fair_view(game, paired_answer(near, 64, moves[1]), 64)["gap"] is None
+
+
+def test_a_leaders_twin_from_another_reserve_slot_is_not_its_rival():
+    from halfmoon.board.opinion import twins
+
+    # 5♠ on P1 pairs with the 6♦ of R1 and the 6♣ of R2 (twins: the same child), or with P9
+    game = make_game({1: "5c 5h 5s", 9: "6h"}, "6d 6c")
+    moves = [str(m) for m in game.legal_moves]
+    assert moves == ["P1+P9", "P1+R1", "P1+R2"]
+    assert twins(game, Move.parse("P1+R1")) == {"P1+R2"}
+    assert twins(game, Move.parse("P1+P9")) == frozenset()
+    rows = {"P1+P9": range(0, 20), "P1+R1": range(0, 64), "P1+R2": range(0, 64)}
+    view = fair_view(game, paired_answer(rows, 64, "P1+P9", tie="P1+R1"), 384)
+    assert view["kind"] == "move" and view["settled"] and view["move"] == "P1+R1"
+    # a move of another pile is a rival however alike its counts
+    game = make_game({1: "5h 5c 5s", 9: "6h", 10: "6s"}, "6d")
+    rows = {"P1+P9": range(0, 64), "P1+P10": range(0, 64), "P1+R1": range(0, 20)}
+    view = fair_view(game, paired_answer(rows, 64, "P1+R1", tie="P1+P9"), 384)
+    assert view["kind"] == "provisional" and view["rival"] == "P1+P10"

@@ -78,6 +78,10 @@ def test_against_a_saved_result_gives_the_ratio(capsys, tmp_path, few_deals):
     (["--refit-tail-model"], "--refit-tail-model needs the standard suite"),
     (["--export", "hard"], "--export needs --out"),
     (["--suite", "huge"], "invalid choice"),
+    (["--suite", "advice", "--deals", "0"], "--deals must be at least 1"),
+    (["--suite", "advice", "--think", "-1"], "--think must be 0 to 60 seconds"),
+    (["--suite", "advice", "--rounds", "2"], "--rounds is not the advice suite's"),
+    (["--think", "2"], "add --suite advice"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment):
     assert_one_line_error(capsys, ["bench", *argv], fragment)

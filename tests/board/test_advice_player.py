@@ -1,0 +1,72 @@
+"""The simulated player of ``halfmoon bench --suite advice``: what it waits for, what it
+plays and what it records, on a board whose opinions the test writes."""
+
+from __future__ import annotations
+
+from test_along import DEAD_END_DEAL
+
+from halfmoon.board import advice_player
+from halfmoon.board.along import AlongGame, AlongLive, read_cards
+
+
+class ScriptedBoard:
+    """A game from the app on the engine; its opinion is provisional at the first look,
+    settled on the last legal move at the second, final on the first at the third."""
+
+    pool = None
+
+    def __init__(self) -> None:
+        self.looks = 0
+
+    def new_along(self, cards: str) -> AlongLive:
+        self.live = AlongLive("g", AlongGame(read_cards(cards)))
+        return self.live
+
+    def tap(self, game_id, source) -> None:
+        self.looks = 0
+        self.live.tap(source)
+
+    def reveal(self, game_id, pile, card) -> None:
+        self.live.reveal(pile, card)
+
+    def undo(self, game_id) -> None:
+        self.live.undo()
+
+    def opinion(self, game_id) -> dict:
+        self.looks += 1
+        legal = [str(m) for m in self.live.game.legal_moves]
+        moves = [{"move": m, "keeps": 1} for m in legal]
+        if self.looks == 1:
+            fair = {"kind": "provisional", "settled": False, "more": True, "move": None}
+        elif self.looks == 2:
+            fair = {"kind": "move", "settled": True, "more": True, "move": legal[-1],
+                    "samples": 64}
+        else:
+            fair = {"kind": "move", "settled": True, "more": False, "move": legal[0],
+                    "samples": 384}
+        return {"fair": {**fair, "moves": moves}}
+
+
+def test_the_player_waits_for_the_settled_then_the_final_advice_and_plays_it(monkeypatch):
+    from halfmoon.game.deal import Deal
+    from halfmoon.game.engine import Game
+
+    monkeypatch.setattr(advice_player, "POLL", 0.0)
+    board = ScriptedBoard()
+    record = advice_player.play_deal(board, DEAD_END_DEAL, max_moves=2, think=0.0)
+    assert record["moves_made"] == 2 and not record["won"]
+    first = record["positions"][0]
+    start = [str(m) for m in Game(Deal.from_number(DEAD_END_DEAL)).legal_moves]
+    assert first["ply"] == 0 and first["legal"] == len(start)
+    assert first["first"] == start[-1] and first["final"] == start[0]
+    assert first["stage"] == 64 and not first["stopped"] and first["seconds"] >= 0
+    # the final advice played, and the card it uncovered told as the deal has it
+    assert [str(m) for m in board.live.game.stack][:1] == [start[0]]
+    assert not board.live.along.waiting
+
+
+def test_a_settled_answer_is_one_the_page_draws_settled():
+    assert not advice_player._settled({"fair": {"kind": "provisional", "settled": False}})
+    assert advice_player._settled({"fair": {"kind": "move", "settled": True, "more": True}})
+    assert not advice_player._final({"fair": {"kind": "move", "settled": True, "more": True}})
+    assert advice_player._final({"fair": {"kind": "move", "settled": True, "more": False}})

@@ -1,0 +1,190 @@
+"""The layouts of a game from the app kept across moves: what a card told keeps and draws
+again, the statistics read from them, and the board's jobs and answers on them."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+from test_along import DEAD_END_DEAL, DEAD_END_MOVES, shown_text
+from test_service import FakePool
+
+from halfmoon.board.along import DECK, AlongLive
+from halfmoon.board.along_view import position_key
+from halfmoon.board.sampled import LOST, SIZE, Sample, answer_of, block, paired_bounds
+from halfmoon.board.service import Board
+from halfmoon.game.cards import Card
+from halfmoon.game.deal import Deal
+from halfmoon.research.stats import paired_difference
+
+
+def _live(moves=()) -> tuple[AlongLive, Deal]:
+    from test_along import play_along
+
+    deal = Deal.from_number(DEAD_END_DEAL)
+    return AlongLive("g", play_along(deal, moves)), deal
+
+
+def _consistent(sample: Sample, live: AlongLive) -> None:
+    """Every slot holds the double deck, the cards seen where they were seen."""
+    along = live.along
+    for piles in sample.layouts:
+        cards = Counter(Card.from_index(c) for p in piles for c in p) + Counter(along.reserve)
+        assert cards == DECK
+        for i, pile in enumerate(along.known):
+            for d, card in enumerate(pile):
+                if card is not None:
+                    assert piles[i][d] == card.index
+
+
+def test_a_card_told_keeps_the_layouts_of_its_rank_and_draws_the_others():
+    live, deal = _live()
+    sample = Sample(live, size=200)
+    _consistent(sample, live)
+    here = live.game.position
+    table = sample.table(here)
+    for s in range(sample.size):
+        table[s] = {"x": "w"}
+    before = [[list(p) for p in piles] for piles in sample.layouts]
+    for source in DEAD_END_MOVES[0].split("+"):  # P3+R7+R8: P3's next card appears
+        live.tap(source)
+    sample.reconcile(live)  # nothing told yet: every layout kept
+    assert sample.layouts == before
+    i = 2
+    d = live.game.counts[i] - 1
+    told = deal.piles[i][d]
+    live.reveal("P3", str(told))
+    sample.reconcile(live)
+    _consistent(sample, live)
+    same_rank = [s for s in range(sample.size) if before[s][i][d] % 13 == told.index % 13]
+    assert sample.kept == len(same_rank) and sample.drawn == sample.size - len(same_rank)
+    assert 0 < len(same_rank) < sample.size
+    for s in range(sample.size):
+        if s in same_rank:  # kept with what was solved, every rank where it was
+            assert table[s] == {"x": "w"}
+            ranks = [[c % 13 for c in p] for p in sample.layouts[s]]
+            assert ranks == [[c % 13 for c in p] for p in before[s]]
+        else:
+            assert table[s] is None
+    # an undo keeps everything: the card told stays known
+    live.undo()
+    kept = [[list(p) for p in piles] for piles in sample.layouts]
+    sample.reconcile(live)
+    assert sample.layouts == kept
+
+
+def test_the_kept_layouts_stay_uniform():
+    """The card under a top told, the kept and redrawn layouts together: the card beside it
+    (the next one down) is each unseen card about as often as a fresh draw makes it."""
+    live, deal = _live()
+    sample = Sample(live, size=4000)
+    sample.rng = random.Random(5)
+    for source in DEAD_END_MOVES[0].split("+"):
+        live.tap(source)
+    i = 2
+    d = live.game.counts[i] - 1
+    live.reveal("P3", str(deal.piles[i][d]))
+    sample.reconcile(live)
+    below = Counter(piles[i][d - 1] % 13 for piles in sample.layouts)
+    unseen = Counter(c.index % 13 for c in live.along.unseen().elements())
+    total = sum(unseen.values())
+    for rank, count in unseen.items():
+        expected = sample.size * count / total
+        assert abs(below[rank] - expected) < 5 * expected ** 0.5
+
+
+def test_a_correction_draws_every_layout_again():
+    live, _ = _live()
+    sample = Sample(live, size=32)
+    sample.table(live.game.position)[0] = {"x": "l"}
+    top = live.along.known[0][-1]
+    other = next(c for c in live.along.possible() if Card.parse(c).rank != top.rank)
+    live.correct("P1", other)
+    sample.reconcile(live)
+    _consistent(sample, live)
+    assert not sample.tables
+
+
+def test_answer_of_reads_the_paired_statistics_of_the_table():
+    rng = random.Random(3)
+    moves = ["P1+P8", "P2+P8", "P3+R1"]
+    rows = [LOST if rng.random() < 0.2 else
+            {m: rng.choice("wwlu") for m in moves} for _ in range(64)]
+    out = answer_of(rows, moves, "P2+P8", "P3+R1")
+    won = np.array([[r is not LOST and r[m] == "w" for m in moves] for r in rows], float)
+    keeps = won.sum(axis=0)
+    assert [m["keeps"] for m in out["moves"]] == list(keeps)
+    best = out["best"]
+    assert keeps[moves.index(best)] == keeps.max() and out["recommended"] == best
+    assert out["move"] == "P2+P8" and out["samples"] == 64
+    assert out["position_wins"] == int(won.any(axis=1).sum())
+    for j, m in enumerate(out["moves"]):
+        _, low, high = paired_difference(won[:, j], won[:, moves.index(best)])
+        assert abs(m["diff_low"] - low) < 1e-5 and abs(m["diff_high"] - high) < 1e-5
+    # a tie at the top goes to the tuned player's move, else to the first
+    tie = [{m: "w" for m in moves}] * 8
+    assert answer_of(tie, moves, None, "P2+P8")["best"] == "P2+P8"
+    assert answer_of(tie, moves, None, "P9+P10")["best"] == "P1+P8"
+    assert paired_bounds(0, 0, 0, 0) == (-1.0, 1.0)
+
+
+def test_the_slots_go_in_blocks_of_the_stages():
+    assert [block(s) for s in (0, 15, 16, 31, 32, 63, 64, SIZE - 1)] == [0, 0, 1, 1, 2, 2, 3, 12]
+
+
+def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time():
+
+    pool = FakePool()
+    board = Board(pool)
+    deal = Deal.from_number(DEAD_END_DEAL)
+    live = board.new_along(shown_text(deal))
+    for move in DEAD_END_MOVES[:3]:
+        for source in move.split("+"):
+            board.tap(live.id, source)
+        for pile in live.along.waiting:
+            i = int(pile[1:]) - 1
+            board.reveal(live.id, pile, str(deal.piles[i][live.game.counts[i] - 1]))
+    here = live.game.position
+    jobs = pool.jobs(board)
+    assert [j.context[3] == "moves" for j in jobs[:2]] == [False, True]
+    assert jobs[0].message()[0] == "walk" and len(jobs[0].context[3]) == 16
+    key = position_key(live)
+    answered = []
+    while True:  # the position's jobs answered one by one, as the solver processes do
+        jobs = [j for j in pool.jobs(board) if j.context[2] == here]
+        if not jobs:
+            break
+        # the fair player's move beside the first layouts (two solver processes)
+        pool.answer(board, next((j for j in jobs if j.context[3] == "moves"), jobs[0]))
+        answered.append(board.along.get(key, {}).get("samples"))
+    assert 16 in answered and 64 in answered and answered[-1] == SIZE
+    answer = board.along[key]
+    assert answer["samples"] == SIZE and answer["recommended"] in {
+        str(m) for m in live.game.legal_moves}
+    # then, on the player's time, the positions after the likely moves
+    ponder = pool.jobs(board)
+    assert ponder and all(j.context[2] != here for j in ponder)
+    for job in ponder:
+        job.message()  # the slots a walk asks for are fixed when it is sent
+    sample = board.samples[live.id]
+    table = sample.tables[here]
+    after = {}
+    for move in live.game.legal_moves:
+        live.game.push(move)
+        after[live.game.position] = str(move)
+        live.game.pop()
+    pondered = {j.context[2] for j in ponder}
+    assert pondered <= set(after) and len(pondered) == min(3, len(after))
+    for at in pondered:  # a layout whose child was proved lost: lost there, nothing asked
+        lost = {s for s, v in enumerate(table) if v is LOST or v[after[at]] == "l"}
+        asked = {s for j in ponder if j.context[2] == at and j.context[3] != "moves"
+                 for s in j.context[3] or ()}
+        assert all(sample.tables[at][s] is LOST for s in lost)
+        assert not asked & lost
+    # a move and its undo: the position's answer and table are still there, nothing asked
+    board.tap(live.id, "P11")
+    board.tap(live.id, "R2")
+    board.undo(live.id)
+    assert board.along[key]["samples"] == SIZE
+    assert not [j for j in pool.jobs(board) if j.context[2] == here]
