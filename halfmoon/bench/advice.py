@@ -5,9 +5,10 @@ A simulated player with the app's undo plays seeded deals the solver wins (``--d
 drawn from ``--seed`` as :func:`halfmoon.game.codes.random_numbers` draws them) along on
 the board's own code, in a process of its own (``halfmoon/board/advice_player.py``, run
 as a script: a revision exported elsewhere, ``--revision`` or ``--against``, runs its own
-board in it, with the solver processes its board starts).  It tells each card a move
-uncovers at once and thinks ``--think`` seconds before each move (the time a board has to
-think on the player's time).  For each position with a choice:
+board in it, with the solver processes its board starts; where its solver's source is this
+checkout's, on this checkout's solver and compiled kernels: only the boards differ).  It
+tells each card a move uncovers at once and thinks ``--think`` seconds before each move
+(the time a board has to think on the player's time).  For each position with a choice:
 
 - the **wall** seconds from the move (its cards told) to the first settled recommendation,
   and the **CPU** seconds the board's processes spent meanwhile: p50, p95 and max;
@@ -60,17 +61,38 @@ def play(deals: list[int], max_moves: int, think: float,
     checkout's board, or on ``revision``'s (its export folder and numba cache, as
     :func:`halfmoon.bench.against.checkout` gives them)."""
     env = dict(os.environ)
-    home = revision[2] if revision is not None else ROOT
-    env["PYTHONPATH"] = os.pathsep.join([str(home)] + [p for p in env.get(
-        "PYTHONPATH", "").split(os.pathsep) if p])
-    if revision is not None:
+    home = [revision[2] if revision is not None else ROOT]
+    if revision is not None and same_solver(revision[2]):
+        home = [_board_only(revision[2]), ROOT]  # its board, this checkout's kernels
+    elif revision is not None:
         env["NUMBA_CACHE_DIR"] = str(revision[3])
+    env["PYTHONPATH"] = os.pathsep.join([str(h) for h in home] + [p for p in env.get(
+        "PYTHONPATH", "").split(os.pathsep) if p])
     request = json.dumps({"deals": deals, "max_moves": max_moves, "think": think})
     done = subprocess.run([sys.executable, str(PLAYER), request], env=env,
                           capture_output=True, text=True)
     if done.returncode != 0 or not done.stdout.strip():
         raise BenchError(f"the advice player failed: {done.stderr.strip()[-300:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def same_solver(export: Path) -> bool:
+    """Whether a revision's solver is this checkout's, source for source (the digest of
+    :func:`halfmoon.batch.estimate.solver_digest`): then its board runs on this checkout's
+    solver and compiled kernels, and only the board differs."""
+    from halfmoon.batch.estimate import solver_digest
+
+    return solver_digest(export / "solver") == solver_digest(ROOT / "solver")
+
+
+def _board_only(export: Path) -> Path:
+    """A folder beside the export holding only its ``halfmoon`` package (a link)."""
+    place = export.parent / "board-only"
+    place.mkdir(exist_ok=True)
+    link = place / "halfmoon"
+    if not link.is_symlink():
+        link.symlink_to(export / "halfmoon", target_is_directory=True)
+    return place
 
 
 def _pct(values: list[float], q: float) -> Optional[float]:
