@@ -145,10 +145,13 @@ def keep_answer(answers: dict, key: tuple, answer: dict) -> None:
 
 
 def _again(live: AlongLive, have: dict) -> bool:
-    """Whether a stage that a limit stopped is tried again: :data:`TRIES` times, and once
-    more each time the player asks (the page's "Try again")."""
+    """Whether the solves of a position that a limit stopped are tried again: until
+    :data:`TRIES` of them have stopped, and as many more from each time the player asks
+    (the page's "Try again", counted from the stops then: the record notes it)."""
     asked = live.again.get(live.here(), 0)
-    return bool(have.get("limit")) and have.get("stops", 1) < TRIES + asked
+    if asked > have.get("asked", 0):  # a new "Try again": the tries count from here
+        have["asked"], have["base"] = asked, have.get("stops", 1)
+    return bool(have.get("limit")) and have.get("stops", 1) < have.get("base", 0) + TRIES
 
 
 def stop_words(reason: str) -> str:
@@ -168,7 +171,7 @@ def stopped_view(live: AlongLive, answer: Optional[dict]) -> Optional[dict]:
     why = stop_words(answer["stop"])
     text = f"Stopped at {n} of {most} layouts: {why}"
     if again:
-        text += f"; trying again (try {answer.get('stops', 1) + 1})…"
+        text += "; trying again…"
     return {"at": n, "of": most, "reason": answer["stop"], "why": why, "again": again,
             "tries": int(answer.get("stops", 1)), "text": text}
 

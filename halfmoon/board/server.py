@@ -5,6 +5,9 @@ The API, all JSON; every request is checked and a bad one gets a 4xx with its re
 - ``POST /api/games`` ``{"deal": "HM1-N-AAAAAAB" | "123"}`` or ``{"pick": "random" |
   "winnable" | "hard"}`` or ``{}`` (the command line's deal, else a random one), with
   ``"settings"`` optionally: a new game's state (201);
+- ``GET /api/start``: ``{"deal": true}`` when the board was started on a deal (the page
+  opens it), else ``{"deal": false}``: the page makes no game before the player chooses one
+  (a deal of the toolkit, or one from the app);
 - ``GET /api/games/{id}``: the state the page draws (:mod:`halfmoon.board.view`); a game
   not kept is a 404 saying why (pruned from the file of games, and when; or never made);
 - ``POST /api/games/{id}/tap`` ``{"source": "P5", "version": 3}``, ``…/undo``
@@ -129,6 +132,9 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
             live = board.new_game(None, settings)
         return _json(board.state(live.id), 201)
 
+    async def start(request: Request):
+        return _json({"deal": board.start_deal is not None})
+
     async def along(request: Request):
         body = check.check_fields(await check.json_body(request),
                                   {"cards": str, "settings": dict})
@@ -207,6 +213,7 @@ def create_app(board: Optional[Board] = None, *, start_deal: Optional[Deal] = No
     routes = [
         Route("/", index, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/start", start, methods=["GET"]),
         Route("/api/games", create, methods=["POST"]),
         Route("/api/along", along, methods=["POST"]),
         Route("/api/along/check", along_check, methods=["POST"]),

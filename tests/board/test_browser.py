@@ -298,7 +298,8 @@ def advice_is_coherent(page, light=True):
     assert chosen[0]["high"] >= 0, seen  # not clearly below the best
     assert sorted(seen["hinted"]) == sorted(chosen[0]["sources"].split("+")), seen
     if light:
-        assert seen["says"].startswith(f"Winnable in {round(100 * wins / n)} % ") and \
+        assert seen["says"].replace("\u00a0", " ").startswith(
+            f"Winnable in {round(100 * wins / n)} % ") and \
             f"{n} layouts" in seen["says"], seen
     return n
 

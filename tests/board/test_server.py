@@ -452,3 +452,13 @@ def test_bad_corrections_get_a_400_naming_the_place_or_the_card(example):
         r.json()["error"]
     r = example.post("/api/games/nosuchgame00/correct", json={"place": "P1", "card": "AS"})
     assert r.status_code == 404
+
+
+def test_the_page_is_told_whether_the_board_was_started_on_a_deal():
+    """``GET /api/start``: with a deal the page opens it; without, no game is made before the
+    player chooses one (asking makes none)."""
+    with board_client(EXAMPLE) as (client, _):
+        assert client.get("/api/start").json() == {"deal": True}
+    with board_client() as (client, board):
+        assert client.get("/api/start").json() == {"deal": False}
+        assert len(board.store) == 0
