@@ -24,7 +24,9 @@ as :mod:`halfmoon.board.jobs`):
   order) when every layout has the same tops, else None (each layout's own); answer
   ``{"verdicts", "seconds", "cpu"}``: for each layout a dict from each legal move to a
   letter, ``w`` (the solver wins the position after it within ``budget`` positions a
-  solve), ``l`` (it proves it lost) or ``u`` (unsettled), ``{}`` for a position proved lost;
+  solve), ``l`` (it proves it lost) or ``u`` (unsettled), and ``"*"`` the position's own,
+  ``{}`` for a position proved lost; with a fifth item ``only`` (moves), the children of
+  those moves only (:func:`some_children`);
 - ``("moves", layout, seed, budget, known)``: the fair player's move and the tuned
   player's on the position as ``"along"`` takes it; answer ``{"fair", "tuned"}``.
   The layouts are walked (:func:`solver.walk_games`): the position solved once, its
@@ -109,8 +111,8 @@ def children_verdicts(deal: Deal, moves: Optional[Sequence[Move]], budget: int) 
         return {}
     if walk.children:
         said = walk.children[0]
-        return {str(m): said[m][0] for m in moves}
-    out = {}  # the position unsettled: each child on its own
+        return {"*": "w", **{str(m): said[m][0] for m in moves}}
+    out = {"*": "u"}  # the position unsettled: each child on its own
     game = Game(deal)
     for move in moves:
         game.push(move)
@@ -120,13 +122,65 @@ def children_verdicts(deal: Deal, moves: Optional[Sequence[Move]], budget: int) 
     return out
 
 
-def walk_job(layouts: Sequence, moves: Optional[Sequence[str]], budget: int) -> dict[str, Any]:
+def some_children(deal: Deal, moves: Sequence[Move], budget: int) -> dict:
+    """The verdict letters of the children of ``moves`` only, and the position's own
+    (``"*"``): the position solved first (lost: ``{}``, every child is); where it is won,
+    a move its winning line can play first is won (the line wins without it), the others
+    solved one by one."""
+    from solver import solve
+
+    result = solve(deal, budget=budget)
+    if result.verdict == "loss":
+        return {}
+    out = {"*": result.verdict[0]}
+    line = list(result.moves or ())
+    for move in moves:
+        if result.verdict == "win" and _first_of(line, move):
+            out[str(move)] = "w"
+            continue
+        child = _without(deal, move)
+        out[str(move)] = ("w" if not any(child.piles) and not any(child.reserve) else
+                          solve(child, budget=budget).verdict[0])
+    return out
+
+
+def _first_of(line: list, move: Move) -> bool:
+    """Whether ``move`` is in ``line`` and no earlier move of it takes a card of its
+    sources (so the line, without it, wins after it)."""
+    touched: set = set()
+    mine = set(move.sources)
+    for m in line:
+        if set(m.sources) == mine:
+            return not touched & mine
+        touched |= set(m.sources)
+    return False
+
+
+def _without(deal: Deal, move: Move) -> Deal:
+    """The position after ``move``: its sources' cards taken away."""
+    piles = [list(p) for p in deal.piles]
+    reserve = list(deal.reserve)
+    for source in move.sources:
+        if source[0] == "P":
+            piles[int(source[1:]) - 1].pop()
+        else:
+            reserve[int(source[1:]) - 1] = None
+    return Deal(piles=piles, reserve=reserve)
+
+
+def walk_job(layouts: Sequence, moves: Optional[Sequence[str]], budget: int,
+             only: Optional[Sequence[str]] = None) -> dict[str, Any]:
     from solver import warm_up
 
     warm_up(WALK_GROUPS, out=None)
     t, c = time.perf_counter(), time.process_time()
-    legal = None if moves is None else [Move.parse(m) for m in moves]
-    verdicts = [children_verdicts(layout_deal(layout), legal, budget) for layout in layouts]
+    if only is not None:
+        wanted = [Move.parse(m) for m in only]
+        verdicts = [some_children(layout_deal(layout), wanted, budget) for layout in layouts]
+    else:
+        legal = None if moves is None else [Move.parse(m) for m in moves]
+        verdicts = [children_verdicts(layout_deal(layout), legal, budget)
+                    for layout in layouts]
     return {"verdicts": verdicts, "seconds": time.perf_counter() - t,
             "cpu": time.process_time() - c}
 

@@ -375,14 +375,15 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     for m in answer["moves"]:
         move = Move.parse(m["move"])
         keeps = int(m["keeps"])
-        low, high = wilson_interval(keeps, n)
+        k = int(m.get("samples", n))  # a move left out beyond the first layouts: fewer
+        low, high = wilson_interval(keeps, k)
         row = {"move": m["move"], "sources": list(move.sources),
                "cards": move_cards(game, move), "keeps": keeps,
-               "share": keeps / n if n else 0.0, "low": low, "high": high,
-               "unresolved": int(m.get("unresolved", 0))}
+               "share": keeps / k if k else 0.0, "low": low, "high": high,
+               "unresolved": int(m.get("unresolved", 0)), "samples": k}
         if paired:
             row.update(only=int(m["only"]), only_best=int(m["only_best"]),
-                       diff=(int(m["only"]) - int(m["only_best"])) / n if n else 0.0,
+                       diff=(int(m["only"]) - int(m["only_best"])) / k if k else 0.0,
                        diff_low=float(m["diff_low"]), diff_high=float(m["diff_high"]),
                        clearly_below=float(m["diff_high"]) < 0)
             row["tied"] = not row["clearly_below"]
@@ -424,7 +425,8 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     fair_row = next(m for m in moves if m["move"] == str(fair_move))
     pct = f"{round(100 * chosen['share'])} % of {n} layouts"
     why = f"the largest share ({pct})"
-    equal = sum(m["keeps"] == chosen["keeps"] for m in moves) - 1
+    equal = sum(m["keeps"] == chosen["keeps"] and m["samples"] == chosen["samples"]
+                for m in moves) - 1
     if equal:
         why += (f", tied with {equal} other move{'s' if equal > 1 else ''} (a tie goes to the "
                 "tuned player's move, else to the first)")

@@ -56,7 +56,8 @@ from .along_view import ALONG_BUDGET, ALONG_STAGES, _again, keep_answer, positio
 from .pool import Job
 
 SIZE = ALONG_STAGES[-1]  # layouts kept
-CHUNK = 32  # layouts a job (after the first 32)
+CHUNK = 32  # layouts a job (after the first FULL)
+FULL = ALONG_STAGES[1]  # layouts in which every move is solved; beyond, the contenders only
 PONDER_MOVES = 3  # moves whose positions are solved on the player's time
 POSITIONS_KEPT = 200  # positions whose tables a sample keeps
 Z95 = 1.959963984540054
@@ -78,6 +79,9 @@ class Sample:
         self.gen = [0] * size  # a slot's draw: an answer about an earlier one is dropped
         self.tables: OrderedDict[Position, list] = OrderedDict()
         self.moves: dict[Position, tuple] = {}  # position -> (fair player's, tuned player's)
+        # position -> the moves not clearly below the best on its first FULL layouts, the
+        # only ones solved beyond them (None: too many to leave any out, every move)
+        self.contenders: dict[Position, Optional[tuple]] = {}
         self.kept = self.drawn = 0  # slots kept and drawn again by the last card told
         self.failed: set[Position] = set()  # positions pondered whose job failed: not again
         self._draw(range(size), self._facts(along))
@@ -102,8 +106,13 @@ class Sample:
                 piles[i][d] = c.index
             self.layouts[s] = piles
             self.gen[s] += 1
-            for table in self.tables.values():
+            for at, table in self.tables.items():
                 table[s] = None
+                if s < FULL and self.contenders.pop(at, None) is not None:
+                    for k in range(FULL, self.size):  # solved for those contenders only
+                        if table[k] is not None and table[k] is not LOST \
+                                and not _whole(table[k], table):
+                            table[k] = None
         self.facts = dict(facts)
 
     def reconcile(self, live: AlongLive) -> None:
@@ -115,6 +124,7 @@ class Sample:
             self.reserve = tuple(along.reserve)
             self.tables.clear()
             self.moves.clear()
+            self.contenders.clear()
             self._draw(range(self.size), facts)
             return
         new = [(p, c) for p, c in facts.items() if p not in self.facts]
@@ -183,7 +193,14 @@ class Sample:
         if here not in self.moves:
             out.append(self._moves_job(game_id, live))
         if todo:
-            first = self._walks(game_id, here, todo, moves)
+            first = self._walks(game_id, here, [s for s in todo if s < FULL], moves)
+            if here not in self.contenders and all(v is not None for v in table[:FULL]) \
+                    and here in self.moves:  # few contenders: theirs only, else every move's
+                kept = contenders(table[:FULL], moves, *self.moves[here])
+                self.contenders[here] = kept if 2 * len(kept) <= len(moves) else None
+            if here in self.contenders:
+                first += self._walks(game_id, here, [s for s in todo if s >= FULL], moves,
+                                     self.contenders[here])
             return first[:1] + out + first[1:]
         return out + self._ponder(game_id, live, table, moves)
 
@@ -195,9 +212,11 @@ class Sample:
         return Job(("sample", game_id, id(self), here, "moves"), work,
                    ("sample", game_id, here, "moves"))
 
-    def _walks(self, game_id: str, at: Position, slots, moves: Optional[list]) -> list[Job]:
-        """Jobs solving ``at`` in the ``slots`` not solved yet, a block of :data:`CHUNK`
-        slots a job (the same blocks at each plan: a job running is not asked twice)."""
+    def _walks(self, game_id: str, at: Position, slots, moves: Optional[list],
+               only: Optional[tuple] = None) -> list[Job]:
+        """Jobs solving ``at`` in the ``slots`` not solved yet (every move's child, or those
+        of ``only``), by blocks (:func:`block`: the same blocks at each plan, so a job
+        running is not asked twice)."""
         if at in self.failed:
             return []
         table = self.table(at)
@@ -209,16 +228,19 @@ class Sample:
         for part in map(tuple, blocks.values()):
             holder: list = []
             out.append(Job(("sample", game_id, id(self), at, part),
-                           self._work(at, part, moves, holder),
+                           self._work(at, part, moves, holder, only),
                            ("sample", game_id, at, holder)))
         return out
 
-    def _work(self, at: Position, part: tuple, moves: Optional[list], holder: list):
+    def _work(self, at: Position, part: tuple, moves: Optional[list], holder: list,
+              only: Optional[tuple]):
         def work() -> tuple:  # made when sent: the slots' draws as they are then
             with self.lock:
                 holder[:] = [(s, self.gen[s]) for s in part]
                 layouts = [self.position_cards(s, at) for s in part]
-            return ("walk", layouts, moves, ALONG_BUDGET)
+            if only is None:
+                return ("walk", layouts, moves, ALONG_BUDGET)
+            return ("walk", layouts, moves, ALONG_BUDGET, list(only))
         return work
 
     def _ponder(self, game_id: str, live: AlongLive, table: list, moves: list) -> list[Job]:
@@ -263,7 +285,8 @@ class Sample:
             return
         moves = [str(m) for m in game.legal_moves]
         fair, tuned = self.moves[here]
-        keep_answer(answers, key, answer_of(table[:stages[-1]], moves, fair, tuned))
+        keep_answer(answers, key, answer_of(table[:stages[-1]], moves, fair, tuned,
+                                            self.contenders.get(here)))
 
     def answered(self, live: AlongLive, answers: dict, at: Position, what, answer: dict) -> None:
         """A job's answer on position ``at``: ``what`` is ``"moves"`` or the slots it
@@ -287,37 +310,63 @@ class Sample:
 
 
 def block(s: int) -> int:
-    """The job of slot ``s``: 16 slots for the first stage, 16 and 32 for the second,
-    then :data:`CHUNK` a job."""
-    return 0 if s < 16 else 1 if s < 32 else 2 + (s - 32) // CHUNK
+    """The job of slot ``s``: 16 slots a job up to :data:`FULL`, then :data:`CHUNK`."""
+    return s // 16 if s < FULL else FULL // 16 + (s - FULL) // CHUNK
 
 
-def answer_of(rows: list, moves: list[str], fair: Optional[str], tuned: Optional[str]) -> dict:
+def answer_of(rows: list, moves: list[str], fair: Optional[str], tuned: Optional[str],
+              kept: Optional[tuple] = None) -> dict:
     """The answer :func:`halfmoon.board.along_view.along_opinion` reads (the fields of
     :func:`halfmoon.research.fairplay.fair_hint` and the position's share) from the verdicts
-    of each layout (a row: move -> ``w``/``l``/``u``, or :data:`LOST`)."""
+    of each layout (a row: move -> ``w``/``l``/``u``, ``"*"`` the position's own, or
+    :data:`LOST`).  ``kept``: the contenders, the only moves solved beyond the first
+    :data:`FULL` rows; every other move is counted on those rows (its ``samples``) and
+    compared with the best there."""
     n, m = len(rows), len(moves)
     won = np.array([[r is not LOST and r.get(mv) == "w" for mv in moves] for r in rows], bool)
     open_ = np.array([[r is not LOST and r.get(mv) == "u" for mv in moves] for r in rows], bool)
     won, open_ = won.reshape(n, m), open_.reshape(n, m)
-    keeps = won.sum(axis=0)
+    own = np.array([r is not LOST and r.get("*") == "w" for r in rows], bool)
+    own_open = np.array([r is not LOST and r.get("*") == "u" for r in rows], bool)
+    size = [n if kept is None or n <= FULL or mv in kept else FULL for mv in moves]
+    keeps = [int(won[:size[j], j].sum()) for j in range(m)]
     base = moves.index(tuned) if tuned in moves else 0
+    if size[base] < n:
+        base = next(j for j in range(m) if size[j] == n)
     best = base
     for j in range(m):  # most keeps, ties to the tuned player's move (as the solver's)
-        if keeps[j] > keeps[best]:
+        if size[j] == n and keeps[j] > keeps[best]:
             best = j
     out = []
     for j in range(m):
-        both = int((won[:, j] & won[:, best]).sum())
-        only, only_best = int(keeps[j]) - both, int(keeps[best]) - both
-        low, high = paired_bounds(both, only, only_best, n - both - only - only_best)
-        out.append({"move": moves[j], "keeps": int(keeps[j]), "unresolved": int(open_[:, j].sum()),
-                    "only": only, "only_best": only_best, "diff_low": low, "diff_high": high})
-    any_won = won.any(axis=1)
-    wins, unsettled = int(any_won.sum()), int((~any_won & open_.any(axis=1)).sum())
+        k = size[j]
+        both = int((won[:k, j] & won[:k, best]).sum())
+        only, only_best = keeps[j] - both, int(won[:k, best].sum()) - both
+        low, high = paired_bounds(both, only, only_best, k - both - only - only_best)
+        row = {"move": moves[j], "keeps": keeps[j], "unresolved": int(open_[:k, j].sum()),
+               "only": only, "only_best": only_best, "diff_low": low, "diff_high": high}
+        if k < n:
+            row["samples"] = k
+        out.append(row)
+    any_won = won.any(axis=1) | own
+    wins = int(any_won.sum())
+    unsettled = int((~any_won & (open_.any(axis=1) | own_open)).sum())
     return {"samples": n, "wins": wins, "unresolved": unsettled, "move": fair or moves[best],
             "position_wins": wins, "position_open": unsettled, "best": moves[best],
             "recommended": moves[best], "moves": out}
+
+
+def contenders(rows: list, moves: list[str], fair: Optional[str], tuned: Optional[str]) -> tuple:
+    """The moves not clearly below the best on ``rows`` (the first :data:`FULL` layouts,
+    every move solved): the only ones solved in the layouts beyond."""
+    answer = answer_of(rows, moves, fair, tuned)
+    return tuple(m["move"] for m in answer["moves"] if m["diff_high"] >= 0)
+
+
+def _whole(row: dict, table: list) -> bool:
+    """Whether ``row`` holds every move's verdict that the table's full rows hold."""
+    full = next((r for r in table[:FULL] if r is not None and r is not LOST), None)
+    return full is None or all(k in row for k in full)
 
 
 def paired_bounds(both: int, only_a: int, only_b: int, neither: int,

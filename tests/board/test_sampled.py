@@ -129,8 +129,31 @@ def test_answer_of_reads_the_paired_statistics_of_the_table():
     assert paired_bounds(0, 0, 0, 0) == (-1.0, 1.0)
 
 
+def test_beyond_the_first_64_layouts_only_the_contenders_count():
+    from halfmoon.board.sampled import FULL, contenders
+
+    moves = ["P1+P8", "P2+P8", "P3+R1"]
+    # P3+R1 wins 10 of the first 64, the others 60 and 58: P3+R1 is clearly below
+    rows = [{"*": "w", "P1+P8": "w" if s < 60 else "l", "P2+P8": "w" if s < 58 else "l",
+             "P3+R1": "w" if s < 10 else "l"} for s in range(FULL)]
+    kept = contenders(rows, moves, None, "P1+P8")
+    assert kept == ("P1+P8", "P2+P8")
+    # beyond: rows of the contenders only, and the position's own verdict
+    rows += [{"*": "w", "P1+P8": "l", "P2+P8": "w"} for _ in range(FULL, 384)]
+    out = answer_of(rows, moves, None, "P1+P8", kept)
+    by = {m["move"]: m for m in out["moves"]}
+    assert out["best"] == "P2+P8" and by["P2+P8"]["keeps"] == 58 + 320
+    assert by["P3+R1"]["samples"] == FULL and by["P3+R1"]["keeps"] == 10
+    assert "samples" not in by["P1+P8"] and by["P1+P8"]["keeps"] == 60
+    assert by["P3+R1"]["diff_high"] < 0 and out["position_wins"] == 384
+    # a layout won by a move left out is still won: the position's own verdict says it
+    rows[-1] = {"*": "w", "P1+P8": "l", "P2+P8": "l"}
+    assert answer_of(rows, moves, None, "P1+P8", kept)["position_wins"] == 384
+
+
 def test_the_slots_go_in_blocks_of_the_stages():
-    assert [block(s) for s in (0, 15, 16, 31, 32, 63, 64, SIZE - 1)] == [0, 0, 1, 1, 2, 2, 3, 12]
+    slots = (0, 15, 16, 31, 32, 63, 64, 95, 96, SIZE - 1)
+    assert [block(s) for s in slots] == [0, 0, 1, 1, 2, 3, 4, 4, 5, 13]
 
 
 def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time():
@@ -177,7 +200,7 @@ def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time(
     pondered = {j.context[2] for j in ponder}
     assert pondered <= set(after) and len(pondered) == min(3, len(after))
     for at in pondered:  # a layout whose child was proved lost: lost there, nothing asked
-        lost = {s for s, v in enumerate(table) if v is LOST or v[after[at]] == "l"}
+        lost = {s for s, v in enumerate(table) if v is LOST or v.get(after[at]) == "l"}
         asked = {s for j in ponder if j.context[2] == at and j.context[3] != "moves"
                  for s in j.context[3] or ()}
         assert all(sample.tables[at][s] is LOST for s in lost)
