@@ -27,7 +27,10 @@ slots (:func:`answer_of`): a move's share, the position's (some move's child won
 move against the best with Newcombe's paired interval, the recommendation; an answer is
 published at each stage of :data:`~halfmoon.board.along_view.ALONG_STAGES` once the slots
 before it are all solved (the first 16, 64, then 384: the same layouts grow, nothing is
-solved twice), so "settled" means what it meant.
+solved twice), so "settled" means what it meant.  Beyond the first :data:`FULL` layouts,
+where the moves clearly below the best there (the test that settles a leader) are at least
+half of them, only the others are solved, beside the position itself (:func:`contenders`);
+a move left out keeps its share of the first layouts, with its own ``samples``.
 
 **On the player's time** (once the position's table is whole, or while a pile waits for
 its card): the positions after the recommended move and the next ones by share
