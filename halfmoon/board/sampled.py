@@ -261,11 +261,15 @@ class Sample:
                 if target[s] is None and (v is LOST or v.get(moves[j]) == "l"):
                     target[s] = LOST
             if after not in self.moves and _reveals_nothing(live.along, game.position, move):
+                # the player's selection and undo count outlive the look ahead (a push and
+                # a pop clear the one and may lower the other)
+                kept = list(game.selection), game._undoable
                 game.push(move)  # the same tops in every layout: its moves job too
                 try:
                     firsts.append(self._moves_job(game_id, live))
                 finally:
                     game.pop()
+                    game._selection, game._undoable = kept
             out += self._walks(game_id, after, range(self.size), None)
         return firsts + out
 
