@@ -79,6 +79,9 @@ def test_the_shipped_model_says_what_it_was_made_from():
     assert m.made_from["reference"] == "fair@16" and m.made_from["train_deals"] > 0
     assert "seed" in " ".join(m.made_from["train"])
     assert m.rmse > 0
+    check = bd.model_check()
+    assert [r["level"] for r in check["calibration"]] == list(bd.LEVEL_NAMES)
+    assert sum(r["deals"] for r in check["calibration"]) == check["heldout_won"]
 
 
 def test_a_runs_difficulty_file_is_written_once_and_kept(tmp_path):

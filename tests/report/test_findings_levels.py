@@ -38,10 +38,10 @@ def test_the_section_gives_each_level_and_deals_to_play(tmp_path):
     assert "greedy wins it (share): 1.00 against 0.00" in text
     assert "Not told apart: " in text and "legal moves at the start" in text.split(
         "Not told apart: ")[1]
-    check = model_check()
-    if check:  # the package's model carries its check on held-out deals
-        assert "The measured win rate by level" in text
-        assert f"{check['spearman_rating']:.2f}" in text
+    check = model_check()  # the package's model carries its check on held-out deals
+    assert "The measured win rate by level" in text
+    assert f"{check['spearman_rating']:.2f}" in text
+    assert f"{check['heldout_won']:,} held-out deals" in text
 
 
 def test_no_levels_no_section(tmp_path):
