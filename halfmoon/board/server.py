@@ -19,7 +19,8 @@ The API, all JSON; every request is checked and a bad one gets a 4xx with its re
   the page's cards can say: the fair player's move, each move's share of sampled layouts
   that stay winnable), answered in stages as the samples come in: ``"provisional"`` (the
   leading move and the one it is not yet clear of, nothing to outline) until the answer is
-  settled (its last stage, or every other move clearly below the leader);
+  settled (its last stage, or every other move clearly below the leader); on a game from the
+  app, "Try again": the position's solves that a limit stopped are asked for again;
 - ``POST /api/along`` ``{"cards": "5S 6D …"}`` (the 20 cards the app shows: the pile tops
   P1-P12, then the reserve R1-R8), with ``"settings"`` optionally: a new game played along
   with the app (201); ``POST /api/along/check`` ``{"cards": "5S 6D"}``: the cards typed so

@@ -881,13 +881,13 @@ def test_browser_entry_is_about_the_entry_only_and_agrees_with_its_error(page):
     # pasted with a slip at P4: the arc and the count keep P1-P3, as the error does
     entry.fill(" ".join(cards[:3] + ["3x"] + cards[4:]))
     expect(page.locator("#along-error")).to_contain_text("card 4 (P4): not a card")
-    expect(count).to_have_text("3 of 20 entered; card 4 (P4) is not taken: correct it in the "
-                               "text (below, why).")
+    expect(count).to_have_text("3 of 20 entered; card 4 (P4) is not taken: pick the card it "
+                               "is, or correct it in the text (below, why).")
     expect(page.locator("#along-arc .slot.filled")).to_have_count(3)
     expect(slot("P3").locator(".slot-card")).to_have_text(symbol_of(cards[2]))
     expect(slot("P4")).to_have_class(re.compile(r"\bbad\b"))
     expect(slot("P5").locator(".slot-card")).to_have_text("")
-    expect(page.locator("#along-picker")).to_be_hidden()
+    expect(page.locator("#along-picker")).to_be_visible()  # kept: a card picked takes P4
     _shot(page, "board-along-entry-error", phone=False)
     # one card too many: the 20 in their places, and the count says so
     entry.fill(" ".join(cards + ["AS"]))

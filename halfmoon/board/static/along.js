@@ -50,7 +50,11 @@
   // --- the entry screen ----------------------------------------------------------------
   // The app's arc as the table draws it, each place named and filled as typed.
   let entry = null; // the last answer of the check
+  let fixing = null; // the place tapped on the arc to fix its card (an index), or null
   const slots = {};
+
+  // the words typed, each card's (the separators as the server reads them)
+  const words = (text) => text.trim().split(/[\s,;]+/).filter((w) => w);
 
   function buildArc() {
     const arc = $("along-arc");
@@ -67,6 +71,7 @@
       name.textContent = place;
       slot.append(card, name);
       slots[place] = { slot, card };
+      slot.addEventListener("click", () => fixSlot(PLACES.indexOf(place)));
       if (place.startsWith("P")) {
         const [row, col] = board.places[place];
         slot.style.gridRow = row;
@@ -100,6 +105,20 @@
     $("table").hidden = false;
   }
 
+  // a place of the arc tapped: its card is fixed in place (the picker replaces it); a
+  // place not reached yet: nothing to fix
+  function fixSlot(k) {
+    const typed = words($("along-cards").value);
+    fixing = k < typed.length && fixing !== k ? k : null;
+    checkEntry();
+  }
+
+  function replaceWord(k, card) {
+    const typed = words($("along-cards").value);
+    typed[k] = card;
+    $("along-cards").value = typed.join(" ") + " ";
+  }
+
   async function checkEntry() {
     const gen = ++checkGen;
     const text = $("along-cards").value;
@@ -114,6 +133,8 @@
     if (!a) return;
     const bad = answer.ok ? null : a.next; // null: one card too many
     entry = a;
+    const typed = words(text);
+    if (fixing !== null && fixing >= typed.length) fixing = null;
     PLACES.forEach((place, k) => {
       const { slot, card } = slots[place];
       const c = a.cards[k];
@@ -124,19 +145,35 @@
       slot.classList.toggle("next", place === a.next && !bad);
       slot.classList.toggle("typing", place === a.next && !!a.typing);
       slot.classList.toggle("bad", place === bad);
+      slot.classList.toggle("fixing", k === fixing);
+      slot.classList.toggle("tappable", k < typed.length);
     });
     $("along-count").textContent = !answer.ok
       ? (bad ? `${a.count} of 20 entered; card ${a.count + 1} (${bad}) is not taken: ` +
-               "correct it in the text (below, why)."
+               "pick the card it is, or correct it in the text (below, why)."
         : `${a.typed} cards typed: the app shows 20. The first 20 are in their places; ` +
           `remove ${a.typed - 20}.`)
       : a.count === 20
         ? "All 20 places filled: check them against the app, then Play along."
         : `${a.count} of 20 entered: ${a.empty} ${a.empty.includes(" ") ? "are" : "is"} empty. ` +
           (a.typing ? `Typing ${a.next}: ${a.typing}…` : `Next: ${a.next}.`);
-    // all 20 in: Play along comes next; a card not taken: the text is corrected first
-    $("along-picker").hidden = !a.next || !answer.ok;
-    pickerButtons($("along-picker"), a.next ? a.possible : [], (card) => {
+    // the place being fixed, or the card not taken: the picker replaces that card
+    const at = fixing !== null ? fixing : bad ? a.count : null;
+    if (at !== null) {
+      $("along-count").textContent = (fixing !== null
+        ? `Fixing ${PLACES[fixing]} (${typed[fixing]}): pick the card it is, or type it. `
+        : "") + $("along-count").textContent;
+    }
+    // all 20 in: Play along comes next (or a place tapped to fix); a card not taken: the
+    // picker stays, and a card picked takes its place
+    const picker = $("along-picker");
+    picker.hidden = at === null && !a.next;
+    pickerButtons(picker, at !== null || a.next ? a.possible : [], (card) => {
+      if (at !== null) {
+        replaceWord(at, card);
+        fixing = null;
+        return checkEntry();
+      }
       const input = $("along-cards");
       let text = input.value;
       if (entry && entry.typing) text = text.replace(/\S+$/, ""); // the card begun is replaced
@@ -160,12 +197,27 @@
       if (answer.ok) {
         closeEntry();
         $("along-cards").value = ""; // the next game from the app is another deal
+        fixing = null;
         board.setState(answer.data);
+        window.scrollTo(0, 0); // the table from its top row, as the app shows it
       } else {
         $("along-error").hidden = false;
         $("along-error").textContent = answer.data.error;
       }
     });
+  }
+
+  // On a phone the dialogs are sheets along the bottom of the screen: the table is brought
+  // to the top of the screen and the sheet is no taller than the room left below it (what
+  // does not fit scrolls inside it), so that it covers no card.
+  const narrow = () => window.matchMedia("(max-width: 52rem)").matches;
+  function fitSheet(sheet) {
+    if (sheet.hidden || !narrow()) { sheet.style.maxHeight = ""; return; }
+    const table = $("table");
+    const top = table.getBoundingClientRect().top;
+    if (Math.abs(top) > 1) window.scrollBy(0, top);
+    const room = window.innerHeight - Math.max(table.getBoundingClientRect().bottom, 0);
+    sheet.style.maxHeight = `${Math.max(Math.floor(room), 160)}px`;
   }
 
   // --- the state: unknown tops, the card that appeared ------------------------------------
@@ -198,6 +250,7 @@
       $("reveal-error").hidden = true;
       $("reveal-third").hidden = true;
       $("reveal-card").value = "";
+      fitSheet(reveal);
       if (!touch()) $("reveal-card").focus();
     }
   }
@@ -248,6 +301,10 @@
       card.classList.toggle("correcting", !!chosen && sourceOf(chosen.place) === source);
     }
     if (!correcting) return;
+    if (correcting.fitted !== (chosen ? chosen.place : "")) { // opened, or another card chosen
+      correcting.fitted = chosen ? chosen.place : "";
+      requestAnimationFrame(() => fitSheet(dialog)); // once its content is drawn
+    }
     const select = $("correct-place");
     select.replaceChildren(new Option("Pick it here…", ""),
       ...info.places.map((p) => new Option(`${p.words}: ${p.symbol}`, p.place)));

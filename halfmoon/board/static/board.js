@@ -202,6 +202,18 @@
     }
     drawFair(o.fair);
     hooks.opinion.forEach((f) => f(o));
+    // the board's sentences: each "%" kept with its number (a no-break space)
+    for (const id of ["says", "hint", "fair-says", "fair-gap", "fair-stopped", "review-says"]) {
+      keepPercent($(id));
+    }
+  }
+
+  function keepPercent(el) {
+    if (!el) return;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (/\d %/.test(n.nodeValue)) n.nodeValue = n.nodeValue.replace(/(\d) %/g, "$1\u00a0%");
+    }
   }
 
   // The fair hint: what a player who sees only these cards can say (no peeking).  The
@@ -259,8 +271,10 @@
     const act = $("fair-act");
     act.hidden = !(f.do || f.undo);
     if (f.do || f.undo) {
-      $("fair-do").textContent = (f.undo ? `${f.undo.text}: ${f.undo.why}, and try another move there.`
-        : f.do).replace(/ %/g, "\u00a0%"); // the "%" kept with its number
+      const why = f.undo && (f.undo.share ? `Back to ${f.undo.why}`
+        : f.undo.why.charAt(0).toUpperCase() + f.undo.why.slice(1));
+      $("fair-do").textContent = (f.undo ? `${why}, and try another move there.` : f.do)
+        .replace(/ %/g, "\u00a0%"); // the "%" kept with its number
       const again = $("fair-again");
       again.hidden = !f.do;
       const undo = $("fair-undo");
@@ -294,7 +308,8 @@
     }
     $("fair-note").textContent = f.note;
     const stop = f.stopped; // a stage stopped by a limit: said, never drawn as settled
-    $("fair-stopped").hidden = !stop;
+    // (drawn as stopped, the advice itself says it)
+    $("fair-stopped").hidden = !stop || f.kind === "stopped" || f.kind === "unknown";
     $("fair-stopped").textContent = stop ? stop.text + (stop.text.endsWith("…") ? "" : ".") : "";
     $("fair-stage").textContent = (f.samples ? `Shares of ${f.samples} sampled layouts` +
       (f.more ? ", more coming…" : stop ? `, stopped at ${stop.at} of ${stop.of}.` : ".")
@@ -377,6 +392,7 @@
     const moved = !game || s.id !== game.id || s.position !== game.position;
     const newGame = !game || s.id !== game.id;
     game = s;
+    document.body.classList.remove("no-game"); // a game chosen
     receivedAt = Date.now();
     if (newGame) {
       history.replaceState(null, "", "#g=" + s.id);
@@ -574,12 +590,19 @@
   async function start() {
     buildTable();
     const m = location.hash.match(/g=([A-Za-z0-9_-]+)/);
+    let gone = null; // the game asked for is not kept: why
     if (m) {
       const answer = await api("GET", `/api/games/${m[1]}`);
       if (answer.ok) return setState(answer.data);
-      if (answer.status === 404) notice(`${answer.data.error}. A new game is open.`);
+      if (answer.status === 404) gone = answer.data.error;
     }
-    newGame({});
+    // the deal the board was started on, if any; else no game is made before the player
+    // chooses one (a game from the app, or a deal of the toolkit)
+    const begun = await api("GET", "/api/start");
+    const open = !begun.ok || begun.data.deal;
+    if (gone) notice(`${gone}. ${open ? "A new game is open." : "Choose a game."}`);
+    if (open) return newGame({});
+    document.body.classList.add("no-game");
   }
 
   // --- input: buttons, keys ---------------------------------------------------------
@@ -587,6 +610,7 @@
     const el = e.target.closest("[data-action]");
     if (!el) return;
     const action = el.dataset.action;
+    if (!game && !action.startsWith("new-")) return; // no game yet: only a new one
     if (action === "undo") undo();
     else if (action === "hint") toggle("hint");
     else if (action === "line") toggle("line");
@@ -621,6 +645,7 @@
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea") || e.ctrlKey && e.key.toLowerCase() !== "z" || e.metaKey || e.altKey) return;
     if (document.body.classList.contains("entering")) return; // the entry screen: no game's keys
+    if (!game) return; // no game chosen yet
     const key = e.key.toUpperCase();
     if (e.ctrlKey && key === "Z") { e.preventDefault(); undo(); return; }
     if (typed && /^\d$/.test(key)) {
