@@ -151,7 +151,9 @@ def _again(live: AlongLive, have: dict) -> bool:
     asked = live.again.get(live.here(), 0)
     if asked > have.get("asked", 0):  # a new "Try again": the tries count from here
         have["asked"], have["base"] = asked, have.get("stops", 1)
-    return bool(have.get("limit")) and have.get("stops", 1) < have.get("base", 0) + TRIES
+    # an error (not a limit) is tried again only when the player asks
+    return (bool(have.get("limit")) or asked > 0) \
+        and have.get("stops", 1) < have.get("base", 0) + TRIES
 
 
 def stop_words(reason: str) -> str:

@@ -262,6 +262,11 @@ def test_a_stop_before_any_answer_and_an_error_are_said():
     answers = {}
     keep_answer(answers, key, {"error": "the solver process stopped"})  # not tried again
     assert along_jobs(live, answers) == []
+    live.ask_fair()  # unless the player asks: then as a limit is
+    for _ in range(TRIES):
+        assert along_jobs(live, answers)[0].work[2] == ALONG_STAGES[0]
+        keep_answer(answers, key, {"error": "the solver process stopped"})
+    assert along_jobs(live, answers) == []
     assert along_opinion(live, answers)["says"] == ("Not known: Stopped at 0 of 384 layouts: "
                                                     "the solver process stopped")
 
