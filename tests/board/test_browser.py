@@ -951,6 +951,10 @@ def test_browser_a_dead_end_leaves_the_table_free(browser, board_url, width, hei
     banner = page.locator("#banner")
     expect(banner).to_be_visible()
     expect(page.locator("#review-says")).not_to_contain_text("More layouts coming")
+    # each "%" kept with its number: "100 % → 100 %" never wraps before a "%"
+    texts = page.evaluate("""() => ['#says', '#review-says', '#review li', '#fair-says']
+      .flatMap((s) => [...document.querySelectorAll(s)].map((e) => e.textContent))""")
+    assert any("\u00a0%" in t for t in texts) and not [t for t in texts if " %" in t], texts
     page.evaluate("window.scrollTo(0, 0)")
     table, b = _box(page, "#table"), banner.bounding_box()
     assert b["y"] >= table["y"] + table["height"], (b, table)  # below the table, not on it
