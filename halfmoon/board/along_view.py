@@ -18,7 +18,7 @@ from halfmoon.game.layouts import format_layout
 from halfmoon.game.moves import Move
 
 from .along import AlongLive, possible_cards
-from .opinion import _pts, fair_view, move_cards
+from .opinion import _pts, fair_view, move_cards, stop_words
 from .pool import Job
 from .view import position_token, state_view
 
@@ -154,13 +154,6 @@ def _again(live: AlongLive, have: dict) -> bool:
     # an error (not a limit) is tried again only when the player asks
     return (bool(have.get("limit")) or asked > 0) \
         and have.get("stops", 1) < have.get("base", 0) + TRIES
-
-
-def stop_words(reason: str) -> str:
-    """Why a stage stopped, in the player's words."""
-    if reason.startswith("time limit"):
-        return f"the machine is busy (a solve ran past its {reason})"
-    return reason
 
 
 def stopped_view(live: AlongLive, answer: Optional[dict]) -> Optional[dict]:

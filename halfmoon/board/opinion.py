@@ -331,6 +331,12 @@ RULE = ("the move of largest share; among moves of equal share the tuned player'
         "the first in the engine's order")
 
 
+def stop_words(reason: str) -> str:
+    """Why a stage of sampled layouts stopped, in the player's words."""
+    busy = reason.startswith("time limit")
+    return f"the machine is busy (a solve ran past its {reason})" if busy else reason
+
+
 def _pts(x: float) -> str:
     return f"{100 * x:+.1f}".replace("-", "\u2212")
 
@@ -350,10 +356,10 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     ``gap`` why it is above the best move's when it is well above (:func:`share_gap`);
     ``more`` while better answers are to come.
 
-    A paired answer is ``settled`` when it is the last (``most`` layouts, or stopped) or
-    when every other move is clearly below the leader; until then it is ``provisional``:
-    no ``move`` and no ``sources`` (nothing to outline), the leader as ``leaning`` and the
-    move it is not yet clear of as ``rival``."""
+    A paired answer is ``settled`` at ``most`` layouts or when every other move is clearly
+    below the leader; until then it is ``provisional`` (``stopped`` when a limit cut its
+    stages: never settled): no ``move`` and no ``sources`` (nothing to outline), the leader
+    as ``leaning`` and the move it is not yet clear of as ``rival``."""
     empty = {"sources": [], "moves": [], "samples": 0, "note": FAIR_NOTE, "position": None,
              "fair_move": None, "best": None, "why": None, "rule": RULE, "gap": None,
              "settled": True, "leaning": None, "rival": None}
@@ -415,6 +421,13 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
                        "wins": wins, "unresolved": open_, "samples": n}
     out["gap"] = share_gap(out["position"], moves[0], n)
     rival = _rival(moves, str(shown), twins(game, shown))
+    if answer.get("stop") and n < most and rival is not None:  # a stage cut: never settled
+        said = f"Stopped at {n} of {most} layouts: {stop_words(answer['stop'])}"
+        return {**out, "kind": "stopped", "settled": False, "move": None, "sources": [],
+                "leaning": str(shown), "rival": rival["move"], "stopped": {"text": said},
+                "text": f"Leaning to {move_cards(game, shown)}, not settled: {said}. Not yet "
+                        f"clear of {rival['cards']} ({_pts(rival['diff'])} points): take the "
+                        "leading move knowing it is not settled."}
     if more and rival is not None:  # not settled: no move outlined, no "Play"
         return {**out, "kind": "provisional", "settled": False, "move": None,
                 "leaning": str(shown), "sources": [], "rival": rival["move"],

@@ -332,8 +332,15 @@ def test_an_answer_is_provisional_until_its_leader_is_clear_or_its_last_stage():
     assert last["kind"] == "move" and last["settled"] and not last["more"]
     assert last["move"] == moves[2] and last["sources"] == ["P2", "P8"]
     assert last["text"].startswith("Play 5♥ P2 + 6♦ P8")
-    # a stage that stopped (an error, a time-out) is the last one too
-    assert fair_view(game, {**answer, "stop": "time limit"}, 384)["kind"] == "move"
+    # a stage that stopped (an error, a time-out) is never drawn as settled: where it
+    # stopped, why, and the leader not settled
+    cut = fair_view(game, {**answer, "stop": "time limit of 10 s"}, 384)
+    assert cut["kind"] == "stopped" and not cut["settled"] and not cut["more"]
+    assert cut["move"] is None and cut["sources"] == [] and cut["leaning"] == moves[2]
+    assert cut["stopped"]["text"] == ("Stopped at 64 of 384 layouts: the machine is busy (a "
+                                      "solve ran past its time limit of 10 s)")
+    assert cut["text"].startswith("Leaning to 5♥ P2 + 6♦ P8, not settled: Stopped at 64 of 384")
+    assert "Play" not in cut["text"]
 
 
 def test_a_leader_clear_of_every_other_move_is_settled_before_the_last_stage():

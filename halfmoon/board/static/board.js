@@ -154,7 +154,7 @@
     // while the fair hint is shown, the peeking hint's and the line's outlines are not:
     // one recommendation on the table at a time
     // (a provisional answer outlines nothing: its move is not settled yet)
-    const fairShown = !!(o.fair && (o.fair.kind === "move" || o.fair.kind === "provisional"));
+    const fairShown = !!(o.fair && ["move", "provisional", "stopped", "none"].includes(o.fair.kind));
     if (fairShown) o.fair.sources.forEach((s) => hinted.add(s)); // the recommended move
     if (ui.hint && o.hint) {
       hint.textContent = o.hint.text;
