@@ -15,13 +15,12 @@ import pandas as pd
 
 from halfmoon.batch.difficulty import LEVELS, UNDO_MOVES
 from halfmoon.research.difficulty import MEASURE, REFERENCE
-from halfmoon.research.stats import confidence_words
+from halfmoon.research.stats import confidence_words, current_z, wilson_interval
 
 from .style import interval, pct, table_lines
 
 REF_SAMPLES = int(REFERENCE.split("@")[1])  # the reference player's layouts a decision
 REF_GAMES = dict(MEASURE)[REFERENCE]  # its games a deal in the measure
-Z = 1.96  # standard errors of the traits' intervals
 # the signals the page compares across levels, in words
 TRAITS = {
     "greedy_won": "greedy wins it (share)",
@@ -71,7 +70,7 @@ def levels_lines(d: Path, img, doc) -> list[str]:
     if len(traits):
         names = list(dict.fromkeys(traits["level"]))
         L += ["**What the deals of a level have in common** (means over the sample, with their "
-              f"{ci}s, {Z} standard errors):", ""]
+              f"{ci}s, {current_z():.2f} standard errors):", ""]
         rows = []
         for sig, words in TRAITS.items():
             t = traits[traits["signal"] == sig].set_index("level")
@@ -116,7 +115,7 @@ def section_numbers(d: Path) -> list:
     if not path.exists():
         return []
     levels = pd.read_parquet(path)
-    out: list = [REF_SAMPLES, REF_GAMES, Z, UNDO_MOVES, 2 * UNDO_MOVES,
+    out: list = [REF_SAMPLES, REF_GAMES, current_z(), UNDO_MOVES, 2 * UNDO_MOVES,
                  *(100 * least for _, least in LEVELS), len(levels)]
     for f in (level_shares(levels), level_traits(levels), examples(levels)):
         for col in f.columns:
@@ -124,6 +123,8 @@ def section_numbers(d: Path) -> list:
     check = model_check() or {}
     for r in check.get("calibration", []):
         out += [v for v in r.values() if isinstance(v, (int, float))]
+        if r["games"]:
+            out += list(wilson_interval(r["won"], r["games"]))
     out += [check.get(k) for k in ("heldout_won", "spearman_rating") if k in check]
     return out
 
@@ -135,14 +136,15 @@ def _calibration_lines() -> list[str]:
     if not check or not check.get("calibration"):
         return []
     rows = [(r["level"], f"{r['deals']:,}", pct(r["predicted"], 1),
-             f"{r['won']:,} of {r['games']:,}", pct(r["rate"], 1), interval(r["low"], r["high"], 1))
+             f"{r['won']:,} of {r['games']:,}", pct(r["rate"], 1),
+             interval(*wilson_interval(r["won"], r["games"]), 1))  # at the page's confidence
             for r in check["calibration"] if r["deals"]]
     L = [f"**The measured win rate by level** (the model's check on "
          f"{check.get('heldout_won', 0):,} held-out deals the solver wins, not this run's: the "
          f"fair player's own games, {REF_GAMES} a deal, on the deals of each predicted "
          "level):", ""]
     L += table_lines(("predicted level", "deals", "predicted chance (mean)", "fair games won",
-                      "win rate", "95 % interval"), rows)
+                      "win rate", f"{confidence_words()} interval"), rows)
     L += ["", f"Rank correlation (Spearman) of the predicted and the measured difficulty on those "
               f"deals: {check.get('spearman_rating', float('nan')):.2f}.", ""]
     return L

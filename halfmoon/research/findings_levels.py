@@ -28,7 +28,7 @@ from halfmoon.batch.difficulty import (
     signals,
 )
 
-from .stats import wilson_interval
+from .stats import current_z, wilson_interval
 
 LEVELS_FILE = "levels.parquet"
 # the signals kept beside each deal's level (what the page compares across levels)
@@ -83,8 +83,9 @@ def level_shares(levels: pd.DataFrame) -> pd.DataFrame:
 
 
 def level_traits(levels: pd.DataFrame) -> pd.DataFrame:
-    """For each level of a won deal, the mean of each kept signal with its 95 % normal
-    interval (1.96 standard errors): what the deals of a level have in common."""
+    """For each level of a won deal, the mean of each kept signal with its normal interval at
+    the current confidence (1.96 standard errors at 95 %): what a level's deals have in
+    common."""
     rows = []
     for name in LEVEL_NAMES:
         t = levels[levels["level"] == name]
@@ -94,7 +95,7 @@ def level_traits(levels: pd.DataFrame) -> pd.DataFrame:
             v = t[sig].astype(float).to_numpy()
             if sig == "undo_greedy_log_moves":
                 v = np.exp(v)
-            half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
+            half = current_z() * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
             rows.append({"level": name, "signal": sig, "deals": len(v), "mean": float(v.mean()),
                          "ci_low": float(v.mean() - half), "ci_high": float(v.mean() + half)})
     return pd.DataFrame(rows)

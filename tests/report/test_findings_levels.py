@@ -46,3 +46,12 @@ def test_the_section_gives_each_level_and_deals_to_play(tmp_path):
 
 def test_no_levels_no_section(tmp_path):
     assert levels_lines(tmp_path, None, None) == []
+
+
+def test_every_interval_of_the_section_is_at_the_pages_confidence(tmp_path):
+    from halfmoon.research.stats import at_confidence
+
+    with at_confidence(0.99):
+        text = _lines(tmp_path, _levels())
+    assert "99 % interval" in text and "95 % interval" not in text
+    assert "2.58 standard errors" in text
