@@ -211,3 +211,23 @@ def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time(
     board.undo(live.id)
     assert board.along[key]["samples"] == SIZE
     assert not [j for j in pool.jobs(board) if j.context[2] == here]
+
+
+def test_thinking_on_the_players_time_keeps_the_players_selection():
+    """The look ahead plays the likely moves on the game and takes them back: a card the
+    player selected meanwhile stays selected (and the next tap completes the move)."""
+    pool = FakePool()
+    board = Board(pool)
+    deal = Deal.from_number(26)  # a likely move there plays from the reserve only
+    live = board.new_along(shown_text(deal))
+    here = live.game.position
+    first = next(iter(live.game.legal_moves)).sources[0]
+    board.tap(live.id, first)
+    while True:  # the position's jobs answered, then the look ahead planned
+        jobs = [j for j in pool.jobs(board) if j.context[2] == here]
+        if not jobs:
+            break
+        pool.answer(board, next((j for j in jobs if j.context[3] == "moves"), jobs[0]))
+    looked = [j for j in pool.jobs(board) if j.context[2] != here and j.context[3] == "moves"]
+    assert looked, "no move was looked ahead by playing it"
+    assert live.game.selection == (first,)
