@@ -266,7 +266,8 @@ class Sample:
                 kept = list(game.selection), game._undoable
                 game.push(move)  # the same tops in every layout: its moves job too
                 try:
-                    firsts.append(self._moves_job(game_id, live))
+                    if position_key(live) is not None:  # not a move that ends the game
+                        firsts.append(self._moves_job(game_id, live))
                 finally:
                     game.pop()
                     game._selection, game._undoable = kept

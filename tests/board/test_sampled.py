@@ -231,3 +231,27 @@ def test_thinking_on_the_players_time_keeps_the_players_selection():
     looked = [j for j in pool.jobs(board) if j.context[2] != here and j.context[3] == "moves"]
     assert looked, "no move was looked ahead by playing it"
     assert live.game.selection == (first,)
+
+
+def test_a_likely_move_that_ends_the_game_is_looked_ahead_without_a_fault():
+    """Deal 88 after three moves: no layout is won, and the moves left (from the reserve)
+    end the game: the look ahead asks nothing of the position after them, and plans on."""
+    pool = FakePool()
+    board = Board(pool)
+    deal = Deal.from_number(88)
+    live = board.new_along(shown_text(deal))
+    for move in ("P3+P4+P7", "P8+P12", "P10+R4"):
+        for source in move.split("+"):
+            board.tap(live.id, source)
+        for pile in live.along.waiting:
+            i = int(pile[1:]) - 1
+            board.reveal(live.id, pile, str(deal.piles[i][live.game.counts[i] - 1]))
+    here = live.game.position
+    while True:
+        jobs = [j for j in pool.jobs(board) if j.context[2] == here]
+        if not jobs:
+            break
+        pool.answer(board, next((j for j in jobs if j.context[3] == "moves"), jobs[0]))
+    assert board.along[position_key(live)]["samples"] == SIZE
+    assert board.along[position_key(live)]["wins"] == 0
+    assert all(j.context[2] != here for j in pool.jobs(board))
