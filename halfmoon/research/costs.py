@@ -20,12 +20,13 @@ from typing import Optional, Sequence
 
 # seconds of one core a unit: a loss's deadlock, a deal's four simple players, a deal's
 # fair-play ladder (its ten players), a winnable deal's two walks, a win's line replayed, a
-# loss put to the CP-SAT model (at most --limit)
+# loss put to the CP-SAT model (at most --limit), a deal's difficulty level (its cheap signals:
+# halfmoon bench --suite difficulty)
 UNIT_SECONDS = {"deadlocks": 0.15, "players": 0.005, "fair": 16.0, "forgiveness": 0.4,
-                "recheck_win": 0.003, "recheck_loss": 3.0}
+                "recheck_win": 0.003, "recheck_loss": 3.0, "levels": 0.004}
 UNITS = {"deadlocks": ("loss", "losses"), "players": ("deal", "deals"),
          "fair": ("deal", "deals"), "forgiveness": ("winnable deal", "winnable deals"),
-         "recheck": ("deal", "deals"), "hardest": ("deal", "deals")}
+         "recheck": ("deal", "deals"), "hardest": ("deal", "deals"), "levels": ("deal", "deals")}
 
 # the fair-play ladder's players the unit was measured with; those of them that sample
 FAIR_PLAYERS = ("random", "greedy", "lookahead", "tuned", "rollout", "rollout-lookahead", "uct",
@@ -63,7 +64,8 @@ def help_text() -> str:
             f"{1000 * u['players']:g} ms a deal; fair play about {u['fair']:g} s a deal (its ten "
             f"players); forgiveness about {u['forgiveness']:g} s a winnable deal; recheck about "
             f"{1000 * u['recheck_win']:g} ms a win and up to --limit a loss (about "
-            f"{u['recheck_loss']:g} s); the 20 hardest deals what they took in the run.  Before "
+            f"{u['recheck_loss']:g} s); levels about {1000 * u['levels']:g} ms a players' "
+            "deal; the 20 hardest deals what they took in the run.  Before "
             "the first stage starts, the command prints each stage's estimate for the run (a "
             "stage kept from an earlier run of the command costs nothing).  Samples not given "
             "are scaled to the run: the census's 100,000 players' deals, 10,000 winnable deals "

@@ -322,6 +322,12 @@ def _costs(work: Path, c, rows: pd.DataFrame, budget: int, players: tuple, seed:
            estimate("players", *todo("players", c.players[["deal", "verdict"]],
                                      {"players": tuple(players), "seed": seed}), workers,
                     piece=PIECE["players"])]
+    from .findings_levels import model_id
+
+    if model_id():
+        out.append(estimate("levels", *todo("levels", c.players[["deal", "verdict"]],
+                                            {"model": model_id()}), workers,
+                            piece=PIECE["levels"]))
     if fair_deals > 0 and fair_players:
         fsample = c.players.iloc[:fair_deals][["deal", "verdict"]]
         out.append(estimate("fair", *todo("fair", fsample, {

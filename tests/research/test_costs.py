@@ -110,6 +110,7 @@ def test_findings_print_each_stages_cost_before_the_first_starts(tmp_path, capsy
     assert "deadlocks    0 losses: nothing to do" in err  # deals 2000-2059: no loss
     assert "players      30 deals: under a second" in err  # 30 deals at 5 ms
     assert "fair         2 deals: " in err
+    assert "levels       30 deals: under a second" in err  # 30 deals at 4 ms
     # what the stages were asked, with no sample scaled: nothing said scaled
     assert d["summary"]["scaled"] is None
     # the same findings again: every stage is kept, and said to cost nothing
@@ -117,7 +118,7 @@ def test_findings_print_each_stages_cost_before_the_first_starts(tmp_path, capsy
     capsys.readouterr()
     derive(tmp_path / "run", progress=True, **options)
     err = capsys.readouterr().err
-    assert err.count("kept from before, nothing to do") == 5
+    assert err.count("kept from before, nothing to do") == 6  # levels too
 
 
 def test_samples_not_given_are_scaled_to_the_run_and_said_so(tmp_path):
