@@ -3,7 +3,8 @@
 The API, all JSON; every request is checked and a bad one gets a 4xx with its reason:
 
 - ``POST /api/games`` ``{"deal": "HM1-N-AAAAAAB" | "123"}`` or ``{"pick": "random" |
-  "winnable" | "hard"}`` or ``{}`` (the command line's deal, else a random one), with
+  "winnable" | "hard"}`` or ``{}`` (the command line's deal, else a random one: the page
+  asks for it only when the board was started on a deal, ``GET /api/start``), with
   ``"settings"`` optionally: a new game's state (201);
 - ``GET /api/start``: ``{"deal": true}`` when the board was started on a deal (the page
   opens it), else ``{"deal": false}``: the page makes no game before the player chooses one

@@ -39,7 +39,8 @@ def add_play(p: argparse.ArgumentParser):
     from halfmoon.board.service import DEFAULT_BUDGET
 
     p.add_argument("deal", nargs="?", metavar="CODE|NUMBER|LAYOUT_FILE",
-                   help="the deal to start on (default: a random one)")
+                   help="the deal to start on (default: none; the page offers a game from "
+                        "the app or a random deal)")
     p.add_argument("--port", type=int, default=0, metavar="N",
                    help="port to listen on (default: a free one)")
     p.add_argument("--host", default="127.0.0.1", metavar="H",
