@@ -128,6 +128,17 @@ def read_measure(path: Union[str, Path]) -> list[dict]:
     return rows
 
 
+def read_header(path: Union[str, Path]) -> dict:
+    """A measure file's first line: the players, the seed and the solver version it was
+    measured with ({} if it has none)."""
+    try:
+        with Path(path).open() as f:
+            head = json.loads(f.readline() or "{}")
+    except (OSError, json.JSONDecodeError):
+        return {}
+    return head if isinstance(head, dict) and "seed" in head else {}
+
+
 def measure_file(numbers: Iterable[int], path: Union[str, Path], seed: int,
                  chunk: int = 20, out=sys.stderr) -> int:
     """Measure ``numbers`` into ``path`` a chunk at a time, skipping those already there

@@ -44,7 +44,7 @@ from halfmoon.batch.difficulty import (
 )
 from solver import SOLVER_VERSION
 
-from .difficulty import MEASURE, REFERENCE, read_measure
+from .difficulty import MEASURE, REFERENCE, read_header, read_measure
 from .stats import wilson_interval
 
 PLAYERS = tuple(name for name, _ in MEASURE)
@@ -249,7 +249,12 @@ def main(argv=None) -> int:
     train, heldout = _load(args.train), _load(args.heldout)
     made_from = {"train": [Path(f).name for f in args.train],
                  "heldout": [Path(f).name for f in args.heldout],
-                 "train_deals": len(train), "players": [list(p) for p in MEASURE],
+                 "train_deals": len(train), "heldout_deals": len(heldout),
+                 "seeds": {Path(f).name: read_header(f).get("seed")
+                           for f in (*args.train, *args.heldout)},
+                 "measured_under": sorted({str(read_header(f).get("solver_version"))
+                                           for f in (*args.train, *args.heldout)}),
+                 "players": [list(p) for p in MEASURE],
                  "reference": REFERENCE, "ridge": RIDGE,
                  "command": "python -m halfmoon.research.difficulty_fit " + " ".join(
                      argv if argv is not None else sys.argv[1:])}

@@ -78,6 +78,10 @@ def test_the_shipped_model_says_what_it_was_made_from():
     assert m.solver_version == str(SOLVER_VERSION)
     assert m.made_from["reference"] == "fair@16" and m.made_from["train_deals"] > 0
     assert "seed" in " ".join(m.made_from["train"])
+    files = [*m.made_from["train"], *m.made_from["heldout"]]
+    assert sorted(m.made_from["seeds"]) == sorted(files)  # each measure file's seed
+    assert all(isinstance(s, int) and f"seed{s}" in f for f, s in m.made_from["seeds"].items())
+    assert m.made_from["measured_under"] == [str(SOLVER_VERSION)]
     assert m.rmse > 0
     check = bd.model_check()
     assert [r["level"] for r in check["calibration"]] == list(bd.LEVEL_NAMES)

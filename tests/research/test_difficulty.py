@@ -57,6 +57,7 @@ def test_a_measure_file_is_resumed(cheap, tmp_path):
     assert sorted(r["number"] for r in rows) == [100, 101, LOST]
     head = json.loads(path.read_text().splitlines()[0])
     assert head["seed"] == 3 and "solver_version" in head
+    assert dm.read_header(path) == head and dm.read_header(tmp_path / "none.jsonl") == {}
 
 
 def test_a_bad_part_is_refused():
