@@ -300,12 +300,13 @@ def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
     which the position before it and after it can be won; the moves where it fell most
     marked :data:`LOST_HERE`."""
     n_moves = len(live.game.stack)
+    # a stage stopped by a limit (and not tried again): said, never drawn as still coming
+    stop = answer.get("stop") if answer and not _again(live, answer) else None
     if answer is None or not answer.get("samples") or "wins" not in answer \
             or not isinstance(answer["wins"], list):
-        stop = answer.get("stop") if answer else None
         return {"kind": "pending" if not stop else "unknown", "samples": 0, "moves": [],
-                "more": not stop,
-                "text": "Reviewing the game…" if not stop else f"No review ({stop})."}
+                "more": not stop, "text": "Reviewing the game…" if not stop else
+                f"No review: stopped at 0 of {REVIEW_STAGES[-1]} layouts: {stop_words(stop)}."}
     n = int(answer["samples"])
     shares = [w / n for w in answer["wins"]]
     falls = [shares[k - 1] - shares[k] for k in range(1, n_moves + 1)]
@@ -342,7 +343,9 @@ def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
                   f"{moves[undo_to - 1]['cards']}{', the earliest marked' if len(lost) > 1 else ''}"
                   ") and try another move there.")
         text += " " + advice
+    if stop and n < REVIEW_STAGES[-1]:
+        text += f" (Stopped at {n} of {REVIEW_STAGES[-1]} layouts: {stop_words(stop)}.)"
     return {"kind": "won" if won else "lost", "samples": n, "start": shares[0],
             "moves": moves, "text": text, "unresolved": int(answer.get("unresolved", 0)),
-            "more": n < REVIEW_STAGES[-1], "undo_to": undo_to,
+            "more": n < REVIEW_STAGES[-1] and not stop, "undo_to": undo_to,
             "undo": None if undo_to is None else n_moves - undo_to + 1, "advice": advice}

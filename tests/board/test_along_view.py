@@ -332,3 +332,25 @@ def test_the_review_points_to_the_earliest_marked_move():
     assert [m["n"] for m in out["moves"] if m["lost_here"]] == [1, 4]
     assert out["undo_to"] == 1 and out["undo"] == 4
     assert "the earliest marked" in out["advice"]
+
+
+def test_a_review_stopped_by_a_limit_says_so_and_is_not_drawn_as_coming():
+    live = live_of(play_along(DEAL, DEAD_END_MOVES))
+    key, answers = review_key(live), {}
+    keep_answer(answers, key, {"samples": 16, "wins": [16, 14, 6, 6, 0], "unresolved": 0})
+    assert review_view(live, answers[key])["more"]
+    keep_answer(answers, key, TIME_LIMIT)
+    assert review_view(live, answers[key])["more"]  # tried again
+    assert along_jobs(live, answers)[0].work[4] == REVIEW_STAGES[-1]
+    keep_answer(answers, key, TIME_LIMIT)
+    out = review_view(live, answers[key])
+    assert not out["more"] and out["samples"] == 16 and out["undo_to"] == 2
+    assert out["text"].endswith("(Stopped at 16 of 64 layouts: the machine is busy (a solve "
+                                "ran past its time limit of 10 s).)")
+    assert not along_opinion(live, answers)["busy"]
+    fresh = {}
+    for _ in range(TRIES):
+        keep_answer(fresh, key, TIME_LIMIT)
+    out = review_view(live, fresh[key])
+    assert out["kind"] == "unknown" and not out["more"]
+    assert out["text"].startswith("No review: stopped at 0 of 64 layouts: the machine is busy")
