@@ -119,7 +119,7 @@ def add_batch(p: argparse.ArgumentParser):
                    " spread evenly over the run)")
     p.add_argument("--difficulty", action="store_true",
                    help="once the run is complete, each deal's difficulty level, estimate and "
-                   "signals to difficulty.parquet in --out (about 7 ms a deal; kept on a rerun)")
+                   "signals to difficulty.parquet in --out (about 4 ms a deal; kept on a rerun)")
     add_quiet(p)
     return cmd_batch
 
