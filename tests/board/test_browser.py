@@ -799,8 +799,9 @@ def test_browser_reconnects_to_a_board_started_again(browser, tmp_path):
 
 
 class _FirstStages:
-    """A pool that runs the jobs of a game from the app but those of its last stage: its
-    advice stays as the earlier stages leave it."""
+    """A pool that runs the jobs of a game from the app but those of its last stage (or,
+    its layouts kept, the solves of its layouts past the first 64): its advice stays as the
+    earlier stages leave it."""
 
     def __init__(self, pool) -> None:
         self.pool = pool
@@ -811,9 +812,13 @@ class _FirstStages:
     def want(self, owner, jobs, done) -> None:
         from halfmoon.board.along_view import ALONG_STAGES
 
-        last = [j for j in jobs if isinstance(j.work, tuple) and j.work[0] == "along"
-                and j.work[2] >= ALONG_STAGES[-1]]
-        self.pool.want(owner, [j for j in jobs if j not in last], done)
+        def last(j) -> bool:  # a job of the last stage: its own, or its layouts past 64
+            if isinstance(j.key, tuple) and j.key and j.key[0] == "sample":
+                return isinstance(j.key[4], tuple) and max(j.key[4]) >= ALONG_STAGES[-2]
+            return isinstance(j.work, tuple) and j.work[0] == "along" \
+                and j.work[2] >= ALONG_STAGES[-1]
+
+        self.pool.want(owner, [j for j in jobs if not last(j)], done)
 
 
 def test_browser_a_provisional_answer(browser):
