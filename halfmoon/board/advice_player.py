@@ -7,9 +7,9 @@ board's service (:class:`~halfmoon.board.service.Board`, with its solver process
 follows the advice with the app's undo: at a position with two legal moves or more it
 waits for the settled recommendation, then for the final one (the last stage, or a stage
 stopped), thinks ``think`` seconds and plays the final recommendation if it has not tried
-it there yet (else the untried move of largest share); at a dead end it undoes as the
-review advises.  It stops when the deal is won or ``max_moves`` moves are made (the
-undone ones too).
+it there yet (else the untried move of largest share); where the page says no layout is
+won and offers an undo, it undoes so; at a dead end it undoes as the review advises.  It
+stops when the deal is won or ``max_moves`` moves are made (the undone ones too).
 
 For each position with a choice it records the wall seconds from the move that made it
 (its cards told) to the first settled recommendation, the CPU seconds of the board's
@@ -59,8 +59,11 @@ def _wait(board, game_id: str, ready) -> dict:
 
 
 def _settled(op: dict) -> bool:
+    """Whether the page's answer is as good as it will get: a move to play, none at 0 %,
+    or stages stopped by a limit (its leaning move not settled): anything but the pending
+    and the provisional answers."""
     fair = op.get("fair") or {}
-    return fair.get("kind") in ("move", "unknown", "won", "stuck") and fair.get("settled", True)
+    return bool(fair) and fair.get("kind") not in ("pending", "provisional")
 
 
 def _final(op: dict) -> bool:
@@ -105,13 +108,21 @@ def play_deal(board, number: int, max_moves: int, think: float) -> dict:
             first = fair.get("move")
             row = {"deal": number, "ply": len(here), "legal": len(legal), "seconds": seconds,
                    "cpu": cpu, "stage": fair.get("samples", 0), "first": first,
-                   "stopped": bool(fair.get("stopped")) or fair.get("kind") == "unknown"}
+                   "stopped": fair.get("kind") in ("stopped", "unknown")
+                   or bool(fair.get("stop"))}
             op = _wait(board, gid, _final)
             fair = op.get("fair") or {}
             row["final"] = fair.get("move")
             positions.append(row)
+            leaning = fair.get("move") or fair.get("leaning")  # stopped: the leading move
+            back = (fair.get("undo") or {}).get("undo") if fair.get("kind") == "none" else None
+            if back:  # no layout won: the undo the page offers
+                for _ in range(min(back, len(along.game.stack))):
+                    board.undo(gid)
+                    undos += 1
+                continue
             shares = {m["move"]: m["keeps"] for m in fair.get("moves", [])}
-            choice = (row["final"] if row["final"] in left
+            choice = (leaning if leaning in left
                       else max(left, key=lambda m: (shares.get(m, -1), -left.index(m))))
         tried[here].add(choice)
         time.sleep(think)
