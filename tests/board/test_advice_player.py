@@ -70,3 +70,43 @@ def test_a_settled_answer_is_one_the_page_draws_settled():
     assert advice_player._settled({"fair": {"kind": "move", "settled": True, "more": True}})
     assert not advice_player._final({"fair": {"kind": "move", "settled": True, "more": True}})
     assert advice_player._final({"fair": {"kind": "move", "settled": True, "more": False}})
+
+
+class NoneBoard(ScriptedBoard):
+    """After its first move every answer is "none won", offering one move back; then, back
+    at the start, stages stopped by a limit leaning to the last legal move."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.played: list[str] = []  # the moves made, in order (the undone ones too)
+
+    def tap(self, game_id, source) -> None:
+        before = len(self.live.game.stack)
+        super().tap(game_id, source)
+        if len(self.live.game.stack) > before:
+            self.played.append(str(self.live.game.stack[-1]))
+
+    def opinion(self, game_id) -> dict:
+        legal = [str(m) for m in self.live.game.legal_moves]
+        if self.live.game.stack:
+            return {"fair": {"kind": "none", "settled": True, "more": False, "move": None,
+                             "samples": 384, "undo": {"undo": 1}, "moves": []}}
+        return {"fair": {"kind": "stopped", "settled": False, "more": False, "move": None,
+                         "leaning": legal[-1], "samples": 64,
+                         "moves": [{"move": m, "keeps": 1} for m in legal]}}
+
+
+def test_at_0_percent_the_player_undoes_and_a_stopped_answer_plays_its_leaning_move(
+        monkeypatch):
+    monkeypatch.setattr(advice_player, "POLL", 0.0)
+    board = NoneBoard()
+    record = advice_player.play_deal(board, DEAD_END_DEAL, max_moves=3, think=0.0)
+    rows = record["positions"]
+    assert rows[0]["stopped"] and rows[0]["first"] is None and rows[0]["stage"] == 64
+    assert rows[1]["first"] is None and not rows[1]["stopped"]
+    assert record["undos"] >= 1  # the undo offered at 0 %
+    from halfmoon.game.deal import Deal
+    from halfmoon.game.engine import Game
+
+    start = [str(m) for m in Game(Deal.from_number(DEAD_END_DEAL)).legal_moves]
+    assert board.played[0] == start[-1]  # the leaning move of the stopped answer
