@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +37,7 @@ from solver import (
     deal_batch,
     simple_games,
     undo_game,
+    warm_up,
 )
 
 MODEL_FILE = Path(__file__).with_name("difficulty_model.json")
@@ -78,6 +80,18 @@ def check_level(text: str) -> str:
     return name
 
 
+_prepared = False
+
+
+def _prepare() -> None:
+    """The players' and the features' kernels made ready once a process, saying so on
+    stderr where they are compiled (a first run: tens of seconds, not silence)."""
+    global _prepared
+    if not _prepared:
+        warm_up(("players", "features"), out=sys.stderr)
+        _prepared = True
+
+
 def signals(numbers: Sequence[int]) -> np.ndarray:
     """The cheap signals (:data:`SIGNALS`) of each deal number: a float array, a row a deal.
     They do not need the deal's verdict (a lost deal has signals too)."""
@@ -85,6 +99,7 @@ def signals(numbers: Sequence[int]) -> np.ndarray:
     out = np.zeros((len(nums), len(SIGNALS)), np.float64)
     if not nums:
         return out
+    _prepare()
     batch = deal_batch(nums)
     k = len(SIMPLE)
     for j, name in enumerate(SIMPLE):
