@@ -168,11 +168,16 @@ def _without(deal: Deal, move: Move) -> Deal:
     return Deal(piles=piles, reserve=reserve)
 
 
+_walking: list = []  # this process's kernels made ready for walks (once)
+
+
 def walk_job(layouts: Sequence, moves: Optional[Sequence[str]], budget: int,
              only: Optional[Sequence[str]] = None) -> dict[str, Any]:
     from solver import warm_up
 
-    warm_up(WALK_GROUPS, out=None)
+    if not _walking:
+        warm_up(WALK_GROUPS, out=None)
+        _walking.append(True)
     t, c = time.perf_counter(), time.process_time()
     if only is not None:
         wanted = [Move.parse(m) for m in only]

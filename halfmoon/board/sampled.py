@@ -62,6 +62,7 @@ SIZE = ALONG_STAGES[-1]  # layouts kept
 CHUNK = 32  # layouts a job (after the first FULL)
 FULL = ALONG_STAGES[1]  # layouts in which every move is solved; beyond, the contenders only
 PONDER_MOVES = 3  # moves whose positions are solved on the player's time
+AHEAD = 8  # layouts a job of those
 POSITIONS_KEPT = 200  # positions whose tables a sample keeps
 Z95 = 1.959963984540054
 LOST: dict = {}  # a position lost in a layout: every child lost, nothing solved
@@ -181,7 +182,7 @@ class Sample:
         game, along = live.game, live.along
         here = game.position
         if along.waiting:  # the card is being told: its position, in every layout
-            return self._walks(game_id, here, range(self.size), None)
+            return self._walks(game_id, here, range(self.size), None, ahead=True)
         if along.is_over or not game.legal_moves:
             return []
         moves = [str(m) for m in game.legal_moves]
@@ -216,17 +217,18 @@ class Sample:
                    ("sample", game_id, here, "moves"))
 
     def _walks(self, game_id: str, at: Position, slots, moves: Optional[list],
-               only: Optional[tuple] = None) -> list[Job]:
+               only: Optional[tuple] = None, ahead: bool = False) -> list[Job]:
         """Jobs solving ``at`` in the ``slots`` not solved yet (every move's child, or those
-        of ``only``), by blocks (:func:`block`: the same blocks at each plan, so a job
-        running is not asked twice)."""
+        of ``only``), by blocks (:func:`block`, or :data:`AHEAD` slots a job for a position
+        solved ``ahead`` of the player: a move then waits at most for one such job on
+        each process; the same blocks at each plan, so a job running is not asked twice)."""
         if at in self.failed:
             return []
         table = self.table(at)
         blocks: dict[int, list] = {}
         for s in slots:
             if table[s] is None:
-                blocks.setdefault(block(s), []).append(s)
+                blocks.setdefault(s // AHEAD if ahead else block(s), []).append(s)
         out = []
         for part in map(tuple, blocks.values()):
             holder: list = []
@@ -271,7 +273,7 @@ class Sample:
                 finally:
                     game.pop()
                     game._selection, game._undoable = kept
-            out += self._walks(game_id, after, range(self.size), None)
+            out += self._walks(game_id, after, range(self.size), None, ahead=True)
         return firsts + out
 
     # --- the answers ----------------------------------------------------------------
