@@ -27,9 +27,10 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 
-POLL = 0.02  # seconds between two looks at the opinion
+POLL = 0.25  # seconds between two looks at the opinion, at most
 PATIENCE = 120.0  # seconds an answer is waited for at most
 
 
@@ -49,13 +50,34 @@ def _cpu(pool) -> float:
 
 
 def _wait(board, game_id: str, ready) -> dict:
-    """The opinion once ``ready(opinion)`` holds (or after :data:`PATIENCE` seconds)."""
+    """The opinion once ``ready(opinion)`` holds (or after :data:`PATIENCE` seconds), looked
+    at again when the board says something changed (as it wakes a page), else every
+    :data:`POLL` seconds."""
+    changed = getattr(board, "_advice_changed", None)
     start = time.perf_counter()
     while True:
+        if changed is not None:
+            changed.clear()  # before looking: a change meanwhile is not missed
         op = board.opinion(game_id)
         if ready(op) or time.perf_counter() - start > PATIENCE:
             return op
-        time.sleep(POLL)
+        if changed is not None:
+            changed.wait(POLL)
+        else:
+            time.sleep(POLL)
+
+
+def _watch(board) -> None:
+    """The board's wake-ups (what wakes a waiting page) also set an event the player
+    waits on, so that it looks at the opinion when it changes, not by polling."""
+    changed = threading.Event()
+    wake = board._wake
+
+    def woken(game_ids) -> None:
+        changed.set()
+        wake(game_ids)
+    board._wake = woken
+    board._advice_changed = changed
 
 
 def _settled(op: dict) -> bool:
@@ -147,6 +169,7 @@ def run(deals: list[int], max_moves: int = 60, think: float = 1.0) -> dict:
     for number in deals:
         with SolverPool(workers) as pool:
             board = service.Board(pool)
+            _watch(board)
             _wait_ready(pool)
             record = play_deal(board, number, max_moves, think)
         print(f"deal {number}: {'won' if record['won'] else 'not won'} in "

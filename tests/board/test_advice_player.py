@@ -110,3 +110,18 @@ def test_at_0_percent_the_player_undoes_and_a_stopped_answer_plays_its_leaning_m
 
     start = [str(m) for m in Game(Deal.from_number(DEAD_END_DEAL)).legal_moves]
     assert board.played[0] == start[-1]  # the leaning move of the stopped answer
+
+
+def test_the_player_is_woken_by_what_wakes_a_page():
+    class Woken:
+        def __init__(self) -> None:
+            self.woken: list = []
+
+        def _wake(self, game_ids) -> None:
+            self.woken.append(tuple(game_ids))
+
+    board = Woken()
+    advice_player._watch(board)
+    assert not board._advice_changed.is_set()
+    board._wake(["g"])
+    assert board._advice_changed.is_set() and board.woken == [("g",)]
