@@ -63,7 +63,7 @@ CHUNK = 32  # layouts a job (after the first FULL)
 FULL = ALONG_STAGES[1]  # layouts in which every move is solved; beyond, the contenders only
 PONDER_MOVES = 3  # moves whose positions are solved on the player's time
 AHEAD = 8  # layouts a job of those
-POSITIONS_KEPT = 200  # positions whose tables a sample keeps
+POSITIONS_KEPT = 64  # positions whose tables a sample keeps (some 15 MB at most)
 Z95 = 1.959963984540054
 LOST: dict = {}  # a position lost in a layout: every child lost, nothing solved
 
