@@ -286,6 +286,24 @@ class Clauses:
                       self.cl_len, self.bstart, self.bimp, self.bcl)
 
 
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_it_was():
+    """Each test leaves this process's Ctrl-C as it found it (its handler and whether it is
+    blocked): a worker's own setting made in-process would otherwise reach the tests after
+    it, and every process they start (a child inherits an ignored or blocked SIGINT), and
+    the same test would pass or fail by which tests ran before it."""
+    import signal
+
+    handler = signal.getsignal(signal.SIGINT)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") \
+        else None
+    yield
+    if signal.getsignal(signal.SIGINT) is not handler:
+        signal.signal(signal.SIGINT, handler)
+    if mask is not None and signal.pthread_sigmask(signal.SIG_BLOCK, []) != mask:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def pytest_sessionstart(session):
     """Compile the solver's kernels, on a cold cache, in two helper processes at once
     before any test runs (each test would otherwise compile them in this one process)."""

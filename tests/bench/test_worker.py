@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 
 import solver
 from halfmoon.bench.worker import serve
@@ -12,7 +13,11 @@ from halfmoon.bench.worker import serve
 def talk(*requests) -> list[dict]:
     inp = io.StringIO("".join(json.dumps(r) + "\n" for r in requests) + "\n")
     out = io.StringIO()
-    assert serve(inp, out) == 0
+    before = signal.getsignal(signal.SIGINT)
+    try:  # a worker process ignores Ctrl-C (its parent stops it): this test's process must not
+        assert serve(inp, out) == 0
+    finally:
+        signal.signal(signal.SIGINT, before)
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
