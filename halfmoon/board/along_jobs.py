@@ -169,6 +169,7 @@ def _without(deal: Deal, move: Move) -> Deal:
 
 
 _walking: list = []  # this process's kernels made ready for walks (once)
+_deciding: list = []  # and for the players' moves (once: a check costs some 6 ms)
 
 
 def walk_job(layouts: Sequence, moves: Optional[Sequence[str]], budget: int,
@@ -197,7 +198,9 @@ def moves_job(layout: str, seed: int, budget: int, known: Sequence = ()) -> dict
     from solver import warm_up
 
     position = parse_layout(layout, name="position")
-    warm_up(FAIR_GROUPS, out=None)
+    if not _deciding:
+        warm_up(FAIR_GROUPS, out=None)
+        _deciding.append(True)
     t, c = time.perf_counter(), time.process_time()
     places = [tuple(p) for p in known]
     fair = fair_hint(position, 1, seed, budget, known=places)["move"]

@@ -30,7 +30,10 @@ before it are all solved (the first 16, 64, then 384: the same layouts grow, not
 solved twice), so "settled" means what it meant.  Beyond the first :data:`FULL` layouts,
 where the moves clearly below the best there (the test that settles a leader) are at least
 half of them, only the others are solved, beside the position itself (:func:`contenders`);
-a move left out keeps its share of the first layouts, with its own ``samples``.
+a move left out keeps its share of the first layouts, with its own ``samples``.  The fair
+player's move (the longest job) is asked first, and the jobs beyond the first layouts are
+smaller at the end (:data:`BEYOND`), so that the two processes end together; an answer
+replaces the jobs the pool holds only where the plan changes (:meth:`Sample.answered`).
 
 **On the player's time** (once the position's table is whole, or while a pile waits for
 its card): the positions after the recommended move and the next ones by share
@@ -59,10 +62,13 @@ from .along_view import ALONG_BUDGET, ALONG_STAGES, _again, keep_answer, positio
 from .pool import Job
 
 SIZE = ALONG_STAGES[-1]  # layouts kept
-CHUNK = 32  # layouts a job (after the first FULL)
+CHUNK = 32  # layouts a job (after the first FULL and BEYOND)
 FULL = ALONG_STAGES[1]  # layouts in which every move is solved; beyond, the contenders only
+# layouts a job after the first FULL: smaller at the start and the end (the two processes
+# end together)
+BEYOND = (16, 32, 32, 32, 32, 32, 32, 32, 32, 24, 16, 8)
 PONDER_MOVES = 3  # moves whose positions are solved on the player's time
-AHEAD = 8  # layouts a job of those
+AHEAD = 4  # layouts a job of those (a move waits for one such on each process at most)
 POSITIONS_KEPT = 64  # positions whose tables a sample keeps (some 15 MB at most)
 Z95 = 1.959963984540054
 LOST: dict = {}  # a position lost in a layout: every child lost, nothing solved
@@ -168,12 +174,17 @@ class Sample:
         self.tables.move_to_end(at)
         return table
 
-    def record(self, at: Position, slots: list, verdicts: list) -> None:
-        """A walk job's answer on ``slots`` (each ``(slot, draw)``) at ``at``."""
+    def record(self, at: Position, slots: list, verdicts: list) -> bool:
+        """A walk job's answer on ``slots`` (each ``(slot, draw)``) at ``at``; False when
+        some slot was drawn again meanwhile (its answer dropped)."""
         table = self.table(at)
+        kept = True
         for (s, g), v in zip(slots, verdicts):
             if self.gen[s] == g:
                 table[s] = v if v else LOST
+            else:
+                kept = False
+        return kept
 
     # --- the jobs -------------------------------------------------------------------
     def jobs(self, live: AlongLive, answers: dict, game_id: str) -> list[Job]:
@@ -205,7 +216,7 @@ class Sample:
             if here in self.contenders:
                 first += self._walks(game_id, here, [s for s in todo if s >= FULL], moves,
                                      self.contenders[here])
-            return first[:1] + out + first[1:]
+            return out + first  # the fair player's move first: the longest job
         return out + self._ponder(game_id, live, table, moves)
 
     def _moves_job(self, game_id: str, live: AlongLive) -> Job:
@@ -298,30 +309,46 @@ class Sample:
         keep_answer(answers, key, answer_of(table[:stages[-1]], moves, fair, tuned,
                                             self.contenders.get(here)))
 
-    def answered(self, live: AlongLive, answers: dict, at: Position, what, answer: dict) -> None:
+    def answered(self, live: AlongLive, answers: dict, at: Position, what, answer: dict) -> bool:
         """A job's answer on position ``at``: ``what`` is ``"moves"`` or the slots it
         solved.  A job that failed or overran its time stops the stages of the position on
         the board there (:func:`~halfmoon.board.along_view.keep_answer` keeps why), and a
-        position pondered is not asked again."""
+        position pondered is not asked again.  Returns whether the game's jobs may change
+        (else the jobs still waiting are the plan): a failure, an answer dropped, or on the
+        position on the board its fair player's move, its first :data:`FULL` layouts
+        solved (then its contenders) or all of them (then the look ahead)."""
         ok = ("fair" in answer) if what == "moves" else ("verdicts" in answer)
         if not ok:
             if at != live.game.position or live.along.waiting:
                 self.failed.add(at)
-                return
+                return True
             key = position_key(live)
             if key is not None:
                 keep_answer(answers, key, answer)
-            return
+            return True
         if what == "moves":
             self.moves[at] = (answer["fair"], answer["tuned"])
-        else:
-            self.record(at, what, answer["verdicts"])
+        elif not self.record(at, what, answer["verdicts"]):
+            return True
         self.publish(live, answers)
+        if at != live.game.position or live.along.waiting:
+            return False
+        table = self.tables.get(at)
+        return what == "moves" or table is None or all(v is not None for v in table) or (
+            at not in self.contenders and all(v is not None for v in table[:FULL]))
 
 
 def block(s: int) -> int:
-    """The job of slot ``s``: 16 slots a job up to :data:`FULL`, then :data:`CHUNK`."""
-    return s // 16 if s < FULL else FULL // 16 + (s - FULL) // CHUNK
+    """The job of slot ``s``: 16 slots a job up to :data:`FULL`, then as :data:`BEYOND`
+    says, then :data:`CHUNK`."""
+    if s < FULL:
+        return s // 16
+    k, start = FULL // 16, FULL
+    for n in BEYOND:
+        if s < start + n:
+            return k
+        k, start = k + 1, start + n
+    return k + (s - start) // CHUNK
 
 
 def answer_of(rows: list, moves: list[str], fair: Optional[str], tuned: Optional[str],

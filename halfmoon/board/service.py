@@ -254,9 +254,8 @@ class Board:
             return _view(live)
 
     def _changed_game(self, live: LiveGame) -> None:
-        # What a game wants solved depends on its moves and the analysis, not on the
-        # selection: a tap that only selects leaves the plan as it is.
-        # a game from the app: what was told too (a reveal, a correction)
+        # What a game wants solved depends on its moves and the analysis (a game from the app:
+        # what was told too), not on the selection: a tap that only selects leaves the plan.
         wants = (tuple(live.game.stack), live.analysis_asked, live.fair_asked,
                  (len(live.along.reveals), len(live.along.corrections),
                   live.again.get(live.here(), 0))
@@ -324,10 +323,11 @@ class Board:
             sample, live = self.samples.get(game_id), self.store.get(game_id)
             if sample is None or not isinstance(live, AlongLive):
                 return
-            with sample.lock:
-                sample.answered(live, self.along, at, what, answer)
+            with sample.lock:  # the pool's list is replaced only when the plan changes
+                again = sample.answered(live, self.along, at, what, answer)
             self._stale.add(game_id)
-            self._replan()
+            if again or not self.pool.waiting():
+                self._replan()
         self._wake([game_id])
 
     def _fair_jobs(self, live: LiveGame) -> list[Job]:

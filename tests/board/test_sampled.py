@@ -152,8 +152,12 @@ def test_beyond_the_first_64_layouts_only_the_contenders_count():
 
 
 def test_the_slots_go_in_blocks_of_the_stages():
-    slots = (0, 15, 16, 31, 32, 63, 64, 95, 96, SIZE - 1)
-    assert [block(s) for s in slots] == [0, 0, 1, 1, 2, 3, 4, 4, 5, 13]
+    slots = (0, 15, 16, 31, 32, 63, 64, 79, 80, 111, 112, SIZE - 9, SIZE - 8, SIZE - 1)
+    assert [block(s) for s in slots] == [0, 0, 1, 1, 2, 3, 4, 4, 5, 5, 6, 14, 15, 15]
+    # every slot in a block, the blocks in the slots' order, none larger than 32
+    blocks = [block(s) for s in range(SIZE)]
+    assert blocks == sorted(blocks) and set(blocks) == set(range(16))
+    assert max(blocks.count(b) for b in set(blocks)) == 32
 
 
 def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time():
@@ -170,8 +174,9 @@ def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time(
             board.reveal(live.id, pile, str(deal.piles[i][live.game.counts[i] - 1]))
     here = live.game.position
     jobs = pool.jobs(board)
-    assert [j.context[3] == "moves" for j in jobs[:2]] == [False, True]
-    assert jobs[0].message()[0] == "walk" and len(jobs[0].context[3]) == 16
+    # the fair player's move first (the longest job), then the first layouts by 16
+    assert [j.context[3] == "moves" for j in jobs[:2]] == [True, False]
+    assert jobs[1].message()[0] == "walk" and len(jobs[1].context[3]) == 16
     key = position_key(live)
     answered = []
     while True:  # the position's jobs answered one by one, as the solver processes do
@@ -255,3 +260,25 @@ def test_a_likely_move_that_ends_the_game_is_looked_ahead_without_a_fault():
     assert board.along[position_key(live)]["samples"] == SIZE
     assert board.along[position_key(live)]["wins"] == 0
     assert all(j.context[2] != here for j in pool.jobs(board))
+
+
+def test_an_answer_asks_for_a_new_plan_only_where_the_plan_changes():
+    """A block of the first layouts answered changes nothing the pool holds; the fair
+    player's move, the first 64 layouts whole (their contenders), a failure do."""
+    from halfmoon.board.jobs import run_job
+
+    pool = FakePool()
+    board = Board(pool)
+    live = board.new_along(shown_text(Deal.from_number(DEAD_END_DEAL)))
+    sample, here = board.samples[live.id], live.game.position
+    jobs = pool.jobs(board)
+    walks = [j for j in jobs if j.context[3] != "moves"]
+    assert len(walks) == 4  # the first 64 layouts by 16; those beyond wait for the contenders
+    said = [sample.answered(live, board.along, here, j.context[3], run_job(j.message()))
+            for j in walks[:3]]
+    assert said == [False, False, False]
+    last = walks[3]
+    assert sample.answered(live, board.along, here, last.context[3], run_job(last.message()))
+    moves = jobs[0]
+    assert sample.answered(live, board.along, here, "moves", run_job(moves.message()))
+    assert sample.answered(live, board.along, here, "moves", {"error": "the process failed"})

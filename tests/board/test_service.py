@@ -398,7 +398,7 @@ def test_a_stage_stopped_by_the_time_limit_is_asked_again_on_try_again():
     limit = {"verdict": "unresolved", "moves": None, "nodes": 0, "seconds": 1.1,
              "reason": "time limit of 1 s"}
     for _ in range(TRIES):
-        job = pool.jobs(board)[0]  # the first of its kept layouts' jobs
+        job = pool.jobs(board)[0]  # the first of its kept layouts' jobs (its fair move)
         jobs, done = pool.wants[board]
         jobs.remove(job)
         job.message()
@@ -410,4 +410,4 @@ def test_a_stage_stopped_by_the_time_limit_is_asked_again_on_try_again():
                                       "busy")
     board.ask_fair(live.id)
     job = pool.jobs(board)[0]
-    assert job.message()[0] == "walk" and board.opinion(live.id)["busy"]
+    assert job.message()[0] in ("walk", "moves") and board.opinion(live.id)["busy"]
