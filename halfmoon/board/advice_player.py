@@ -11,10 +11,12 @@ it there yet (else the untried move of largest share); where the page says no la
 won and offers an undo, it undoes so; at a dead end it undoes as the review advises.  It
 stops when the deal is won or ``max_moves`` moves are made (the undone ones too).
 
-For each position with a choice it records the wall seconds from the move that made it
-(its cards told) to the first settled recommendation, the CPU seconds of the board's
-processes meanwhile (the solver processes' and this one's), the stage (layouts) it
-settled at, whether that stage was stopped, and the first and final recommendations.
+For each position with a choice it records the wall seconds from the first tap of the move
+that made it (the taps, and the card told with what the board redraws for it, counted in)
+to the first settled recommendation (after an undo, from the undo's answer), the CPU
+seconds of the board's processes meanwhile (the solver processes' and this one's), the
+stage (layouts) it settled at, whether that stage was stopped, and the first and final
+recommendations.
 
 Run as a script (``python advice_player.py '{"deals": [...], ...}'``), it imports the
 ``halfmoon`` first on its path: so a revision exported elsewhere runs its own board, and
@@ -102,6 +104,7 @@ def play_deal(board, number: int, max_moves: int, think: float) -> dict:
     gid, along = live.id, live.along
     positions, tried = [], {}
     made = undos = dead_ends = 0
+    moved = None  # the clocks when the last move's first card was tapped
     while not along.game.is_won and made < max_moves:
         if along.is_over:  # a dead end: undo as the review says
             dead_ends += 1
@@ -110,6 +113,7 @@ def play_deal(board, number: int, max_moves: int, think: float) -> dict:
             for _ in range(min((op.get("review") or {}).get("undo") or 1, len(along.game.stack))):
                 board.undo(gid)
                 undos += 1
+            moved = None
             continue
         legal = [str(m) for m in along.game.legal_moves]
         here = (tuple(str(m) for m in along.game.stack))
@@ -119,10 +123,13 @@ def play_deal(board, number: int, max_moves: int, think: float) -> dict:
                 break
             board.undo(gid)
             undos += 1
+            moved = None
             continue
         choice = left[0]
         if len(legal) > 1:
-            t0, c0, m0 = time.perf_counter(), _cpu(board.pool), time.process_time()
+            # from the move's first tap: the taps and the card told (the board redraws the
+            # layouts it rules out then) are part of the wait; after an undo, from now
+            t0, c0, m0 = moved or (time.perf_counter(), _cpu(board.pool), time.process_time())
             op = _wait(board, gid, _settled)
             seconds = time.perf_counter() - t0
             cpu = _cpu(board.pool) - c0 + time.process_time() - m0
@@ -142,12 +149,14 @@ def play_deal(board, number: int, max_moves: int, think: float) -> dict:
                 for _ in range(min(back, len(along.game.stack))):
                     board.undo(gid)
                     undos += 1
+                moved = None
                 continue
             shares = {m["move"]: m["keeps"] for m in fair.get("moves", [])}
             choice = (leaning if leaning in left
                       else max(left, key=lambda m: (shares.get(m, -1), -left.index(m))))
         tried[here].add(choice)
         time.sleep(think)
+        moved = (time.perf_counter(), _cpu(board.pool), time.process_time())
         for source in choice.split("+"):
             board.tap(gid, source)
         for pile in along.waiting:  # the card that appeared, told at once
