@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import ROOT
+from process_groups import ctrl_c_as_on_a_terminal
 
 from halfmoon.cli.ctrl_c import CtrlC, importing
 
@@ -196,6 +197,7 @@ def test_python_dash_m_exits_130_only_with_a_ctrl_c_held_out_of_imports(tmp_path
     (tmp_path / "victim.py").write_text(VICTIM)
     result = subprocess.run([sys.executable, "-m", "command", how], cwd=tmp_path,
                             capture_output=True, text=True, timeout=60,
-                            env=dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}"))
+                            env=dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}"),
+                            preexec_fn=ctrl_c_as_on_a_terminal)  # the suite run in background
     assert result.stderr == "interrupted\n"
     assert result.returncode == status

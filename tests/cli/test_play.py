@@ -234,7 +234,9 @@ def test_ctrl_c_on_a_cold_board_leaves_none_of_its_processes(tmp_path):
         left = wait_for_no_live_members(proc.pid, 5, session=True)
         watchdog.cancel()
     assert "halfmoon: compiling the solver's kernels in 2 processes" in said, said
-    assert len(helpers) == 2
+    # each of the board's two solver processes may start its pair of helpers (where both
+    # find the cache cold; the second pair waits on the first's locks): all are stopped
+    assert len(helpers) in (2, 4), helpers
     assert (proc.returncode, out.splitlines()[2:]) == (130, ["stopped"]), err
     assert left == []
 
