@@ -10,6 +10,7 @@ of each level have in common, and deals of each level to play on the board.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import pandas as pd
 
@@ -37,20 +38,22 @@ TRAITS = {
 }
 
 
+def _levels(d: Path) -> Optional[pd.DataFrame]:
+    """The levels stage's data kept in ``d`` (None where there is none)."""
+    from halfmoon.research.findings_levels import LEVELS_FILE
+
+    path = Path(d) / LEVELS_FILE
+    return pd.read_parquet(path) if path.exists() else None
+
+
 def levels_lines(d: Path, img, doc) -> list[str]:
     """The section's lines ([] where the findings have no levels: a model that could not be
     used when they were derived, or findings made before the stage)."""
-    from halfmoon.research.findings_levels import (
-        LEVELS_FILE,
-        examples,
-        level_shares,
-        level_traits,
-    )
+    from halfmoon.research.findings_levels import examples, level_shares, level_traits
 
-    path = Path(d) / LEVELS_FILE
-    if not path.exists():
+    levels = _levels(d)
+    if levels is None:
         return []
-    levels = pd.read_parquet(path)
     if not len(levels):
         return []
     ci = f"{confidence_words()} interval"
@@ -104,17 +107,11 @@ def section_numbers(d: Path) -> list:
     """Every number the section may state: its tables' (from the data in ``d``), the
     model's check and the method's constants (what a test holds the page to)."""
     from halfmoon.batch.difficulty import model_check
-    from halfmoon.research.findings_levels import (
-        LEVELS_FILE,
-        examples,
-        level_shares,
-        level_traits,
-    )
+    from halfmoon.research.findings_levels import examples, level_shares, level_traits
 
-    path = Path(d) / LEVELS_FILE
-    if not path.exists():
+    levels = _levels(d)
+    if levels is None:
         return []
-    levels = pd.read_parquet(path)
     out: list = [REF_SAMPLES, REF_GAMES, current_z(), UNDO_MOVES, 2 * UNDO_MOVES,
                  *(100 * least for _, least in LEVELS), len(levels)]
     for f in (level_shares(levels), level_traits(levels), examples(levels)):

@@ -70,8 +70,9 @@ def _served(app):
         sock.close()
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextlib.contextmanager
+def launched_chromium():
+    """Chromium driven by Playwright, closed after (a test module's browser fixture)."""
     path = _chromium()
     try:
         from playwright.sync_api import sync_playwright
@@ -83,6 +84,12 @@ def browser():
         chromium = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture

@@ -14,13 +14,12 @@ import threading
 import pytest
 from board_helpers import EXAMPLE, WAIT, shared_pool
 from test_browser import (
-    REQUIRED,
-    _chromium,
     _play_along,
     _served,
     _shot,
     _shown,
     card,
+    launched_chromium,
     open_board,
 )
 
@@ -31,17 +30,8 @@ from halfmoon.game.deal import Deal
 
 @pytest.fixture(scope="module")
 def browser():
-    path = _chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if REQUIRED:
-            pytest.fail("Playwright is not installed (pip install -e '.[dev]')")
-        pytest.skip("Playwright is not installed (pip install -e '.[dev]')")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+    with launched_chromium() as chromium:
         yield chromium
-        chromium.close()
 
 
 # what the pool answers for a job past its time limit (halfmoon.board.pool)

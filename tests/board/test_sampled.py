@@ -160,18 +160,23 @@ def test_the_slots_go_in_blocks_of_the_stages():
     assert max(blocks.count(b) for b in set(blocks)) == 32
 
 
+def _play_along(board, live, deal: Deal, moves) -> None:
+    """``moves`` made on the board by tapping their cards, each card uncovered told at once."""
+    for move in moves:
+        for source in move.split("+"):
+            board.tap(live.id, source)
+        for pile in live.along.waiting:
+            i = int(pile[1:]) - 1
+            board.reveal(live.id, pile, str(deal.piles[i][live.game.counts[i] - 1]))
+
+
 def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time():
 
     pool = FakePool()
     board = Board(pool)
     deal = Deal.from_number(DEAD_END_DEAL)
     live = board.new_along(shown_text(deal))
-    for move in DEAD_END_MOVES[:3]:
-        for source in move.split("+"):
-            board.tap(live.id, source)
-        for pile in live.along.waiting:
-            i = int(pile[1:]) - 1
-            board.reveal(live.id, pile, str(deal.piles[i][live.game.counts[i] - 1]))
+    _play_along(board, live, deal, DEAD_END_MOVES[:3])
     here = live.game.position
     jobs = pool.jobs(board)
     # the fair player's move first (the longest job), then the first layouts by 16
@@ -245,12 +250,7 @@ def test_a_likely_move_that_ends_the_game_is_looked_ahead_without_a_fault():
     board = Board(pool)
     deal = Deal.from_number(88)
     live = board.new_along(shown_text(deal))
-    for move in ("P3+P4+P7", "P8+P12", "P10+R4"):
-        for source in move.split("+"):
-            board.tap(live.id, source)
-        for pile in live.along.waiting:
-            i = int(pile[1:]) - 1
-            board.reveal(live.id, pile, str(deal.piles[i][live.game.counts[i] - 1]))
+    _play_along(board, live, deal, ("P3+P4+P7", "P8+P12", "P10+R4"))
     here = live.game.position
     while True:
         jobs = [j for j in pool.jobs(board) if j.context[2] == here]
