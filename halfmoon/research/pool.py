@@ -127,6 +127,7 @@ def pooled_run(paths: Sequence[Union[str, Path]]) -> tuple[pd.DataFrame, dict]:
     states one budget; ``halfmoon stats`` pools them)."""
     import hashlib
 
+    from halfmoon.batch.results import MAX_MICROSECONDS
     from halfmoon.batch.state import run_state
 
     manifests = []
@@ -147,8 +148,10 @@ def pooled_run(paths: Sequence[Union[str, Path]]) -> tuple[pd.DataFrame, dict]:
                             "they are not pooled ('halfmoon stats' pools them)")
     rows = rows.drop(columns=["run"]).sort_values("deal", kind="stable").reset_index(drop=True)
     numbers = rows["deal"].to_numpy(dtype="<i8")
-    micros = (rows["seconds"].to_numpy() * 1e6).round().astype("<i8")
-    content = hashlib.sha256(numbers.tobytes() + micros.tobytes()
+    # the times as results files store them (whole microseconds, up to their bound)
+    micros = (rows["seconds"].to_numpy() * 1e6).round().clip(0, MAX_MICROSECONDS)
+    rows["microseconds"] = micros.astype("uint32")
+    content = hashlib.sha256(numbers.tobytes() + micros.astype("<i8").tobytes()
                              + rows["nodes"].to_numpy(dtype="<i8").tobytes()
                              + "".join(v[0] for v in rows["verdict"]).encode())
     keep = ("source", "deals", "budget", "created", "lines", "chunk_size", "read_from")
@@ -197,10 +200,9 @@ def write_pooled(rows: pd.DataFrame, manifest: dict, folder: Union[str, Path]) -
         return False
     where = location(folder)
     where.make()
-    micros = (rows["seconds"].to_numpy() * 1e6).round().clip(0, (1 << 32) - 1)
     cols = {"deal": rows["deal"].to_numpy(dtype="int64"), "verdict": rows["verdict"].tolist(),
             "nodes": rows["nodes"].to_numpy(dtype="uint32"),
-            "microseconds": micros.astype("uint32"),
+            "microseconds": rows["microseconds"].to_numpy(),
             "line": rows["line"].tolist() if manifest["lines"] == "all" else [None] * len(rows),
             "solver_version": rows["solver_version"].astype(str).tolist(),
             "budget": rows["budget"].to_numpy(dtype="uint32")}
