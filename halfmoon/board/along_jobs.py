@@ -33,7 +33,9 @@ as :mod:`halfmoon.board.jobs`):
   children settled by the proofs of the walk where they can be (a child emptied of cards,
   a child won by the position's winning line with one of its moves played first, the
   table of lost positions shared), the others solved; in a position proved lost every
-  child is lost; a position left unsettled has each child solved on its own.
+  child is lost; a position left unsettled is solved again within :data:`AGAIN` times
+  the budget (lost: every child is; won: the children its line does not prove solved one
+  by one; unsettled again: every child is unsettled).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from halfmoon.game.moves import Move
 
 FAIR_GROUPS = ("players", "fair")  # the kernels of the fair hint (names of solver.KERNEL_GROUPS)
 WALK_GROUPS = ("search", "grouping")  # the kernels of a walk (solver.SOLVING)
+AGAIN = 2  # a position a walk leaves unsettled is solved again within this times the budget
 
 
 def hidden_places(position: Deal) -> list[tuple[int, int]]:
@@ -99,7 +102,9 @@ def layout_cards(deal: Deal) -> list:
 def children_verdicts(deal: Deal, moves: Optional[Sequence[Move]], budget: int) -> dict:
     """The verdict letter (w, l, u) on the child of each legal move of ``deal`` (``moves``:
     they, in the engine's order, or None to find them); ``{}`` when the position is proved
-    lost (every child is)."""
+    lost (every child is).  A position the walk leaves unsettled is solved again within
+    :data:`AGAIN` times the budget: lost, every child is; won, each child its line does not
+    prove won is solved within the budget; unsettled again, every child is unsettled."""
     from solver import solve, walk_games
 
     if moves is None:
@@ -112,14 +117,12 @@ def children_verdicts(deal: Deal, moves: Optional[Sequence[Move]], budget: int) 
     if walk.children:
         said = walk.children[0]
         return {"*": "w", **{str(m): said[m][0] for m in moves}}
-    out = {"*": "u"}  # the position unsettled: each child on its own
-    game = Game(deal)
-    for move in moves:
-        game.push(move)
-        out[str(move)] = "w" if game.is_won else solve(game.remaining_deal(),
-                                                         budget=budget).verdict[0]
-        game.undo()
-    return out
+    result = solve(deal, budget=budget * AGAIN)
+    if result.verdict == "loss":
+        return {}
+    if result.verdict == "unresolved":
+        return {"*": "u", **{str(m): "u" for m in moves}}
+    return {"*": "w", **_children(deal, list(result.moves), moves, budget)}
 
 
 def some_children(deal: Deal, moves: Sequence[Move], budget: int) -> dict:
@@ -133,9 +136,18 @@ def some_children(deal: Deal, moves: Sequence[Move], budget: int) -> dict:
     if result.verdict == "loss":
         return {}
     out = {"*": result.verdict[0]}
-    line = list(result.moves or ())
+    return {**out, **_children(deal, list(result.moves or ()), moves, budget)}
+
+
+def _children(deal: Deal, line: list, moves: Sequence[Move], budget: int) -> dict:
+    """The verdict letters of the children of ``moves`` in a position won by ``line`` (or
+    not known to be won: ``line`` empty): a move the line can play first is won, the others
+    solved one by one."""
+    from solver import solve
+
+    out = {}
     for move in moves:
-        if result.verdict == "win" and _first_of(line, move):
+        if _first_of(line, move):
             out[str(move)] = "w"
             continue
         child = _without(deal, move)

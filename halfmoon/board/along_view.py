@@ -86,12 +86,19 @@ def along_position(live: AlongLive) -> str:
 
 # --- the solves wanted ------------------------------------------------------------------
 def position_key(live: AlongLive) -> Optional[tuple]:
-    """The key of the answer on the position now on the board (None: nothing to solve)."""
+    """The key of the answer on the position now on the board (None: nothing to solve);
+    the last one made is kept with what it was made of (asked many times a move)."""
     along, game = live.along, live.game
-    if along.waiting or along.is_over or not game.legal_moves:
-        return None
-    return ("along", format_layout(game.remaining_deal(), code=""),
-            tuple(along.known_under()))
+    made_of = (game.position, tuple(map(tuple, along.known)), along.reserve)
+    memo = getattr(live, "_position_key", None)
+    if memo is not None and memo[0] == made_of:
+        return memo[1]
+    key = None
+    if not (along.waiting or along.is_over or not game.legal_moves):
+        key = ("along", format_layout(game.remaining_deal(), code=""),
+               tuple(along.known_under()))
+    live._position_key = (made_of, key)
+    return key
 
 
 def review_key(live: AlongLive) -> Optional[tuple]:

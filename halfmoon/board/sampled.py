@@ -104,25 +104,30 @@ class Sample:
 
     def _draw(self, slots, facts: dict) -> None:
         """Slots drawn afresh, uniformly among the deals consistent with ``facts``."""
+        slots = list(slots)
         unknown = [(i, d) for i in range(12) for d in range(8) if (i, d) not in facts]
-        deck = sorted(_unseen(facts, self.reserve))
+        deck = [c.index for c in sorted(_unseen(facts, self.reserve))]
+        template = [[-1] * 8 for _ in range(12)]
+        for (i, d), c in facts.items():
+            template[i][d] = c.index
+        shuffle = self.rng.shuffle
         for s in slots:
             cards = list(deck)
-            self.rng.shuffle(cards)
-            piles = [[-1] * 8 for _ in range(12)]
-            for (i, d), c in facts.items():
-                piles[i][d] = c.index
+            shuffle(cards)
+            piles = [list(row) for row in template]
             for (i, d), c in zip(unknown, cards):
-                piles[i][d] = c.index
+                piles[i][d] = c
             self.layouts[s] = piles
             self.gen[s] += 1
-            for at, table in self.tables.items():
+        early = any(s < FULL for s in slots)
+        for at, table in self.tables.items():
+            if early and self.contenders.pop(at, None) is not None:
+                for k in range(FULL, self.size):  # solved for those contenders only
+                    if table[k] is not None and table[k] is not LOST \
+                            and not _whole(table[k], table):
+                        table[k] = None
+            for s in slots:
                 table[s] = None
-                if s < FULL and self.contenders.pop(at, None) is not None:
-                    for k in range(FULL, self.size):  # solved for those contenders only
-                        if table[k] is not None and table[k] is not LOST \
-                                and not _whole(table[k], table):
-                            table[k] = None
         self.facts = dict(facts)
 
     def reconcile(self, live: AlongLive) -> None:
@@ -264,7 +269,9 @@ class Sample:
         where the move's child was not proved lost."""
         game = live.game
         keeps = [sum(1 for v in table if v is not LOST and v.get(m) == "w") for m in moves]
-        order = sorted(range(len(moves)), key=lambda j: -keeps[j])[:PONDER_MOVES]
+        fair = self.moves.get(game.position, (None,))[0]  # the recommended move first
+        order = sorted(range(len(moves)), key=lambda j: (moves[j] != fair, -keeps[j]))
+        order = order[:PONDER_MOVES]
         out, firsts = [], []
         for j in order:
             move = Move.parse(moves[j])

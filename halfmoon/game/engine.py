@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Iterator, Optional, Union
 
@@ -230,20 +231,10 @@ class Game:
         waits for its card in a game played along with the app."""
         return LegalMoves(self)
 
-    def _generate_moves(self) -> list[Move]:
+    def _generate_moves(self) -> tuple[Move, ...]:
         if self.waiting:
-            return []
-        cards = list(self.playable().items())
-        moves = []
-        for (s1, c1), (s2, c2) in combinations(cards, 2):
-            if not c1.is_face and not c2.is_face and c1.rank + c2.rank == 11:
-                moves.append(Move((s1, s2)))
-        faces = [(s, c) for s, c in cards if c.is_face]
-        for trio in combinations(faces, 3):
-            if {c.rank for _, c in trio} == {JACK, QUEEN, KING}:
-                moves.append(Move(tuple(s for s, _ in trio)))
-        moves.sort(key=_move_key)
-        return moves
+            return ()
+        return _moves_of(tuple(self.playable().items()))
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` can be played now: its sources hold known cards that make eleven
@@ -412,6 +403,22 @@ class Game:
 
 _SOURCE_INDEX = {s: i for i, s in enumerate(SOURCES)}
 _MOVE_ORDER = {s: i for i, s in enumerate(SOURCES)}
+
+
+@lru_cache(maxsize=4096)
+def _moves_of(cards: tuple[tuple[str, Card], ...]) -> tuple[Move, ...]:
+    """The legal moves of the playable ``cards`` (source, card), in the engine's order: the
+    same tops make the same moves, so they are made once (a board asks for them often)."""
+    moves = []
+    for (s1, c1), (s2, c2) in combinations(cards, 2):
+        if not c1.is_face and not c2.is_face and c1.rank + c2.rank == 11:
+            moves.append(Move((s1, s2)))
+    faces = [(s, c) for s, c in cards if c.is_face]
+    for trio in combinations(faces, 3):
+        if {c.rank for _, c in trio} == {JACK, QUEEN, KING}:
+            moves.append(Move(tuple(s for s, _ in trio)))
+    moves.sort(key=_move_key)
+    return tuple(moves)
 
 
 def _move_key(move: Move) -> tuple[int, ...]:

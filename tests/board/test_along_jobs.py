@@ -151,3 +151,47 @@ def test_a_walk_of_some_moves_gives_theirs_and_the_positions_verdict():
     some = run_job(("walk", [layout_cards(position)], legal, 20_000, legal[:2]))["verdicts"][0]
     assert some == {k: v for k, v in full.items() if k in ("*", *legal[:2])}
     assert some["*"] == "w" and str(line[20]) in legal
+
+
+def _unsettled_then_won() -> tuple:
+    """A deal's start that a walk leaves unsettled within some budget and that a solve
+    within AGAIN times it wins: (deal, its legal moves, that budget)."""
+    from halfmoon.board.along_jobs import AGAIN
+    from solver import solve, walk_games
+
+    for number in range(1, 40):
+        deal = Deal.from_number(number)
+        moves = list(Game(deal).legal_moves)
+        for budget in (25, 50, 100, 200, 400, 800):
+            if walk_games(deal, [moves[:1]], budget)[0].start != "unresolved":
+                continue
+            if solve(deal, budget=budget * AGAIN).verdict == "win":
+                return deal, moves, budget
+            break
+    raise AssertionError("no start found unsettled within a budget and won within twice it")
+
+
+def test_a_position_the_walk_leaves_unsettled_is_solved_again_within_more():
+    from halfmoon.board.along_jobs import AGAIN, _first_of, children_verdicts
+    from solver import solve
+
+    deal, moves, budget = _unsettled_then_won()
+    said = children_verdicts(deal, moves, budget)
+    line = list(solve(deal, budget=budget * AGAIN).moves)
+    assert said["*"] == "w" and set(said) == {"*", *map(str, moves)}
+    game = Game(deal)
+    for move in moves:
+        game.push(move)
+        alone = solve(game.remaining_deal(), budget=budget).verdict[0]
+        game.pop()
+        # a child the line plays first is won; the others as a solve within the budget says
+        assert said[str(move)] == ("w" if _first_of(line, move) else alone)
+    assert any(_first_of(line, m) for m in moves)
+
+
+def test_a_position_unsettled_again_has_every_child_unsettled():
+    from halfmoon.board.along_jobs import children_verdicts
+
+    deal = Deal.from_number(DEAD_END_DEAL)
+    moves = list(Game(deal).legal_moves)
+    assert children_verdicts(deal, moves, 1) == {"*": "u", **{str(m): "u" for m in moves}}

@@ -126,6 +126,29 @@ def test_cards_told_then_covered_by_an_undo_are_sent_as_known():
     assert position_key(fresh) != key
 
 
+def test_the_position_key_kept_between_asks_follows_every_change_of_the_game():
+    """The key is kept between asks (made of the position and the cards known): after each
+    tap, card told, undo and correction it is the key a live game made afresh gives."""
+    from test_along import tell_all
+
+    along = play_along(DEAL, [])
+    live = live_of(along)
+    seen = []
+    for move in DEAD_END_MOVES[:3]:
+        for source in move.split("+"):
+            along.tap(source)
+            assert position_key(live) == position_key(live_of(along))
+        seen.append(position_key(live))
+        tell_all(along, DEAL)
+        assert position_key(live) == position_key(live_of(along)) is not None
+        seen.append(position_key(live))
+    along.undo()
+    assert position_key(live) == position_key(live_of(along)) not in seen
+    live.correct("P4", str(DEAL.piles[0][0]))
+    assert position_key(live) == position_key(live_of(along)) not in seen
+    assert seen[0] is None and len(set(seen[1::2])) == 3  # waiting, then each position's own
+
+
 def test_a_correction_asks_afresh_and_no_answer_of_before_is_drawn():
     """A card corrected: the position's key, its job and the token the page ties answers to
     all change, so an answer on the cards as told before is neither kept nor drawn; the

@@ -223,12 +223,15 @@ def test_the_board_answers_from_the_kept_layouts_and_thinks_on_the_players_time(
     assert not [j for j in pool.jobs(board) if j.context[2] == here]
 
 
-def test_thinking_on_the_players_time_keeps_the_players_selection():
+def test_thinking_on_the_players_time_keeps_the_players_selection(monkeypatch):
     """The look ahead plays the likely moves on the game and takes them back: a card the
     player selected meanwhile stays selected (and the next tap completes the move)."""
+    import halfmoon.board.sampled as sampled
+
+    monkeypatch.setattr(sampled, "PONDER_MOVES", 20)  # every move: some play from the reserve
     pool = FakePool()
     board = Board(pool)
-    deal = Deal.from_number(26)  # a likely move there plays from the reserve only
+    deal = Deal.from_number(26)  # moves there play from the reserve only
     live = board.new_along(shown_text(deal))
     here = live.game.position
     first = next(iter(live.game.legal_moves)).sources[0]
@@ -282,3 +285,22 @@ def test_an_answer_asks_for_a_new_plan_only_where_the_plan_changes():
     moves = jobs[0]
     assert sample.answered(live, board.along, here, "moves", run_job(moves.message()))
     assert sample.answered(live, board.along, here, "moves", {"error": "the process failed"})
+
+
+def test_the_look_ahead_takes_the_recommended_move_first(monkeypatch):
+    """On the player's time the position after the recommended move is solved first, even
+    where other moves keep the win in as many layouts (ties go to it, not to the first)."""
+    import halfmoon.board.sampled as sampled
+    from halfmoon.game.moves import Move
+
+    monkeypatch.setattr(sampled, "PONDER_MOVES", 1)
+    board = Board(FakePool())
+    live = board.new_along(shown_text(Deal.from_number(26)))
+    sample = Sample(live)
+    moves = [str(m) for m in live.game.legal_moves]
+    here = live.game.position
+    table = [{"*": "w", **{m: "w" for m in moves}} for _ in range(sample.size)]  # all tied
+    for fair in (moves[-1], moves[1]):
+        sample.moves[here] = (fair, moves[0])
+        jobs = sample._ponder("g", live, table, moves)
+        assert {job.context[2] for job in jobs} == {sampled._after(here, Move.parse(fair))}

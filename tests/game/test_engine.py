@@ -587,3 +587,16 @@ def test_the_remaining_deal_of_a_game_played_along_reads_back_from_its_layout():
     assert "removed: 4s 7d" in format_layout(position)
     assert parse_layout(format_layout(position)) == position
     assert Game(position).waiting == ("P8",)
+
+
+def test_the_legal_moves_of_the_same_playable_cards_are_made_once():
+    """The moves depend on the playable cards only: made once for them (a board asks for
+    them many times a move), and made anew when a card changes."""
+    from halfmoon.game.engine import _moves_of
+
+    first, second = Game("HM1-N-AAAAAAB"), Game("HM1-N-AAAAAAB")
+    hits = _moves_of.cache_info().hits
+    assert list(first.legal_moves) == list(second.legal_moves)
+    assert _moves_of.cache_info().hits > hits
+    first.push(next(iter(first.legal_moves)))
+    assert legal_sets(first) == brute_force_moves(first) != legal_sets(second)
