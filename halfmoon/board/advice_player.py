@@ -189,19 +189,28 @@ def run(deals: list[int], max_moves: int = 60, think: float = 1.0) -> dict:
 
 
 def _wait_ready(pool, limit: float = 600.0) -> None:
-    """Until every solver process has started (a job answered by each)."""
+    """Until every solver process has started and has the kernels of the advice loaded (a
+    walk and the players' moves answered by each, twice as many as there are processes:
+    on a cold cache the players' kernels are compiled after the process says it is ready,
+    and a timed position must not wait for that)."""
+    from halfmoon.board.along_jobs import layout_cards
     from halfmoon.board.pool import Job
     from halfmoon.game.deal import Deal
     from halfmoon.game.layouts import format_layout
 
-    layout = format_layout(Deal.from_number(1))
+    deal = Deal.from_number(1)
+    layout = format_layout(deal)
     done: list = []
     start = time.perf_counter()
-    for k in range(pool.workers):
-        pool.want(("ready", k), [Job(("ready", k), ("solve", layout, 1))],
+    for k in range(2 * pool.workers):
+        work = [("moves", layout, 1, 1000, []), ("walk", [layout_cards(deal)], None, 1000)]
+        pool.want(("ready", k), [Job(("ready", k, j), w) for j, w in enumerate(work)],
                   lambda job, answer: done.append(answer))
-    while len(done) < pool.workers and time.perf_counter() - start < limit:
+    while len(done) < 4 * pool.workers and time.perf_counter() - start < limit:
         time.sleep(0.05)
+    failed = [a["error"] for a in done if "error" in a]
+    if failed:
+        raise RuntimeError(f"a solver process failed its first job: {failed[0]}")
 
 
 def main(argv=None) -> int:

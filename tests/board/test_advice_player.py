@@ -125,3 +125,25 @@ def test_the_player_is_woken_by_what_wakes_a_page():
     assert not board._advice_changed.is_set()
     board._wake(["g"])
     assert board._advice_changed.is_set() and board.woken == [("g",)]
+
+
+def test_the_timing_starts_once_each_process_has_answered_a_walk_and_the_players_moves():
+    """Before the first timed position every solver process answers the advice's two kinds
+    of job (a walk and the players' moves): their kernels are loaded, or compiled on a
+    cold cache, before any position is timed, not in the first one's wait."""
+    from halfmoon.board.jobs import run_job
+
+    class Pool:
+        workers = 2
+
+        def __init__(self) -> None:
+            self.asked = []
+
+        def want(self, key, jobs, done) -> None:
+            for job in jobs:
+                self.asked.append(job.message()[0])
+                done(job, run_job(job.message()))
+
+    pool = Pool()
+    advice_player._wait_ready(pool, limit=60.0)
+    assert sorted(pool.asked) == ["moves"] * 4 + ["walk"] * 4
