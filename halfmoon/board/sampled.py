@@ -306,7 +306,7 @@ class Sample:
         if key is None:
             return
         table = self.tables[here]
-        done = next((k for k, v in enumerate(table) if v is None), self.size)
+        done = table.index(None) if None in table else self.size  # (rows are dicts)
         stages = [n for n in ALONG_STAGES if n <= done]
         have = answers.get(key)
         if not stages or (have and have.get("samples", 0) >= stages[-1]):

@@ -156,9 +156,6 @@ def cards_left(pos):
     return n
 
 
-_PILE_SHIFTS = np.arange(0, 4 * NPILES, 4, dtype=np.uint64)
-_RESERVE_SHIFTS = np.arange(RESERVE_SHIFT, RESERVE_SHIFT + NRESERVE, dtype=np.uint64)
-_HEIGHTS = np.arange(DEPTH, dtype=np.uint64)[None, :]
 
 
 def position_arrays(piles: np.ndarray, reserve: np.ndarray,
@@ -166,8 +163,13 @@ def position_arrays(piles: np.ndarray, reserve: np.ndarray,
     """A position of a deal as its own arrays: the cards above each pile's count and the
     empty reserve slots zeroed (new arrays of the same dtypes), so that its start position
     is ``pos``: how the searches take a position that is not a deal's start."""
-    pos = np.uint64(pos)
-    counts = (pos >> _PILE_SHIFTS) & np.uint64(15)
-    full = (pos >> _RESERVE_SHIFTS) & np.uint64(1)
-    return (np.where(_HEIGHTS < counts[:, None], piles, 0).astype(piles.dtype),
-            np.where(full != 0, reserve, 0).astype(reserve.dtype))
+    pos = int(pos)  # (on Python's integers: a walk makes some of these for each child)
+    out, slots = piles.copy(), reserve.copy()
+    for i in range(NPILES):
+        n = (pos >> (4 * i)) & 15
+        if n < DEPTH:
+            out[i, n:] = 0
+    for r in range(NRESERVE):
+        if not (pos >> (RESERVE_SHIFT + r)) & 1:
+            slots[r] = 0
+    return out, slots

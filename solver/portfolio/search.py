@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, Optional, Union
 
 import numpy as np
@@ -100,6 +101,20 @@ def kernel_arrays(piles: np.ndarray, reserve: np.ndarray) -> tuple:
     part, npart = partner_table(piles, reserve)
     return (initial_position(piles, reserve), top_table(piles, reserve), part, npart,
             projection_arrays(piles, reserve, PROJECTION_MASKS))
+
+
+_UNUSED: list = []
+
+
+def _unused_projections() -> tuple:
+    """Arrays of the projections' types holding none, for a search without them (the
+    kernels read the projections only where their rule is on): a solve that such a search
+    settles, as most of a walk's are, makes no projections."""
+    if not _UNUSED:
+        from ..mirror.convert import sample_arrays
+
+        _UNUSED.append(projection_arrays(*sample_arrays(), PROJECTION_MASKS[:0]))
+    return _UNUSED[0]
 
 
 @dataclass(frozen=True)
@@ -208,6 +223,13 @@ class Member(NamedTuple):
 
 def _portfolio(rules: int, quick_phase: int) -> list[Member]:
     """The searches that take turns on a deal, in turn order."""
+    return list(_members(rules, quick_phase))
+
+
+@lru_cache(maxsize=64)
+def _members(rules: int, quick_phase: int) -> tuple[Member, ...]:
+    """:func:`_portfolio`'s searches, made once for each rule set (a walk asks for them at
+    every one of its many small solves)."""
     members = []
     if rules & (BOUNDS | PROJECTIONS) and quick_phase:  # the bounds test at the root only
         members.append(Member(rules, 0, 0, 1, False))
@@ -218,13 +240,14 @@ def _portfolio(rules: int, quick_phase: int) -> list[Member]:
         seed = _next_seed(0)
         members.append(Member(rules, seed, NEAR_TIES, BOUNDS_DEPTH, False))
         members.append(Member(rules, _next_seed(seed), SHUFFLE, BOUNDS_DEPTH, True))
-    return members
+    return tuple(members)
 
 
+@lru_cache(maxsize=64)
 def _probe(rules: int, quick_phase: int) -> Optional[Member]:
     """The probe played before the first turn, if any (see PROBE): the first member
     without the projections."""
-    members = _portfolio(rules, quick_phase)
+    members = _members(rules, quick_phase)
     if rules & PROJECTIONS and members[0].depth == 1:
         return Member(rules & ~PROJECTIONS, 0, 0, 1, False)
     return None
@@ -256,7 +279,9 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     the tables' current generations, and paused with that stack after that many positions
     in all (the batch's compiled first turns, solver/portfolio/deal_numbers.py); the
     portfolio goes on from there, as if it had played them itself."""
-    root, tops, part, npart, proj = kernel_arrays(piles, reserve)
+    part, npart = partner_table(piles, reserve)
+    root, tops = initial_position(piles, reserve), top_table(piles, reserve)
+    proj = None  # the projections' arrays, made when a search that uses them first runs
     tab = table if table is not None else default_tables()[0]
     ptab = projection_table if projection_table is not None else default_tables()[1]
     # a started search goes on with the first turn's generations of both tables
@@ -264,7 +289,7 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
     ptab_args = (ptab.slots, np.uint32(pgen), ptab.bits)
     line = np.zeros(MAX_PLY, np.uint64)
     stats = np.zeros(4, np.int64)
-    members = _portfolio(rules, quick_phase)
+    members = _members(rules, quick_phase)
     stacks = [None] * len(members)  # made at a search's first turn: most deals need one
     nodes = 0
     turn = 0
@@ -276,7 +301,7 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
             status = search_kernel(probe.flags)(piles, reserve, tops, part, npart, root,
                                                 min(PROBE, budget), probe.flags, tab.slots,
                                                 np.uint32(gen), tab.bits, line, stats, stacks[0],
-                                                0, proj, ptab_args, probe.depth)
+                                                0, _unused_projections(), ptab_args, probe.depth)
             nodes = int(stats[0])
             if status != UNRESOLVED:
                 return status, nodes, line, int(stats[1]) if status == WIN else 0, "probe"
@@ -320,11 +345,14 @@ def search_arrays(piles: np.ndarray, reserve: np.ndarray, budget: int, *, rules:
             allowance = min(allowance, left[k])
         if stacks[k] is None:
             stacks[k] = new_stack(np.uint64(seeds[k]))
+        if proj is None and member.flags & PROJECTIONS:
+            proj = projection_arrays(piles, reserve, PROJECTION_MASKS)
         status = search_kernel(member.flags)(piles, reserve, tops, part, npart, root,
                                              min(allowance, budget - nodes), member.flags,
                                              tab.slots, np.uint32(gen), tab.bits, line, stats,
-                                             stacks[k], member.noise, proj, ptab_args,
-                                             member.depth)
+                                             stacks[k], member.noise,
+                                             proj if proj is not None else _unused_projections(),
+                                             ptab_args, member.depth)
         used = int(stats[0])
         nodes += used
         turn += 1

@@ -334,3 +334,14 @@ def test_at_confidence_sets_the_intervals_whose_z_is_left_out():
         with at_confidence(1.0):
             pass
     assert current_confidence() == 0.95
+
+
+def test_wilson_interval_of_one_pair_is_the_vectorised_bounds_exactly():
+    import numpy as np
+
+    for z in (None, 1.0, 2.5758293035489004):
+        for n in (1, 2, 3, 7, 64, 384, 1000, 100_003):
+            ks = sorted({0, 1, 2, n // 3, n // 2, n - 1, n} & set(range(n + 1)))
+            lows, highs = stats.wilson_bounds(np.array(ks), np.full(len(ks), n), z)
+            for k, low, high in zip(ks, lows, highs):
+                assert stats.wilson_interval(k, n, z) == (float(low), float(high)), (k, n, z)

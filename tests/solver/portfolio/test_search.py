@@ -439,3 +439,21 @@ def test_the_probe_comes_first_without_the_projections():
     # without the projections there is no probe: the first turn is the cheap search's
     alone = solve(1, rules=ALL_RULES & ~PROJECTIONS)
     assert alone.verdict == "win" and alone.settled_by == "quick"
+
+
+def test_the_projections_are_made_only_for_a_search_that_uses_them(monkeypatch):
+    """A solve the probe settles (no projections in its rules) makes none; one that goes on
+    to the first turn makes them once; either way the verdict and the line are the same."""
+    import solver.portfolio.search as search
+
+    search._unused_projections()  # the empty stand-in, made once a process
+    before = {n: solve(n) for n in (0, 1)}
+    made = []
+    real = search.projection_arrays
+    monkeypatch.setattr(search, "projection_arrays", lambda *a: made.append(a) or real(*a))
+    assert solve(0).settled_by == "probe" and made == []
+    assert solve(1).settled_by == "quick" and len(made) == 1
+    for n in (0, 1):
+        again = solve(n)
+        assert (again.verdict, again.moves, again.nodes) == (
+            before[n].verdict, before[n].moves, before[n].nodes)
