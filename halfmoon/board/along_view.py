@@ -123,7 +123,7 @@ def along_jobs(live: AlongLive, answers: dict) -> list[Job]:
     have = answers.get(key)
     done = have["samples"] if have else 0
     todo = [k for k in stages if k > done]
-    if not todo or (have and have.get("stop") and not _again(live, have)):
+    if not todo or (have and have.get("stop") and not asked_again(live, have)):
         return []
     if key[0] == "along":
         # the known places under the tops change the layouts drawn, so the seed too
@@ -151,7 +151,7 @@ def keep_answer(answers: dict, key: tuple, answer: dict) -> None:
         kept["stops"] = kept.get("stops", 0) + 1
 
 
-def _again(live: AlongLive, have: dict) -> bool:
+def asked_again(live: AlongLive, have: dict) -> bool:
     """Whether the solves of a position that a limit stopped are tried again: until
     :data:`TRIES` of them have stopped, and as many more from each time the player asks
     (the page's "Try again", counted from the stops then: the record notes it)."""
@@ -169,7 +169,7 @@ def stopped_view(live: AlongLive, answer: Optional[dict]) -> Optional[dict]:
     if not answer or not answer.get("stop"):
         return None
     n, most = int(answer.get("samples", 0)), ALONG_STAGES[-1]
-    again = _again(live, answer)
+    again = asked_again(live, answer)
     why = stop_words(answer["stop"])
     text = f"Stopped at {n} of {most} layouts: {why}"
     if again:
@@ -308,7 +308,7 @@ def review_view(live: AlongLive, answer: Optional[dict]) -> dict:
     marked :data:`LOST_HERE`."""
     n_moves = len(live.game.stack)
     # a stage stopped by a limit (and not tried again): said, never drawn as still coming
-    stop = answer.get("stop") if answer and not _again(live, answer) else None
+    stop = answer.get("stop") if answer and not asked_again(live, answer) else None
     if answer is None or not answer.get("samples") or "wins" not in answer \
             or not isinstance(answer["wins"], list):
         return {"kind": "pending" if not stop else "unknown", "samples": 0, "moves": [],

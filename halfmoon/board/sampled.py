@@ -58,7 +58,7 @@ from halfmoon.game.engine import Position
 from halfmoon.game.moves import Move
 
 from .along import AlongLive
-from .along_view import ALONG_BUDGET, ALONG_STAGES, _again, keep_answer, position_key
+from .along_view import ALONG_BUDGET, ALONG_STAGES, asked_again, keep_answer, position_key
 from .pool import Job
 
 SIZE = ALONG_STAGES[-1]  # layouts kept
@@ -204,7 +204,7 @@ class Sample:
         moves = [str(m) for m in game.legal_moves]
         key = position_key(live)
         have = answers.get(key)
-        if have and have.get("stop") and not _again(live, have):
+        if have and have.get("stop") and not asked_again(live, have):
             return []  # stopped by a limit, tried again as often as the board tries
         self.publish(live, answers)
         table = self.table(here)

@@ -345,7 +345,32 @@ def _state(live: LiveGame) -> dict:
             "settings": {"move_errors": settings.move_errors,
                          "placement_assistance": settings.placement_assistance},
             "analysed": _position_out(live.analysed), "fair_for": _position_out(live.fair_for),
-            "elapsed": round(live.game.elapsed(), 3)}
+            "elapsed": round(live.game.elapsed(), 3), **_along_out(live)}
+
+
+def _along_out(live: LiveGame) -> dict:
+    """What a game from the app has learnt of the positions along its moves now: the
+    share shown of each (where a dead end offers to undo to) and the times its stopped
+    stages were asked again, each by its number of moves (the positions off the current
+    moves, undone, are not kept: a bounded row)."""
+    if not isinstance(live, AlongLive):
+        return {}
+    moves = tuple(str(m) for m in live.game.stack)
+    fixes = len(live.along.corrections)
+    return {"shown": [[len(k), c, share, told] for (k, c), (share, told) in live.shown.items()
+                      if c == fixes and moves[:len(k)] == k],
+            "again": [[len(k), c, n] for (k, c), n in live.again.items()
+                      if c == fixes and moves[:len(k)] == k]}
+
+
+def _along_in(live: AlongLive, kept: dict) -> None:
+    moves = tuple(str(m) for m in live.game.stack)
+    for n, c, share, told in kept.get("shown", []):
+        if 0 <= int(n) <= len(moves):
+            live.shown[(moves[:int(n)], int(c))] = (float(share), int(told))
+    for n, c, times in kept.get("again", []):
+        if 0 <= int(n) <= len(moves):
+            live.again[(moves[:int(n)], int(c))] = int(times)
 
 
 def _position_out(position: Optional[Position]) -> Optional[list]:
@@ -378,6 +403,8 @@ def rebuild(game_id: str, kind: str, start: str, log: str, state: str, created: 
         live.game.tap(source)
     live.version = int(kept["version"])
     live.analysed, live.fair_for = _position_in(kept["analysed"]), _position_in(kept["fair_for"])
+    if isinstance(live, AlongLive):
+        _along_in(live, kept)
     if "elapsed" in kept:  # the clock goes on from where it stood, the board's stop not counted
         live.game._started = live.game.clock() - max(0.0, float(kept["elapsed"]))
     elif now is not None:  # a file written before clocks were kept: from the game's start

@@ -237,3 +237,27 @@ def test_an_empty_file_is_taken_as_a_new_one_and_said(tmp_path):
     saved = SavedGames(path, board="http://127.0.0.1:8123/")
     assert saved.new == "empty" and len(saved) == 0
     saved.close()
+
+
+def test_a_game_from_the_app_keeps_the_shares_shown_and_the_stages_asked_again(tmp_path):
+    """Where a dead end offers to undo to (the last position shown winnable) and how often a
+    stopped stage was asked again outlive the board, for the positions along the moves
+    made; a position of moves undone is not kept."""
+    live = AlongLive("a2", AlongGame(shown(DEAL)))
+    live.shown[((), 0)] = (0.97, 0)
+    play(live, "P3+R7+R8")
+    tell(live, DEAL)
+    first = live.here()
+    live.shown[first] = (0.5, 1)
+    live.again[first] = 2
+    play(live, "P4+P7")
+    tell(live, DEAL)
+    undone = live.here()
+    live.shown[undone] = (0.25, 2)
+    live.undo()
+    saved = SavedGames(tmp_path / "games.sqlite3")
+    saved.save(live)
+    back = saved.load("a2")
+    assert back.here() == live.here() == first
+    assert back.shown == {((), 0): (0.97, 0), first: (0.5, 1)} and undone in live.shown
+    assert back.again == {first: 2}
