@@ -20,7 +20,9 @@ layout (:func:`halfmoon.board.along_jobs.walk_job`).  So:
   afresh from that same set.  Each slot is uniform and independent again, whichever way it
   went: rejection sampling, with a swap that leaves the ranks (all the solver sees) where
   they were, so the kept verdicts still hold;
-- a correction (a card entered wrongly) draws every layout again.
+- a correction (a card entered wrongly) draws every layout again; the jobs planned before
+  it are other jobs than those after it (a job sent after it anyway solves each layout's own
+  moves) and their answers are dropped (:attr:`Sample.epoch`).
 
 The statistics are those of :func:`solver.fair_hint`, computed here from the table of
 slots (:func:`answer_of`): a move's share, the position's (some move's child won), each
@@ -93,6 +95,9 @@ class Sample:
         # only ones solved beyond them (None: too many to leave any out, every move)
         self.contenders: dict[Position, Optional[tuple]] = {}
         self.kept = self.drawn = 0  # slots kept and drawn again by the last card told
+        # corrections met (each draws every slot again): a job planned before one is not
+        # the same job after it, and its answer is dropped
+        self.epoch = 0
         self.failed: set[Position] = set()  # positions pondered whose job failed: not again
         self._draw(range(size), self._facts(along))
 
@@ -137,6 +142,7 @@ class Sample:
         if tuple(along.reserve) != self.reserve or any(
                 facts.get(p) != c for p, c in self.facts.items()):  # a correction
             self.reserve = tuple(along.reserve)
+            self.epoch += 1
             self.tables.clear()
             self.moves.clear()
             self.contenders.clear()
@@ -229,8 +235,8 @@ class Sample:
         here = live.game.position
         seed = zlib.crc32(layout.encode())
         work = ("moves", layout, seed, ALONG_BUDGET, [list(p) for p in known])
-        return Job(("sample", game_id, id(self), here, "moves"), work,
-                   ("sample", game_id, here, "moves"))
+        return Job(("sample", game_id, id(self), self.epoch, here, "moves"), work,
+                   ("sample", game_id, here, "moves", self.epoch))
 
     def _walks(self, game_id: str, at: Position, slots, moves: Optional[list],
                only: Optional[tuple] = None, ahead: bool = False) -> list[Job]:
@@ -248,17 +254,22 @@ class Sample:
         out = []
         for part in map(tuple, blocks.values()):
             holder: list = []
-            out.append(Job(("sample", game_id, id(self), at, part),
+            out.append(Job(("sample", game_id, id(self), self.epoch, at, part),
                            self._work(at, part, moves, holder, only),
-                           ("sample", game_id, at, holder)))
+                           ("sample", game_id, at, holder, self.epoch)))
         return out
 
     def _work(self, at: Position, part: tuple, moves: Optional[list], holder: list,
               only: Optional[tuple]):
+        epoch = self.epoch
+
         def work() -> tuple:  # made when sent: the slots' draws as they are then
             with self.lock:
                 holder[:] = [(s, self.gen[s]) for s in part]
                 layouts = [self.position_cards(s, at) for s in part]
+                fresh = self.epoch == epoch
+            if not fresh:  # cards corrected since the plan: each layout's own moves, all
+                return ("walk", layouts, None, ALONG_BUDGET)
             if only is None:
                 return ("walk", layouts, moves, ALONG_BUDGET)
             return ("walk", layouts, moves, ALONG_BUDGET, list(only))
@@ -316,7 +327,8 @@ class Sample:
         keep_answer(answers, key, answer_of(table[:stages[-1]], moves, fair, tuned,
                                             self.contenders.get(here)))
 
-    def answered(self, live: AlongLive, answers: dict, at: Position, what, answer: dict) -> bool:
+    def answered(self, live: AlongLive, answers: dict, at: Position, what, answer: dict,
+                 epoch: Optional[int] = None) -> bool:
         """A job's answer on position ``at``: ``what`` is ``"moves"`` or the slots it
         solved.  A job that failed or overran its time stops the stages of the position on
         the board there (:func:`~halfmoon.board.along_view.keep_answer` keeps why), and a
@@ -324,6 +336,8 @@ class Sample:
         (else the jobs still waiting are the plan): a failure, an answer dropped, or on the
         position on the board its fair player's move, its first :data:`FULL` layouts
         solved (then its contenders) or all of them (then the look ahead)."""
+        if epoch is not None and epoch != self.epoch:
+            return True  # planned before a correction: about cards no longer told so
         ok = ("fair" in answer) if what == "moves" else ("verdicts" in answer)
         if not ok:
             if at != live.game.position or live.along.waiting:

@@ -318,13 +318,13 @@ class Board:
             return sample.jobs(live, self.along, live.id)
 
     def _sample_answered(self, job: Job, answer: dict) -> None:
-        _, game_id, at, what = job.context
+        _, game_id, at, what, *epoch = job.context
         with self._lock:
             sample, live = self.samples.get(game_id), self.store.get(game_id)
             if sample is None or not isinstance(live, AlongLive):
                 return
             with sample.lock:  # the pool's list is replaced only when the plan changes
-                again = sample.answered(live, self.along, at, what, answer)
+                again = sample.answered(live, self.along, at, what, answer, *epoch)
             self._stale.add(game_id)
             if again or not self.pool.waiting():
                 self._replan()

@@ -304,3 +304,33 @@ def test_the_look_ahead_takes_the_recommended_move_first(monkeypatch):
         sample.moves[here] = (fair, moves[0])
         jobs = sample._ponder("g", live, table, moves)
         assert {job.context[2] for job in jobs} == {sampled._after(here, Move.parse(fair))}
+
+
+def test_a_job_planned_before_a_correction_is_not_an_answer_after_it():
+    """A card corrected draws every layout again: the jobs planned before it are other jobs
+    than those after it, one of them sent after it still makes sense (each layout's own
+    moves) and the answers of all of them are dropped, never a stop of the position."""
+    from halfmoon.board.jobs import run_job
+
+    pool = FakePool()
+    board = Board(pool)
+    live = board.new_along(shown_text(Deal.from_number(26)))
+    planned, done = pool.wants[board]
+    planned = list(planned)
+    walks = [j for j in planned if j.context[3] != "moves"]
+    fair = next(j for j in planned if j.context[3] == "moves")
+    early = walks[0].message()  # sent before the correction
+    top = live.along.known[0][-1]
+    other = next(c for c in live.along.possible() if Card.parse(c).rank != top.rank)
+    board.correct(live.id, "P1", other)
+    assert not {j.key for j in pool.jobs(board)} & {j.key for j in planned}
+    late = walks[1].message()  # sent after it, by a pool that still held it
+    assert late[0] == "walk" and late[2] is None and len(late) == 4
+    for job, message in ((walks[0], early), (fair, fair.message()), (walks[1], late)):
+        answer = run_job(message)
+        assert "error" not in answer, answer
+        done(job, answer)
+    sample = board.samples[live.id]
+    assert not sample.moves and all(v is None for v in sample.table(live.game.position))
+    fair_view = board.opinion(live.id)["fair"]
+    assert fair_view["stopped"] is None and fair_view["kind"] != "unknown"
