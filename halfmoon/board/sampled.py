@@ -235,7 +235,7 @@ class Sample:
         here = live.game.position
         seed = zlib.crc32(layout.encode())
         work = ("moves", layout, seed, ALONG_BUDGET, [list(p) for p in known])
-        return Job(("sample", game_id, id(self), self.epoch, here, "moves"), work,
+        return Job(("sample", game_id, id(self), here, "moves", self.epoch), work,
                    ("sample", game_id, here, "moves", self.epoch))
 
     def _walks(self, game_id: str, at: Position, slots, moves: Optional[list],
@@ -254,7 +254,7 @@ class Sample:
         out = []
         for part in map(tuple, blocks.values()):
             holder: list = []
-            out.append(Job(("sample", game_id, id(self), self.epoch, at, part),
+            out.append(Job(("sample", game_id, id(self), at, part, self.epoch),
                            self._work(at, part, moves, holder, only),
                            ("sample", game_id, at, holder, self.epoch)))
         return out
