@@ -55,29 +55,21 @@ def main(argv=None) -> int:
 
     warm_up(WALK_GROUPS, out=None)
     inside = [0.0, 0]  # seconds in the kernels, their calls
-    kernel_of = search.search_kernel
+    kernel_of, grouping = search.search_kernel, search.grouping_run
 
-    def timed_kernel(flags):
-        kernel = kernel_of(flags)
-
+    def timed(fn, calls: int):
+        """``fn`` with its seconds added to ``inside`` (and ``calls`` to its count)."""
         def run(*a):
             t = time.perf_counter()
             try:
-                return kernel(*a)
+                return fn(*a)
             finally:
                 inside[0] += time.perf_counter() - t
-                inside[1] += 1
+                inside[1] += calls
         return run
 
-    grouping = search.grouping_run
-
-    def timed_grouping(*a):
-        t = time.perf_counter()
-        try:
-            return grouping(*a)
-        finally:
-            inside[0] += time.perf_counter() - t
-    search.search_kernel, search.grouping_run = timed_kernel, timed_grouping
+    search.search_kernel = lambda flags: timed(kernel_of(flags), 1)
+    search.grouping_run = timed(grouping, 0)
     again = [0]  # the walk left the layout's position unsettled
     walk_of = solver.walk_games
 
