@@ -9,9 +9,13 @@ Each trial runs one command (``solve`` of a hard deal, ``analyse``, ``batch``, `
 a terminal, and ``--busy`` processes spinning beside it; after a delay drawn log-uniformly
 from ``--window`` (its top cut to about the command's own length here, ``CAPS``, so that most
 signals land while it runs) it sends SIGINT, SIGTERM or SIGKILL to the whole process group,
-as a terminal's Ctrl-C does, and judges what follows.  Trial ``i`` takes the commands in
-turn, then the signals (command ``i mod C``, signal ``(i div C) mod S``), and its delay from
-the seed and ``i``: a seed names the whole sequence, and ``--resume`` goes on with a file.
+as a terminal's Ctrl-C does, and judges what follows.  A SIGINT goes no earlier than the
+moment the command holds Ctrl-C (its SIGINT blocked, as ``halfmoon`` does first thing while
+it loads; ``held_after`` in the record): before it the interpreter itself is starting, and
+Python answers a Ctrl-C there with its own traceback whatever the program does.  Trial ``i``
+takes the commands in turn, then the signals (command ``i mod C``, signal ``(i div C) mod S``),
+and its delay from the seed and ``i``: a seed names the whole sequence, and ``--resume`` goes
+on with a file.
 
 Each failure kind is counted per command and signal:
 
@@ -76,6 +80,7 @@ CAPS = {"solve": 1.8, "analyse": 5, "batch": 8, "bench": 6, "findings": 6, "play
 HARD = "4469536381"  # a hard loss: seconds of search
 EXIT_WAIT = 10.0  # seconds the command has to exit after the signal
 LEFT_WAIT = 2.0  # seconds its processes have to be gone after it exited
+HOLD_WAIT = 3.0  # seconds a command has to hold Ctrl-C (SIGINT blocked) after its start
 MARK = "HALFMOON_FAULT_TRIAL"
 # a busy loop: quiet on Ctrl-C, and gone with the script even if it is killed alone
 BUSY = ("import os, signal, sys\nsignal.signal(signal.SIGINT, signal.SIG_DFL)\n"
@@ -174,6 +179,25 @@ def sigint_ignored(pid: int) -> bool:
     except OSError:
         pass
     return False
+
+
+def took_ctrl_c(proc: subprocess.Popen, seconds: float = HOLD_WAIT) -> float | None:
+    """Wait until the command holds Ctrl-C: its SIGINT blocked, as ``halfmoon`` does first
+    thing while it loads (read from /proc every millisecond).  Until then the interpreter is
+    starting (its site, before any line of the program): Python answers a Ctrl-C there with
+    its own traceback, no program's choice.  The seconds it took; None if the command exited
+    first or was not seen holding it within ``seconds`` (then the SIGINT goes as drawn)."""
+    t0 = time.monotonic()
+    bit = 1 << (signal.SIGINT - 1)
+    while time.monotonic() < t0 + seconds and proc.poll() is None:
+        try:
+            for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+                if line.startswith("SigBlk:") and int(line.split()[1], 16) & bit:
+                    return time.monotonic() - t0
+        except OSError:
+            return None
+        time.sleep(0.001)
+    return None
 
 
 def stop_group(proc: subprocess.Popen, mark: str, sig=signal.SIGINT, seconds=10.0) -> None:
@@ -423,6 +447,9 @@ def _trial(i: int, cfg: argparse.Namespace, census: Path, mark: str) -> dict:
     proc, out = launch(cfg.halfmoon, argv, mark, work)
     t0 = time.monotonic()
     record["sigint_ignored"] = sigint_ignored(proc.pid)
+    if name == "INT":
+        took = took_ctrl_c(proc)
+        record["held_after"] = None if took is None else round(took, 4)
     player = None
     if command == "play":
         player = Player(out, random.Random(f"{cfg.seed}:{i}:moves"))

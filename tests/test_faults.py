@@ -46,8 +46,32 @@ def test_ctrl_c_to_every_command_is_one_line_and_130_with_nothing_left(tmp_path)
     assert {r["command"] for r in records} == {"solve", "analyse", "batch", "bench", "findings",
                                                "players", "play"}
     assert not any(r["sigint_ignored"] for r in records)  # Ctrl-C as on a terminal
+    # every command held Ctrl-C while it loaded: the SIGINT met the program, not Python's start
+    assert all(r["held_after"] is not None for r in records if r["sent"]), records
     assert _failures(records) == [], run.stdout
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_script_waits_for_a_command_to_hold_ctrl_c():
+    faults = _faults()
+    holds = ("import signal, time; time.sleep(0.3); "
+             "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}); time.sleep(5)")
+    proc = subprocess.Popen([sys.executable, "-c", holds])
+    try:
+        took = faults.took_ctrl_c(proc, seconds=4.0)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert took is not None and 0.3 <= took < 4.0
+    never = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    try:
+        assert faults.took_ctrl_c(never, seconds=0.5) is None  # the SIGINT then goes as drawn
+    finally:
+        never.kill()
+        never.wait()
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    assert faults.took_ctrl_c(gone) is None
 
 
 def test_a_kill_of_the_batch_or_the_board_loses_nothing(tmp_path):
