@@ -28,7 +28,7 @@ from .figures import BLOCK, differing, part_figures, ratio
 from .lanes import Lane, Row, can_pin, usable_cores
 from .machine import Watch, describe, solver_digest
 from .run import ROOT, SCHEMA, Progress, suite_workers
-from .suites import part_numbers, set_version
+from .suites import part_about, part_numbers, set_version, suite_seed
 
 EXPORTED = ("solver", "halfmoon")  # what a revision's workers import
 
@@ -103,15 +103,17 @@ def checkout(rev: str, root: Path = ROOT, home: Optional[Path] = None
 
 
 def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget: int,
-                         progress: Optional[TextIO] = sys.stderr,
-                         command: str = "") -> tuple[dict, dict]:
+                         progress: Optional[TextIO] = sys.stderr, command: str = "",
+                         seed: Optional[int] = None) -> tuple[dict, dict]:
     """The suite's solver parts (the random deals, the hard set), this version and
     revision ``rev`` in turn on each block: both sides' figures, the ratio of their times
-    with its interval, and the deals whose verdicts differ."""
+    with its interval, and the deals whose verdicts differ.  ``seed`` draws the standard
+    suite's random deals (:func:`halfmoon.bench.suites.suite_seed`)."""
     spec, n = suite_workers(suite, workers)
+    seed = suite_seed(suite, seed)
     with checkout(rev, repository()) as (commit, home, cache):
         return _against(spec, n, rev, commit, home, cache, budget, Progress(progress),
-                        command)
+                        command, seed)
 
 
 def repository() -> Path:
@@ -121,7 +123,7 @@ def repository() -> Path:
 
 
 def _against(spec, n: int, rev: str, commit: str, home: Path, cache: Path, budget: int,
-             p: Progress, command: str) -> tuple[dict, dict]:
+             p: Progress, command: str, seed: Optional[int] = None) -> tuple[dict, dict]:
     suite = spec.name
     cores = usable_cores()
     machine = describe(ROOT)
@@ -144,12 +146,13 @@ def _against(spec, n: int, rev: str, commit: str, home: Path, cache: Path, budge
         for part in spec.parts:
             if part.engine != "solver" or part.name == "workers":
                 continue
-            numbers = part_numbers(part.name, suite)
-            p.say(f"{part.name}: {part.about}, each block by both versions …")
+            numbers = part_numbers(part.name, suite, seed)
+            about = part_about(part, seed)
+            p.say(f"{part.name}: {about}, each block by both versions …")
             base_rows, new_rows, walls = _alternate(pairs, numbers, budget, p, part.name)
             rows_of[part.name] = {"base": base_rows, "this": new_rows}
             differ = differing(new_rows, base_rows)
-            fig = {"about": part.about,
+            fig = {"about": about,
                    "base": part_figures(base_rows, walls[0], n),
                    "this": part_figures(new_rows, walls[1], n),
                    "speedup": ratio([r.whole for r in base_rows], [r.whole for r in new_rows]),
@@ -176,6 +179,8 @@ def _against(spec, n: int, rev: str, commit: str, home: Path, cache: Path, budge
         "machine": machine, "sets": {name: set_version(name) for name in ("quick", "hard")},
         **watch.as_dict(len(cores)), "parts": parts,
     }
+    if seed is not None:
+        result["seed"] = seed
     return result, rows_of
 
 

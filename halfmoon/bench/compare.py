@@ -27,6 +27,7 @@ from typing import Optional
 
 from .errors import BenchError
 from .figures import _r, differing, rate_interval
+from .suites import STANDARD_SEED
 
 
 def sides_of(result: dict, rows: Optional[dict], part: str) -> Optional[dict]:
@@ -92,6 +93,10 @@ def compare_results(a: dict, b: dict, a_rows: Optional[dict] = None,
     if a.get("budget") != b.get("budget"):
         notes.append(f"budgets differ ({a.get('budget'):,} and {b.get('budget'):,} positions "
                      "a deal)")
+    seeds = [_seed(r) for r in (a, b)]
+    if seeds[0] != seeds[1]:
+        notes.append(f"the random deals differ (seeds {seeds[0]} and {seeds[1]}): the ratio "
+                     "holds the deals' difference as well as the solvers'")
     ma, mb = a.get("machine", {}), b.get("machine", {})
     if (ma.get("cpu"), ma.get("cores")) != (mb.get("cpu"), mb.get("cores")):
         notes.append(f"measured on different machines ({ma.get('cpu')}, {ma.get('cores')} "
@@ -178,6 +183,14 @@ def compare_lines(c: dict) -> list[str]:
                          f"{u['verdict']}; {b['cpu_rate']:,.1f} against {a['cpu_rate']:,.1f}")
     lines += [f"note: {n}" for n in c["notes"]]
     return lines
+
+
+def _seed(r: dict) -> Optional[int]:
+    """The seed of a result's random deals (a standard result saved before it was recorded
+    is of the default seed)."""
+    if r.get("suite") != "standard":
+        return None
+    return r.get("seed", STANDARD_SEED)
 
 
 def _span(s: dict) -> str:

@@ -19,9 +19,11 @@ from .suites import (
     PLAIN_BUDGET,
     SUITES,
     Suite,
+    part_about,
     part_numbers,
     scaling_steps,
     set_version,
+    suite_seed,
     warmup_numbers,
 )
 
@@ -108,7 +110,8 @@ def suite_rounds(suite: str, rounds: Optional[int]) -> int:
 def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
               progress: Optional[TextIO] = sys.stderr, command: str = "",
               rounds: Optional[int] = None,
-              revision: Optional[tuple[str, str, Path, Path]] = None) -> tuple[dict, dict]:
+              revision: Optional[tuple[str, str, Path, Path]] = None,
+              seed: Optional[int] = None) -> tuple[dict, dict]:
     """Run suite ``suite`` on ``workers`` worker processes (default: every usable core; the
     quick suite one, pinned), each first warmed up on deals not counted, the solver's parts
     ``rounds`` times over (default: the suite's): the result (a dict, as bench.json) and each
@@ -116,9 +119,11 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
 
     With ``revision`` (its name, commit, exported folder and numba cache: see
     :func:`halfmoon.bench.against.checkout`), the workers run that revision's solver, and the
-    result is of it: its solver version, commit and digest."""
+    result is of it: its solver version, commit and digest.  ``seed`` draws the standard
+    suite's random deals (:func:`halfmoon.bench.suites.suite_seed`)."""
     spec, n = suite_workers(suite, workers)
     n_rounds = suite_rounds(suite, rounds)
+    seed = suite_seed(suite, seed)
     p = Progress(progress)
     cores = usable_cores()
     machine = describe(ROOT)
@@ -147,8 +152,8 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
         warmup = {"deals": len(warm), "seconds": round(time.perf_counter() - t_warm, 3)}
         watch.start()
         for part in spec.parts:
-            numbers = part_numbers(part.name, suite)
-            p.say(f"{part.name}: {part.about} …")
+            numbers = part_numbers(part.name, suite, seed)
+            p.say(f"{part.name}: {part_about(part, seed)} …")
             if part.name == "workers":
                 parts[part.name] = _scaling(lanes, numbers, budget, p)
             elif part.engine == "difficulty":
@@ -176,7 +181,7 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
                              else f"{CPSAT_LIMIT:.0f} s")
                     parts[part.name] = _baseline(part.name, rows, wall, len(lanes),
                                                  solver_rows, limit)
-            parts[part.name].update({"about": part.about, "engine": part.engine})
+            parts[part.name].update({"about": part_about(part, seed), "engine": part.engine})
             if part.name not in all_rounds or n_rounds == 1:
                 watch.mark(part.name)
             p.say(_line(part.name, parts[part.name]))
@@ -212,6 +217,8 @@ def run_suite(suite: str, *, workers: Optional[int] = None, budget: int,
         **watch.as_dict(len(cores)),
         "parts": parts,
     }
+    if seed is not None:
+        result["seed"] = seed
     if revision is not None:
         result["revision"] = revision[0]
     if all_rounds:

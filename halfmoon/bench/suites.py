@@ -3,10 +3,11 @@
 - ``quick`` (about a minute once compiled): the quick set, 10,000 uniformly random deals of
   the whole code space, on one worker pinned to one core, three rounds.
 - ``standard`` (under half an hour on two cores): 100,000 random deals (seed
-  :data:`STANDARD_SEED`) on every core, the hard set, the baselines on a part of the random
-  deals (the plain memoized search on :data:`PLAIN_DEALS`, CP-SAT on :data:`CPSAT_DEALS`,
-  with the solver's times on the same deals), and the first :data:`SCALING_DEALS` of the
-  random deals on 1, 2, 4… workers up to every core.
+  :data:`STANDARD_SEED`, or one's own: ``--seed``) on every core, the hard set, the
+  baselines on a part of the random deals (the plain memoized search on
+  :data:`PLAIN_DEALS`, CP-SAT on :data:`CPSAT_DEALS`, with the solver's times on the same
+  deals), and the first :data:`SCALING_DEALS` of the random deals on 1, 2, 4… workers up to
+  every core.
 - ``tail``: the hard set on every core, three rounds.
 - ``difficulty``: what a deal's predicted difficulty costs beside its solve
   (:mod:`halfmoon.bench.difficulty`), on the first :data:`DIFFICULTY_DEALS` deals of the
@@ -110,7 +111,7 @@ SUITES = {
                    "about 1 minute once compiled", rounds=3),
     "standard": Suite(
         "standard", f"{STANDARD_DEALS:,} random deals, the hard set, baselines and 1..N workers",
-        (Part("random", f"{STANDARD_DEALS:,} random deals (seed {STANDARD_SEED})"),
+        (Part("random", f"{STANDARD_DEALS:,} random deals (seed {{seed}})"),
          Part("hard", "the hard set: 500 deals"),
          Part("plain", f"the plain memoized search on the first {PLAIN_DEALS:,} random deals "
                        f"(at most {PLAIN_BUDGET:,} positions a deal)", engine="plain"),
@@ -128,15 +129,37 @@ SUITES = {
 }
 
 
-def part_numbers(part: str, suite: str) -> list[int]:
-    """The deal numbers a part of a suite solves, in order."""
+def suite_seed(suite: str, seed: Optional[int]) -> Optional[int]:
+    """The seed of a suite's random deals: the standard suite's ``seed``, by default
+    :data:`STANDARD_SEED` (another draws as many other deals of the whole code space, the way
+    to check a claim on deals it was not tuned on); None for a suite of published sets."""
+    if suite != "standard":
+        if seed is not None:
+            raise BenchError(f"--seed draws the standard suite's random deals: the {suite} "
+                             "suite solves a published set")
+        return None
+    if seed is None:
+        return STANDARD_SEED
+    if seed < 0:
+        raise BenchError(f"--seed must be 0 or more, got {seed}")
+    return seed
+
+
+def part_about(part: Part, seed: Optional[int]) -> str:
+    """What a part solves, in words, with its suite's seed."""
+    return part.about.replace("{seed}", str(STANDARD_SEED if seed is None else seed))
+
+
+def part_numbers(part: str, suite: str, seed: Optional[int] = None) -> list[int]:
+    """The deal numbers a part of a suite solves, in order (the standard suite's drawn from
+    ``seed``, by default :data:`STANDARD_SEED`)."""
     if part == "random" and suite == "quick":
         return [r.number for r in deal_set("quick")]
     if part == "hard":
         return [r.number for r in deal_set("hard")]
     if part == "difficulty":
         return [r.number for r in deal_set("quick")][:DIFFICULTY_DEALS]
-    standard = random_numbers(STANDARD_DEALS, STANDARD_SEED)
+    standard = random_numbers(STANDARD_DEALS, STANDARD_SEED if seed is None else seed)
     return {"random": standard, "plain": standard[:PLAIN_DEALS],
             "cpsat": standard[:CPSAT_DEALS], "workers": standard[:SCALING_DEALS]}[part]
 

@@ -21,8 +21,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.export:
         return _export(args)
-    if args.suite == "advice" or args.deals is not None or args.think is not None:
+    if args.suite == "advice" or any(getattr(args, name) is not None
+                                     for name in ("deals", "think", "max_moves")):
         return _advice(args)
+    from halfmoon.bench.suites import suite_seed
+
+    seed = suite_seed(args.suite, args.seed)  # a seed the suite has no use for: refused
     if args.workers is not None and args.workers < 1:
         raise _UsageError(f"--workers must be at least 1, got {args.workers}")
     if args.rounds is not None and args.rounds < 1:
@@ -49,15 +53,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     progress = None if args.quiet else sys.stderr
     if args.against and saved is None:
         result, rows = run_against(args.suite, args.against, workers=args.workers,
-                                   budget=budget, progress=progress, command=command)
+                                   budget=budget, progress=progress, command=command,
+                                   seed=seed)
     elif args.revision:
         with checkout(args.revision, repository()) as (commit, home, cache):
             result, rows = run_suite(args.suite, workers=args.workers, budget=budget,
                                      progress=progress, command=command, rounds=args.rounds,
-                                     revision=(args.revision, commit, home, cache))
+                                     revision=(args.revision, commit, home, cache), seed=seed)
     else:
         result, rows = run_suite(args.suite, workers=args.workers, budget=budget,
-                                 progress=progress, command=command, rounds=args.rounds)
+                                 progress=progress, command=command, rounds=args.rounds,
+                                 seed=seed)
         if saved is not None:
             result["versus_saved"] = compare_saved(result, rows, saved[0], saved[1],
                                                    args.against)
@@ -122,7 +128,7 @@ def _advice(args: argparse.Namespace) -> int:
     from halfmoon.bench.against import checkout, repository
 
     if args.suite != "advice":
-        raise _UsageError("--deals, --think, --seed and --max-moves are the advice suite's: "
+        raise _UsageError("--deals, --think and --max-moves are the advice suite's: "
                           "add --suite advice")
     for name in ("rounds", "workers", "budget"):
         if getattr(args, name) is not None:
@@ -177,7 +183,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def add_bench(p: argparse.ArgumentParser):
-    from halfmoon.bench.suites import SUITES
+    from halfmoon.bench.suites import STANDARD_SEED, SUITES
 
     p.epilog = ("Suites: " + "; ".join(f"{s.name}: {s.about} ({s.minutes} on two cores)"
                                       for s in SUITES.values())
@@ -191,7 +197,9 @@ def add_bench(p: argparse.ArgumentParser):
     p.add_argument("--think", type=float, metavar="S",
                    help="(advice only) seconds the player thinks before each move (default 1)")
     p.add_argument("--seed", type=int, metavar="N",
-                   help="(advice only) the random deals' seed (default 65)")
+                   help="(standard and advice) the random deals' seed (default: standard "
+                        f"{STANDARD_SEED}, advice 65): another draws as many other deals, "
+                        "the way to check a claim on deals it was not tuned on")
     p.add_argument("--max-moves", type=int, metavar="N",
                    help="(advice only) moves a deal at most, undone ones too (default 60)")
     p.add_argument("--out", metavar="DIR",

@@ -81,6 +81,26 @@ def test_the_two_sides_take_each_block_in_turn_with_the_same_verdicts():
     assert walls[0] > 0 and walls[1] > 0
 
 
+def test_a_seed_draws_both_sides_deals_and_is_recorded(monkeypatch):
+    import halfmoon.bench.against as against
+    from halfmoon.bench.suites import SUITES
+
+    asked = []
+
+    def part_numbers(part, suite, seed=None):
+        asked.append((part, seed))
+        return list(range(50, 62))
+
+    monkeypatch.setattr(against, "part_numbers", part_numbers)
+    monkeypatch.setattr(against, "Lane", lambda core, *revision: Lane(core))  # both this one
+    result, rows = against._against(SUITES["standard"], 1, "HEAD", "0" * 40, against.ROOT,
+                                    None, solver.DEFAULT_BUDGET, Progress(None), "cmd", 7)
+    assert asked == [("random", 7), ("hard", 7)] and result["seed"] == 7
+    assert result["parts"]["random"]["about"] == "100,000 random deals (seed 7)"
+    assert [r.number for r in rows["random"]["base"]] == list(range(50, 62))
+    assert result["parts"]["random"]["verdicts_differ"] == []
+
+
 def test_a_saved_result_compares_rate_by_rate_and_deal_by_deal(tmp_path):
     from bench_helpers import rows as make_rows
 

@@ -14,6 +14,7 @@ from halfmoon.bench.compare import compare_results
 from halfmoon.bench.errors import BenchError
 from halfmoon.bench.figures import part_figures, rounds_figures
 from halfmoon.bench.output import write
+from halfmoon.bench.suites import STANDARD_SEED
 
 
 def measured(scale: float, drift=(1.0, 1.0, 1.0), reference=60.0, shares=(1.0, 1.0, 1.0)):
@@ -82,6 +83,18 @@ def test_other_suites_or_a_side_by_side_run_are_refused():
     b["suite"], b["against"] = "quick", {"revision": "HEAD~1"}
     with pytest.raises(BenchError, match="side-by-side run"):
         compare_results(a, b)
+
+
+def test_standard_results_of_other_seeds_are_compared_with_a_note():
+    a, _ = measured(1.0)
+    b, _ = measured(1.0)
+    a["suite"] = b["suite"] = "standard"
+    assert not any("seeds" in n for n in compare_results(a, b)["notes"])  # both the default
+    b["seed"] = 7
+    notes = compare_results(a, b)["notes"]
+    assert f"the random deals differ (seeds {STANDARD_SEED} and 7)" in " ".join(notes)
+    a["seed"] = 7
+    assert not any("seeds" in n for n in compare_results(a, b)["notes"])
 
 
 def test_a_saved_result_of_one_round_gives_its_interval_over_blocks(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 import halfmoon.bench.run as run
 import solver
 from halfmoon.bench.errors import BenchError
-from halfmoon.bench.suites import Part, Suite
+from halfmoon.bench.suites import STANDARD_SEED, Part, Suite
 
 
 @pytest.fixture
@@ -17,8 +17,14 @@ def small(monkeypatch):
     numbers = list(range(200, 260))
     cut = {"random": numbers, "hard": numbers[:20], "plain": numbers[:12],
            "cpsat": numbers[:2], "workers": numbers[:30]}
-    monkeypatch.setattr(run, "part_numbers", lambda part, suite: cut[part])
-    return numbers
+    seeds = []
+
+    def part_numbers(part, suite, seed=None):
+        seeds.append((part, seed))
+        return cut[part]
+
+    monkeypatch.setattr(run, "part_numbers", part_numbers)
+    return seeds
 
 
 def test_the_standard_suite_gives_every_parts_figures(small):
@@ -39,6 +45,20 @@ def test_the_standard_suite_gives_every_parts_figures(small):
     assert set(result["reference_ns"]) == {"before", "random", "hard", "plain", "cpsat",
                                            "workers", "after"}
     assert isinstance(result["busy"], bool) and result["machine"]["cores"] >= 1
+    # the default seed, said and recorded: the deals a result is of
+    assert result["seed"] == STANDARD_SEED and {s for _, s in small} == {STANDARD_SEED}
+    assert parts["random"]["about"] == f"100,000 random deals (seed {STANDARD_SEED})"
+
+
+def test_a_seed_of_ones_own_draws_the_standard_suites_deals(small):
+    result, _ = run.run_suite("standard", workers=1, budget=solver.DEFAULT_BUDGET,
+                              progress=None, seed=20261207)
+    assert {part for part, _ in small} == {"random", "hard", "plain", "cpsat", "workers"}
+    assert {s for _, s in small} == {20261207}  # every part of it drawn from the seed
+    assert result["seed"] == 20261207
+    assert result["parts"]["random"]["about"] == "100,000 random deals (seed 20261207)"
+    with pytest.raises(BenchError, match="the tail suite solves a published set"):
+        run.run_suite("tail", budget=1, progress=None, seed=3)
 
 
 def test_an_unknown_suite_or_no_worker_is_refused():

@@ -7,15 +7,18 @@ import pytest
 import solver
 from halfmoon.bench.errors import BenchError
 from halfmoon.bench.suites import (
+    SCALING_DEALS,
     STANDARD_DEALS,
+    STANDARD_SEED,
     SUITES,
     deal_set,
     part_numbers,
     scaling_steps,
     set_names,
     set_version,
+    suite_seed,
 )
-from halfmoon.game.codes import DEAL_COUNT, code_to_number
+from halfmoon.game.codes import DEAL_COUNT, code_to_number, random_numbers
 
 
 def test_the_sets_are_published_with_codes_that_name_their_numbers():
@@ -50,6 +53,23 @@ def test_each_suite_names_its_deals():
     assert len(part_numbers("random", "standard")) == STANDARD_DEALS
     assert part_numbers("plain", "standard") == part_numbers("random", "standard")[:2000]
     assert {p.name for p in SUITES["tail"].parts} == {"hard"}
+
+
+def test_a_seed_draws_other_deals_of_the_whole_code_space():
+    default = part_numbers("random", "standard")
+    assert default == random_numbers(STANDARD_DEALS, STANDARD_SEED)
+    mine = part_numbers("random", "standard", 20261207)
+    assert mine == random_numbers(STANDARD_DEALS, 20261207) and len(mine) == STANDARD_DEALS
+    assert len(set(mine) & set(default)) < 10  # 100,000 of 8 billion: nearly none shared
+    assert part_numbers("workers", "standard", 20261207) == mine[:SCALING_DEALS]
+    assert part_numbers("hard", "standard", 20261207) == part_numbers("hard", "tail")
+    assert suite_seed("standard", None) == STANDARD_SEED and suite_seed("standard", 0) == 0
+    assert suite_seed("quick", None) is None
+    for suite in ("quick", "tail", "difficulty"):
+        with pytest.raises(BenchError, match=f"the {suite} suite solves a published set"):
+            suite_seed(suite, 5)
+    with pytest.raises(BenchError, match="--seed must be 0 or more, got -1"):
+        suite_seed("standard", -1)
 
 
 def test_scaling_steps_double_up_to_every_core():

@@ -19,7 +19,8 @@ import solver
 
 @pytest.fixture
 def few_deals(monkeypatch):
-    monkeypatch.setattr(bench_run, "part_numbers", lambda part, suite: list(range(300, 340)))
+    monkeypatch.setattr(bench_run, "part_numbers",
+                        lambda part, suite, seed=None: list(range(300, 340)))
 
 
 def test_quick_prints_its_table_and_writes_its_files(capsys, tmp_path, few_deals):
@@ -82,6 +83,10 @@ def test_against_a_saved_result_gives_the_ratio(capsys, tmp_path, few_deals):
     (["--suite", "advice", "--think", "-1"], "--think must be 0 to 60 seconds"),
     (["--suite", "advice", "--rounds", "2"], "--rounds is not the advice suite's"),
     (["--think", "2"], "add --suite advice"),
+    (["--suite", "standard", "--max-moves", "9"], "add --suite advice"),
+    (["--suite", "quick", "--seed", "3"], "--seed draws the standard suite's random deals"),
+    (["--suite", "tail", "--seed", "3"], "the tail suite solves a published set"),
+    (["--suite", "standard", "--seed", "-1"], "--seed must be 0 or more"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment):
     assert_one_line_error(capsys, ["bench", *argv], fragment)
