@@ -134,6 +134,9 @@ def compare_results(a: dict, b: dict, a_rows: Optional[dict] = None,
             same = [r.number for r in mine] == [r.number for r in theirs]
             cell["same_deals"] = same
             cell["verdicts_differ"] = differing(mine, theirs)
+            if not same:  # the verdicts compared on the deals both solved, said with them
+                cell["deals_in_both"] = len({r.number for r in mine}
+                                            & {r.number for r in theirs})
         parts[part] = cell
     if not parts:
         raise BenchError(f"compare: {names[0]} and {names[1]} have no part with a rate in "
@@ -171,8 +174,7 @@ def compare_lines(c: dict) -> list[str]:
         lines.append(f"{part}: B {cell['ratio']:.3f}x A's speed [{cell['low']:.3f}, "
                      f"{cell['high']:.3f}] (95 %): {cell['verdict']}; "
                      f"{b['rate']:,.1f} against {a['rate']:,.1f} deals a second per core"
-                     + (f"; verdicts differ on {len(cell['verdicts_differ'])} deals"
-                        if "verdicts_differ" in cell else ""))
+                     + _verdicts(cell))
         lines.append(f"  the interval: {_span(b)} over {_span(a)}, widened by "
                      f"{cell['widened_by']:.3f}x for the machine between the runs ("
                      + _drift(cell, c["reference_ns"]) + ")")
@@ -183,6 +185,16 @@ def compare_lines(c: dict) -> list[str]:
                          f"{u['verdict']}; {b['cpu_rate']:,.1f} against {a['cpu_rate']:,.1f}")
     lines += [f"note: {n}" for n in c["notes"]]
     return lines
+
+
+def _verdicts(cell: dict) -> str:
+    if "verdicts_differ" not in cell:
+        return ""
+    k = len(cell["verdicts_differ"])
+    if "deals_in_both" in cell:
+        return (f"; other deals: verdicts differ on {k} of the {cell['deals_in_both']:,} "
+                "deals in both")
+    return f"; verdicts differ on {k} deals"
 
 
 def _seed(r: dict) -> Optional[int]:

@@ -97,6 +97,26 @@ def test_standard_results_of_other_seeds_are_compared_with_a_note():
     assert not any("seeds" in n for n in compare_results(a, b)["notes"])
 
 
+def test_the_verdicts_of_other_deals_are_compared_on_the_deals_in_both():
+    from dataclasses import replace
+
+    from halfmoon.bench.compare import compare_lines
+
+    a, a_rows = measured(1.0)
+    b, b_rows = measured(1.0)
+    shifted = [replace(r, number=r.number + 990) for r in b_rows["random"]]  # 10 in both
+    shifted[5] = replace(shifted[5], verdict="loss")  # deal 995: won in A, lost in B
+    c = compare_results(a, b, a_rows, {"random": shifted})
+    cell = c["parts"]["random"]
+    assert not cell["same_deals"] and cell["deals_in_both"] == 10
+    assert cell["verdicts_differ"] == [995]
+    assert "other deals: verdicts differ on 1 of the 10 deals in both" in "\n".join(
+        compare_lines(c))
+    same = compare_results(a, b, a_rows, b_rows)
+    assert "deals_in_both" not in same["parts"]["random"]
+    assert "; verdicts differ on 0 deals" in "\n".join(compare_lines(same))
+
+
 def test_a_saved_result_of_one_round_gives_its_interval_over_blocks(tmp_path):
     old = fake_result()  # schema 1: no rounds, its rows in deals.parquet
     many = rows(list(np.random.default_rng(2).exponential(0.002, 1000)))
