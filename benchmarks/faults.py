@@ -170,15 +170,21 @@ def launch(base: list[str], argv: list[str], mark: str, cwd: Path):
     return proc, Output(proc)
 
 
-def sigint_ignored(pid: int) -> bool:
-    """Whether the process started with SIGINT ignored (a trial would be misjudged)."""
+def sigint_in(pid: int, field: str) -> bool | None:
+    """Whether SIGINT is in the process's signal set ``field`` of /proc/PID/status
+    (``SigIgn``: ignored, ``SigBlk``: blocked); None once the process is gone."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("SigIgn:"):
+            if line.startswith(f"{field}:"):
                 return bool(int(line.split()[1], 16) & (1 << (signal.SIGINT - 1)))
     except OSError:
-        pass
+        return None
     return False
+
+
+def sigint_ignored(pid: int) -> bool:
+    """Whether the process started with SIGINT ignored (a trial would be misjudged)."""
+    return bool(sigint_in(pid, "SigIgn"))
 
 
 def took_ctrl_c(proc: subprocess.Popen, seconds: float = HOLD_WAIT) -> float | None:
@@ -188,14 +194,12 @@ def took_ctrl_c(proc: subprocess.Popen, seconds: float = HOLD_WAIT) -> float | N
     its own traceback, no program's choice.  The seconds it took; None if the command exited
     first or was not seen holding it within ``seconds`` (then the SIGINT goes as drawn)."""
     t0 = time.monotonic()
-    bit = 1 << (signal.SIGINT - 1)
     while time.monotonic() < t0 + seconds and proc.poll() is None:
-        try:
-            for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
-                if line.startswith("SigBlk:") and int(line.split()[1], 16) & bit:
-                    return time.monotonic() - t0
-        except OSError:
+        held = sigint_in(proc.pid, "SigBlk")
+        if held is None:
             return None
+        if held:
+            return time.monotonic() - t0
         time.sleep(0.001)
     return None
 
