@@ -256,11 +256,12 @@ def legal_moves(state: dict) -> list[list[str]]:
 
 
 class Board:
-    """A client of the board's API (loopback only, a short timeout)."""
+    """A client of the board's API (loopback only; ``timeout``: seconds an answer may
+    take)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = 5.0) -> None:
         host, port = re.match(r"http://([^/:]+):(\d+)/", url).groups()
-        self.conn = http.client.HTTPConnection(host, int(port), timeout=5)
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
 
     def call(self, method: str, path: str, body=None) -> tuple[int, dict]:
         data = None if body is None else json.dumps(body)
@@ -333,7 +334,9 @@ def board_kept(player: Player, base: list[str], argv: list[str], mark: str, cwd:
         first = out.wait_for(r"^Half Moon board at ", 60)
         if first is None:
             return {"lost": "the board did not start again", "output": out.texts()[-5:]}
-        board, wrong = Board(first.split()[4]), []
+        # as long as the start itself may take: a slow answer on a busy machine is not a
+        # game lost (none answered at all is)
+        board, wrong = Board(first.split()[4], timeout=60), []
         for game, (version, moves) in last.items():
             status, data = board.call("GET", f"/api/games/{game}")
             if status != 200:

@@ -157,3 +157,29 @@ class GameStore:
     def recent(self) -> Iterator[LiveGame]:
         """The live games, the most recently used first."""
         return reversed(list(self._games.values()))
+
+
+def played(deal: Deal, moves: tuple[Move, ...], settings: Settings) -> Game:
+    """A game of ``deal`` with ``moves`` played (each checked by the engine)."""
+    game = Game(deal, settings=settings)
+    for move in moves:
+        game.play(move)
+    return game
+
+
+class CardsLeft:
+    """The cards left after some moves of a deal, worked out when first asked for (a solve
+    job's cards: most jobs are dropped before they are sent)."""
+
+    __slots__ = ("deal", "moves", "_left")
+
+    def __init__(self, deal: Deal, moves: tuple[Move, ...]) -> None:
+        self.deal, self.moves, self._left = deal, moves, None
+
+    def __call__(self) -> Deal:
+        if self._left is None:
+            game = Game(self.deal)
+            for move in self.moves:
+                game.push(move)
+            self._left = game.remaining_deal()
+        return self._left

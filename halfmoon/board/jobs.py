@@ -11,6 +11,10 @@ between processes unchanged:
   layout text of :func:`halfmoon.research.fairplay.view_deal` (the hidden cards sorted:
   the process is never told where they lie); answer ``{"move", "samples", "moves"}``
   (:func:`halfmoon.research.fairplay.fair_hint`);
+- ``("level", number)``: the level of a whole deal beside its verdict (the difficulty
+  model of :mod:`halfmoon.batch.difficulty`, on the deal solved here); answer
+  ``{"level"}``: the level in words, or None with ``"why"`` where the model cannot be used
+  (:mod:`halfmoon.board.levels`);
 - ``("pick", kind, seed, budget, tries)``: a random deal that is ``"winnable"``, or
   ``"hard"`` (winnable, but lost by the greedy player); answer
   ``{"number", "code", "verdict", "moves", "nodes", "seconds", "tried"}`` or
@@ -52,6 +56,16 @@ def solve_job(layout: str, budget: int, why: bool = False) -> dict[str, Any]:
     return answer
 
 
+def level_job(number: int) -> dict[str, Any]:
+    from halfmoon.batch.difficulty import DifficultyModelError, estimate_numbers
+    from solver import solve
+
+    try:
+        return {"level": estimate_numbers([number], [solve(number).verdict])[0].words()}
+    except DifficultyModelError as exc:
+        return {"level": None, "why": str(exc)}
+
+
 def pick_job(kind: str, seed: int, budget: int, tries: int) -> dict[str, Any]:
     """Random deals from ``seed`` until one is of the ``kind`` asked, at most ``tries``."""
     if kind not in PICK_KINDS:
@@ -87,6 +101,8 @@ def run_job(job: tuple) -> dict[str, Any]:
             return solve_job(*args)
         if kind == "pick":
             return pick_job(*args)
+        if kind == "level":
+            return level_job(*args)
         if kind == "fair":
             return fair_job(*args)
         if kind == "along":  # a game played along with the app

@@ -33,8 +33,9 @@ from halfmoon.game.moves import Move
 from .along import AlongGame, AlongLive, read_cards
 from .along_view import along_jobs, along_opinion, along_state, keep_answer
 from .errors import BadRequest, Busy, GameNotFound, NotKept, StaleVersion
-from .games import DEFAULT_CAPACITY, GameStore, LiveGame, deal_key
+from .games import DEFAULT_CAPACITY, CardsLeft, GameStore, LiveGame, deal_key, played
 from .jobs import PICK_KINDS
+from .levels import Levels, level_number
 from .opinion import Verdicts, fair_view, opinion_view, read_game
 from .pool import Job, SolverPool
 from .sampled import Sample
@@ -72,11 +73,12 @@ class Board:
         if self.start_moves:
             if start_deal is None:
                 raise ValueError("moves to start with need the deal to play them from")
-            _played(start_deal, self.start_moves, Settings())  # a bad move: refused now
+            played(start_deal, self.start_moves, Settings())  # a bad move: refused now
         self.budget = budget
         self.store = GameStore(capacity)
         self.saved = saved  # the file of games (halfmoon.board.store.SavedGames), or None
         self.verdicts = Verdicts()
+        self.levels = Levels()  # deal number -> its level in words (a solver's answer)
         # (deal key, position) -> the fair hint with most samples
         self.fair: OrderedDict = OrderedDict()
         # the answers on games played along with the app (halfmoon.board.along_view)
@@ -130,7 +132,7 @@ class Board:
     def new_game(self, deal: Optional[Deal] = None, settings: Settings = Settings()) -> LiveGame:
         with self._lock:
             if deal is None and self.start_deal is not None:
-                game = _played(self.start_deal, self.start_moves, settings)
+                game = played(self.start_deal, self.start_moves, settings)
             else:
                 game = Game(deal or Deal.from_number(self._rng.randrange(DEAL_COUNT)),
                             settings=settings)
@@ -196,7 +198,7 @@ class Board:
                 self._changed_game(back)
             raise NotKept(f"nothing was done: the board's file of games could not keep the "
                           f"change ({exc}); the game is as it was",
-                          extra={"state": _view(back)} if back is not None else None) from None
+                          extra={"state": self._view(back)} if back is not None else None) from None
         for game_id in pruned:
             self.store.discard(game_id)
 
@@ -211,9 +213,14 @@ class Board:
         with contextlib.suppress(StoreError):
             self.saved.keep_clocks(lives)
 
+    def _view(self, live: LiveGame) -> dict:
+        """The state the page draws: a game from the app hides what the app does not show."""
+        return along_state(live) if isinstance(live, AlongLive) else state_view(
+            live, self.levels.of(live))
+
     def state(self, game_id: str) -> dict:
         with self._lock:
-            return _view(self.game(game_id))
+            return self._view(self.game(game_id))
 
     def tap(self, game_id: str, source: str, version: Optional[int] = None) -> dict:
         def tap(live: LiveGame) -> None:
@@ -244,14 +251,14 @@ class Board:
             if version is not None and version != live.version:
                 raise StaleVersion(
                     f"the game has changed (version {live.version}, the page showed {version}): "
-                    "it was played in another tab", extra={"state": _view(live)})
+                    "it was played in another tab", extra={"state": self._view(live)})
             if self.saved is not None and len(live.log) >= MAX_LOG:
                 raise BadRequest(f"this game has {len(live.log)} changes kept, the most a game "
                                  "keeps: start a new game")
             change(live)
             self._save(live)
             self._changed_game(live)
-            return _view(live)
+            return self._view(live)
 
     def _changed_game(self, live: LiveGame) -> None:
         # What a game wants solved depends on its moves and the analysis (a game from the app:
@@ -354,7 +361,7 @@ class Board:
         """A solve of the position after ``moves`` (``on_line``: one of the game's own,
         whose answer may change what else is wanted); its cards are worked out only if
         the job is sent (most plans are replaced before)."""
-        cards, budget = _Cards(live.game.deal, moves), self.budget
+        cards, budget = CardsLeft(live.game.deal, moves), self.budget
         why = on_line and not moves  # a deal lost from the start says why
         return Job((live.deal_key, position),
                    lambda: ("solve", format_layout(cards()), budget, why),
@@ -362,16 +369,21 @@ class Board:
 
     def _replan(self) -> None:
         """Tell the pool the solves wanted now: the games used last first."""
-        jobs, seen = [], set()
+        jobs, seen, levels = [], set(), []
         live_ids = set()
         for live in self.store.recent():
             live_ids.add(live.id)
             if live.id in self._stale or live.id not in self._plans:
                 self._plans[live.id] = self._plan(live)
+            levels += self.levels.jobs(live)
             for job in self._plans[live.id]:
                 if job.key not in seen and len(jobs) < MAX_JOBS:
                     seen.add(job.key)
                     jobs.append(job)
+        for job in levels:  # after every position: the level is a label, not advice
+            if job.key not in seen and len(jobs) < MAX_JOBS:
+                seen.add(job.key)
+                jobs.append(job)
         self._stale.clear()
         for gone in set(self._plans) - live_ids:
             del self._plans[gone]
@@ -385,6 +397,15 @@ class Board:
             return
         if job.context[0] == "sample":
             self._sample_answered(job, answer)
+            return
+        if job.context[0] == "level":
+            with self._lock:
+                self.levels.record(job.context[1], answer)
+                touched = [live.id for live in self.store.recent()
+                           if level_number(live) == job.context[1]]
+                if not self.pool.waiting():
+                    self._replan()
+            self._wake(touched)
             return
         if job.context[0] == "along":
             with self._lock:
@@ -459,36 +480,6 @@ class Board:
         with self._lock:
             self.verdicts.record(deal_key(deal), deal, answer)
         return self.new_game(deal, settings)
-
-
-def _played(deal: Deal, moves: tuple[Move, ...], settings: Settings) -> Game:
-    """A game of ``deal`` with ``moves`` played (each checked by the engine)."""
-    game = Game(deal, settings=settings)
-    for move in moves:
-        game.play(move)
-    return game
-
-
-class _Cards:
-    """The cards left after some moves of a deal, worked out when first asked for."""
-
-    __slots__ = ("deal", "moves", "_left")
-
-    def __init__(self, deal: Deal, moves: tuple[Move, ...]) -> None:
-        self.deal, self.moves, self._left = deal, moves, None
-
-    def __call__(self) -> Deal:
-        if self._left is None:
-            game = Game(self.deal)
-            for move in self.moves:
-                game.push(move)
-            self._left = game.remaining_deal()
-        return self._left
-
-
-def _view(live: LiveGame) -> dict:
-    """The state the page draws: a game from the app hides what the app does not show."""
-    return along_state(live) if isinstance(live, AlongLive) else state_view(live)
 
 
 def _along(live: LiveGame, what: str) -> AlongLive:

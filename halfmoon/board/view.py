@@ -8,7 +8,6 @@ assistance dims, the Move errors message, the status bar and the end of the game
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Optional
 
 from halfmoon.game.cards import Card
@@ -37,30 +36,10 @@ def card_view(card: Optional[Card]) -> Optional[dict]:
             "text": card.symbol(), "face": card.is_face}
 
 
-@lru_cache(maxsize=256)
-def deal_level(number: int) -> Optional[str]:
-    """A whole deal's difficulty in words beside its verdict (the level, the fair player's
-    chance: :mod:`halfmoon.batch.difficulty`); None where the model cannot be used."""
-    from halfmoon.batch.difficulty import DifficultyModelError, estimate_numbers
-    from solver import solve
-
-    try:
-        return estimate_numbers([number], [solve(number).verdict])[0].words()
-    except DifficultyModelError:
-        return None
-
-
-def _level(live: LiveGame) -> Optional[str]:
-    """The level of a known deal; None for a game played along with the app (what it does
-    not show stays unseen) or a layout that is not a whole deal."""
-    deal = live.game.deal
-    if getattr(live, "kind", "") == "along" or not deal.is_full or deal.is_partial:
-        return None
-    return deal_level(int(deal.number))
-
-
-def state_view(live: LiveGame) -> dict:
-    """Everything the page draws of a game, as JSON-ready data."""
+def state_view(live: LiveGame, level: Optional[str] = None) -> dict:
+    """Everything the page draws of a game, as JSON-ready data; ``level``: the deal's
+    level in words, once a solver process has answered it (:mod:`halfmoon.board.levels`),
+    else None (no level shown)."""
     game = live.game
     piles = [{"source": s, "card": card_view(game.card_at(s)), "count": n}
              for s, n in zip(PILE_SOURCES, game.counts)]
@@ -93,5 +72,5 @@ def state_view(live: LiveGame) -> dict:
         "over": over,
         "announcement": WON if over == "won" else DEAD_END if over else None,
         "analysis_asked": live.analysis_asked,
-        "level": _level(live),
+        "level": level,
     }

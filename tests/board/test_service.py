@@ -17,6 +17,7 @@ from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Settings
 from halfmoon.game.errors import IllegalMoveError
 from halfmoon.research.strategies import play
+from solver import solve
 
 
 class FakePool:
@@ -142,7 +143,35 @@ def test_the_oldest_game_is_dropped_beyond_the_cap():
     board.new_game()
     with pytest.raises(GameNotFound, match="the 2 games used most recently"):
         board.state(first.id)
-    assert len(board.store) == 2 and len(pool.jobs(board)) == 2  # one solve per live game
+    assert len(board.store) == 2
+    # one solve per live game, then the levels of their deals (a label, after the advice)
+    assert [job.key[0] == "level" for job in pool.jobs(board)] == [False, False, True, True]
+
+
+def test_the_level_comes_from_a_solver_process_and_wakes_the_page(monkeypatch):
+    import halfmoon.batch.difficulty as difficulty
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("the difficulty model ran in the board's own thread")
+
+    pool = FakePool()
+    board = Board(pool)
+    live = board.new_game(Deal.from_number(100))
+    with monkeypatch.context() as m:
+        m.setattr(difficulty, "estimate_numbers", not_here)
+        assert board.state(live.id)["level"] is None  # asked, not answered yet
+        board.tap(live.id, "P1")
+
+    async def answered():
+        board.attach(asyncio.get_running_loop())
+        changed = board.changed(live.id)
+        [job] = [j for j in pool.jobs(board) if j.key == ("level", 100)]
+        pool.answer(board, job)  # as a solver process would, on its own
+        await asyncio.wait_for(changed.wait(), 10)  # the page waiting for news is woken
+    asyncio.run(answered())
+    want = difficulty.estimate_numbers([100], [solve(100).verdict])[0].words()
+    assert board.state(live.id)["level"] == want
+    assert not [j for j in pool.jobs(board) if j.key[0] == "level"]  # not asked again
 
 
 def test_a_new_game_is_the_start_deal_else_random():

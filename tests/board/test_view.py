@@ -7,6 +7,7 @@ from board_helpers import EXAMPLE, TRAP
 
 from halfmoon.board.games import LiveGame
 from halfmoon.board.view import DEAD_END, WON, position_token, state_view
+from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Settings
 
 
@@ -83,18 +84,8 @@ def test_the_position_token_names_counts_and_reserve():
     assert len(tokens) == len(game.legal_moves)
 
 
-def test_a_known_deal_shows_its_level_beside_its_verdict():
-    from halfmoon.batch.difficulty import estimate_numbers
-    from halfmoon.game.deal import Deal
-    from solver import solve
-
-    _, s = view(Deal.from_number(100))
-    assert s["level"] == estimate_numbers([100], [solve(100).verdict])[0].words()
-    _, s = view(Deal.from_number(55))  # a lost deal
-    assert s["level"] == "cannot be won"
-    assert view(EXAMPLE)[1]["level"] is None  # a position, not a whole deal
-
-    class Along(LiveGame):
-        kind = "along"  # played along with the app: nothing the app does not show
-
-    assert state_view(Along("g", Game(Deal.from_number(100))))["level"] is None
+def test_the_level_is_the_one_given_and_none_until_then():
+    live = LiveGame("g", Game(Deal.from_number(100)))
+    assert state_view(live)["level"] is None  # not answered yet: no level shown
+    words = "medium (the fair player wins it 46 %, 95 % interval 16-79 %)"
+    assert state_view(live, words)["level"] == words
