@@ -8,7 +8,8 @@ process, its solver in another, as a player runs it), then plays ``--games`` gam
 once on random deals, round robin: each move is a random legal move made by tapping its
 cards one by one, each tap timed from request to answer, and after each move the
 analysis of the new position is asked for, so that every legal move's position is
-queued for the solver: the solver is kept busy while the taps come.  Before each move
+queued for the solver: the solver is kept busy while the taps come.  Each new game's
+request is timed too (what a player waits for after "New game").  Before each move
 the game's opinion is read without waiting, to count the moves made while that game
 still had solves pending.  A game that ends, or has had ``--depth`` moves, is replaced
 by a new one: positions early in a deal are the solver's hardest, and a lost game asks
@@ -17,11 +18,11 @@ for little (after a lost position every position is lost).
 The same run is made twice, on a new server each time: first without asking for the
 analysis (the solver settles only the light: mostly idle), then with it (the solver kept
 busy), so that what the solver's work costs the taps shows.  Prints, for each run, the
-taps' p50 / p99 / max in milliseconds and the share of moves made while solves were
-pending, with the machine's load average (other work on the machine slows every figure),
-and writes ``board.json`` into ``--out`` (default ``benchmarks/results/new/``, not kept in
-git).  Traffic goes to the loopback address only, and the run stops by itself after
-``--moves`` moves.
+taps' and the new games' p50 / p99 / max in milliseconds and the share of moves made
+while solves were pending, with the machine's load average (other work on the machine
+slows every figure), and writes ``board.json`` into ``--out`` (default
+``benchmarks/results/new/``, not kept in git).  Traffic goes to the loopback address
+only, and the run stops by itself after ``--moves`` moves.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Optional
 from urllib.parse import urlsplit
 
 from halfmoon.game.deal import Deal
@@ -79,9 +81,14 @@ def start_server() -> tuple[subprocess.Popen, str]:
     return proc, line.split()[4]
 
 
-def new_game(client: Client, rng: random.Random) -> tuple[str, Game]:
+def new_game(client: Client, rng: random.Random, times: Optional[list] = None
+             ) -> tuple[str, Game]:
+    """A new game on a random deal (its request timed into ``times``)."""
     number = rng.randrange(1_000_000)
+    start = time.perf_counter()
     state = client.call("POST", "/api/games", {"deal": str(number)})
+    if times is not None:
+        times.append(time.perf_counter() - start)
     return state["id"], Game(Deal.from_number(number))  # a local mirror, to choose moves
 
 
@@ -103,8 +110,8 @@ def run(games: int, moves: int, depth: int, seed: int, analyse: bool) -> dict:
         client, sampler = Client(url), Client(url)
         first, _ = new_game(client, rng)
         wait_until_settled(client, first)
-        table = [new_game(client, rng) for _ in range(games)]
-        taps, busy_moves, ended = [], 0, 0
+        taps, news, busy_moves, ended = [], [], 0, 0
+        table = [new_game(client, rng, news) for _ in range(games)]
         t0 = time.perf_counter()
         for k in range(moves):
             slot = k % games
@@ -121,23 +128,27 @@ def run(games: int, moves: int, depth: int, seed: int, analyse: bool) -> dict:
                 raise RuntimeError(f"the board and its mirror disagree after {move}")
             if game.is_over or game.move_count >= depth:
                 ended += 1
-                table[slot] = new_game(client, rng)
+                table[slot] = new_game(client, rng, news)
             elif analyse:
                 client.call("POST", f"/api/games/{game_id}/analyse", {})
         seconds = time.perf_counter() - t0
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
-    ms = sorted(t * 1000 for t in taps)
     return {
-        "analysis_asked": analyse, "taps": len(ms),
-        "tap_ms": {"p50": ms[len(ms) // 2], "p99": ms[min(len(ms) - 1, int(len(ms) * 0.99))],
-                   "max": ms[-1], "mean": statistics.fmean(ms)},
+        "analysis_asked": analyse, "taps": len(taps), "tap_ms": _spread(taps),
+        "new_games": len(news), "new_game_ms": _spread(news),
         "moves_with_solves_pending": busy_moves / moves,
         "games_replaced": ended,
         "seconds": seconds,
         "load_average": os.getloadavg()[0],
     }
+
+
+def _spread(seconds: list[float]) -> dict:
+    ms = sorted(t * 1000 for t in seconds)
+    return {"p50": ms[len(ms) // 2], "p99": ms[min(len(ms) - 1, int(len(ms) * 0.99))],
+            "max": ms[-1], "mean": statistics.fmean(ms)}
 
 
 def main() -> None:
@@ -158,10 +169,11 @@ def main() -> None:
     }
     for name, analyse in (("solver mostly idle", False), ("solver kept busy", True)):
         result = out["runs"][name] = run(args.games, args.moves, args.depth, args.seed, analyse)
-        t = result["tap_ms"]
+        t, n = result["tap_ms"], result["new_game_ms"]
         print(f"{name}: {result['taps']} taps over {args.games} games ({args.moves} moves, "
               f"{result['seconds']:.1f} s): p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, "
-              f"max {t['max']:.2f} ms; solves pending before "
+              f"max {t['max']:.2f} ms; {result['new_games']} new games: p50 {n['p50']:.1f} ms, "
+              f"max {n['max']:.1f} ms; solves pending before "
               f"{result['moves_with_solves_pending']:.0%} of the moves; "
               f"load average {result['load_average']:.1f}")
     args.out.mkdir(parents=True, exist_ok=True)
