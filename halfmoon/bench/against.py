@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterator, Optional, Sequence, TextIO
 
 from .errors import BenchError
-from .figures import BLOCK, differing, part_figures, ratio
+from .figures import BLOCK, block_size, differing, part_figures, ratio
 from .lanes import Lane, Row, can_pin, usable_cores
 from .machine import Watch, describe, solver_digest
 from .run import ROOT, SCHEMA, Progress, suite_workers
@@ -127,7 +127,8 @@ def _against(spec, n: int, rev: str, commit: str, home: Path, cache: Path, budge
     suite = spec.name
     cores = usable_cores()
     machine = describe(ROOT)
-    p.say(f"suite {suite} against {rev} ({commit[:12]}), in turn on blocks of {BLOCK} deals, "
+    p.say(f"suite {suite} against {rev} ({commit[:12]}), in turn on blocks of up to {BLOCK} "
+          "deals, "
           f"{n} pair{'s' if n > 1 else ''} of workers"
           + (" pinned to a core each" if can_pin() else "") + " …")
     p.say(f"starting the workers of {commit[:12]} (its first run compiles its kernels, "
@@ -148,7 +149,8 @@ def _against(spec, n: int, rev: str, commit: str, home: Path, cache: Path, budge
                 continue
             numbers = part_numbers(part.name, suite, seed)
             about = part_about(part, seed)
-            p.say(f"{part.name}: {about}, each block by both versions …")
+            p.say(f"{part.name}: {about}, each block of {block_size(len(numbers))} deals by "
+                  "both versions …")
             base_rows, new_rows, walls = _alternate(pairs, numbers, budget, p, part.name)
             rows_of[part.name] = {"base": base_rows, "this": new_rows}
             differ = differing(new_rows, base_rows)
@@ -195,7 +197,8 @@ def _alternate(pairs: Sequence[tuple[Lane, Lane]], numbers: Sequence[int], budge
     """Each pair takes the next block; the base first on even blocks, this version first on
     odd ones.  Returns both sides' rows in the order of ``numbers`` and the time each side
     spent (its blocks' walls, summed over the pairs and divided by their number)."""
-    blocks = [list(numbers[i:i + BLOCK]) for i in range(0, len(numbers), BLOCK)]
+    size = block_size(len(numbers))  # the ratio's bootstrap takes the same blocks
+    blocks = [list(numbers[i:i + size]) for i in range(0, len(numbers), size)]
     lock = threading.Lock()
     base: dict[int, Row] = {}
     new: dict[int, Row] = {}

@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 from bench_helpers import rows
 
-from halfmoon.bench.figures import differing, part_figures, ratio, settled_within
+from halfmoon.bench.figures import (
+    block_size,
+    differing,
+    part_figures,
+    rate_interval,
+    ratio,
+    settled_within,
+)
 
 
 def test_rates_are_deals_over_the_summed_times_and_over_the_wall():
@@ -101,3 +108,22 @@ def test_rounds_far_apart_are_unstable_though_each_interval_holds_the_other():
     assert r["spread"] > ROUNDS_SPREAD and not r["stable"]
     assert f"UNSTABLE, the rounds more than {ROUNDS_SPREAD}x apart" in stability_line("x", r) \
         or "UNSTABLE, round" in stability_line("x", r)
+
+
+def test_a_small_part_makes_twenty_blocks_and_a_large_one_blocks_of_250():
+    assert block_size(100_000) == block_size(5_000) == 250
+    assert block_size(500) == 25 and block_size(19) == 1 and block_size(0) == 1
+    rng = np.random.default_rng(2)
+    base = rng.exponential(0.07, 500)  # the hard set: 500 deals
+    r = ratio(base, base * rng.uniform(0.9, 1.1, 500))
+    assert r["blocks"] == 20 and r["low"] < r["ratio"] < r["high"]
+    # two blocks gave an interval that was only the two blocks' own ratios
+    assert ratio(base, base * 0.9, block=250)["blocks"] == 2
+
+
+def test_the_machine_slowing_between_blocks_widens_the_rates_interval():
+    steady = np.full(500, 0.0115)
+    times = np.concatenate([np.full(250, 0.01), np.full(250, 0.013)])  # slower half-way
+    low, high = rate_interval(times)
+    assert low < 500 / times.sum() < high and high - low > 5
+    assert rate_interval(steady) == (pytest.approx(500 / steady.sum(), rel=1e-3),) * 2
