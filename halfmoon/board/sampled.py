@@ -265,11 +265,10 @@ class Sample:
 
         def work() -> tuple:  # made when sent: the slots' draws as they are then
             with self.lock:
+                if self.epoch != epoch:  # cards corrected since the plan: its answer will
+                    return ("walk", [], None, ALONG_BUDGET)  # be dropped, so nothing to do
                 holder[:] = [(s, self.gen[s]) for s in part]
                 layouts = [self.position_cards(s, at) for s in part]
-                fresh = self.epoch == epoch
-            if not fresh:  # cards corrected since the plan: each layout's own moves, all
-                return ("walk", layouts, None, ALONG_BUDGET)
             if only is None:
                 return ("walk", layouts, moves, ALONG_BUDGET)
             return ("walk", layouts, moves, ALONG_BUDGET, list(only))

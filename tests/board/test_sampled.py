@@ -308,8 +308,8 @@ def test_the_look_ahead_takes_the_recommended_move_first(monkeypatch):
 
 def test_a_job_planned_before_a_correction_is_not_an_answer_after_it():
     """A card corrected draws every layout again: the jobs planned before it are other jobs
-    than those after it, one of them sent after it still makes sense (each layout's own
-    moves) and the answers of all of them are dropped, never a stop of the position."""
+    than those after it, one of them sent after it solves nothing (its answer would be
+    dropped) and the answers of all of them are dropped, never a stop of the position."""
     from halfmoon.board.jobs import run_job
 
     pool = FakePool()
@@ -325,7 +325,7 @@ def test_a_job_planned_before_a_correction_is_not_an_answer_after_it():
     board.correct(live.id, "P1", other)
     assert not {j.key for j in pool.jobs(board)} & {j.key for j in planned}
     late = walks[1].message()  # sent after it, by a pool that still held it
-    assert late[0] == "walk" and late[2] is None and len(late) == 4
+    assert late[:3] == ("walk", [], None) and len(late) == 4
     for job, message in ((walks[0], early), (fair, fair.message()), (walks[1], late)):
         answer = run_job(message)
         assert "error" not in answer, answer
