@@ -288,6 +288,7 @@ class Board:
                 out["fair"] = fair_view(live.game, answer, FAIR_STAGES[-1])
                 out["busy"] = out["busy"] or out["fair"]["more"]
             out["version"] = live.version
+            out["level"] = self.levels.of(live)  # answered after the state was drawn
         out["solver"] = "preparing" if self.pool.preparing else "ready"
         if out["solver"] == "preparing" and out["light"] == "pending":
             out["says"] = PREPARING

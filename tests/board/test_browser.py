@@ -1063,6 +1063,30 @@ def _cue_follows_the_scroll(page, box: str) -> None:
     expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
 
 
+def test_browser_shows_a_known_deals_level_once_answered_without_a_tap(browser):
+    """A known deal's level comes from a solver process after the cards are drawn: the page
+    shows it when it comes, the player having done nothing."""
+    from playwright.sync_api import expect
+
+    from halfmoon.batch.difficulty import estimate_numbers
+
+    expect.set_options(timeout=WAIT * 1000)
+    words = estimate_numbers([100], [solve(100).verdict])[0].words()
+    with _served(create_app(Board(shared_pool(), start_deal=Deal.from_number(100)))) as url:
+        context = browser.new_context(viewport={"width": 1200, "height": 800})
+        errors = []
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            expect(page.locator("#moves")).to_have_text("0")
+            expect(page.locator("#level")).to_have_text(f"Level: {words}")
+            expect(page.locator("#moves")).to_have_text("0")  # no tap made it
+        finally:
+            context.close()
+    assert errors == [], errors
+
+
 def test_browser_a_tap_from_a_stale_tab_says_the_game_changed(browser, board_url):
     """Two tabs on one game: a tap from the one that has not seen the other's move is not
     made, and that tab says the game changed elsewhere and shows it as it now is."""

@@ -160,6 +160,7 @@ def test_the_level_comes_from_a_solver_process_and_wakes_the_page(monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(difficulty, "estimate_numbers", not_here)
         assert board.state(live.id)["level"] is None  # asked, not answered yet
+        assert board.opinion(live.id)["level"] is None
         board.tap(live.id, "P1")
 
     async def answered():
@@ -171,6 +172,7 @@ def test_the_level_comes_from_a_solver_process_and_wakes_the_page(monkeypatch):
     asyncio.run(answered())
     want = difficulty.estimate_numbers([100], [solve(100).verdict])[0].words()
     assert board.state(live.id)["level"] == want
+    assert board.opinion(live.id)["level"] == want  # a page polling its opinion draws it
     assert not [j for j in pool.jobs(board) if j.key[0] == "level"]  # not asked again
 
 

@@ -94,8 +94,7 @@
     $("moves").textContent = s.status.moves;
     $("code").textContent = s.status.code || "layout";
     $("code").title = $("code").textContent; // whole, when the line is too narrow for it
-    $("level").textContent = s.level ? `Level: ${s.level}` : "";
-    $("level").hidden = !s.level;
+    drawLevel(s.level);
     drawTime();
     const msg = $("message");
     msg.hidden = !s.message;
@@ -118,8 +117,16 @@
   }
 
   // --- the opinion ---------------------------------------------------------------
+  // a known deal's level: in the state, and in the opinion once a solver process has
+  // answered it (a moment after the cards are drawn)
+  function drawLevel(level) {
+    $("level").textContent = level ? `Level: ${level}` : "";
+    $("level").hidden = !level;
+  }
+
   function drawOpinion(o) {
     opinion = o;
+    if ("level" in o) drawLevel(o.level);
     const light = $("light");
     light.dataset.light = o.light;
     $("says").textContent = o.says;
