@@ -11,8 +11,9 @@ between processes unchanged:
   layout text of :func:`halfmoon.research.fairplay.view_deal` (the hidden cards sorted:
   the process is never told where they lie); answer ``{"move", "samples", "moves"}``
   (:func:`halfmoon.research.fairplay.fair_hint`);
-- ``("level", number)``: the level of a whole deal beside its verdict (the difficulty
-  model of :mod:`halfmoon.batch.difficulty`, on the deal solved here); answer
+- ``("level", number, budget, verdict)``: the level of a whole deal beside its verdict
+  (the difficulty model of :mod:`halfmoon.batch.difficulty`; the deal is solved here
+  within ``budget`` when ``verdict`` is None); answer
   ``{"level"}``: the level in words, or None with ``"why"`` where the model cannot be used
   (:mod:`halfmoon.board.levels`);
 - ``("pick", kind, seed, budget, tries)``: a random deal that is ``"winnable"``, or
@@ -32,7 +33,7 @@ import os
 import random
 import signal
 import threading
-from typing import Any
+from typing import Any, Optional
 
 from halfmoon.game.codes import DEAL_COUNT
 from halfmoon.game.deal import Deal
@@ -56,12 +57,14 @@ def solve_job(layout: str, budget: int, why: bool = False) -> dict[str, Any]:
     return answer
 
 
-def level_job(number: int) -> dict[str, Any]:
+def level_job(number: int, budget: int, verdict: Optional[str] = None) -> dict[str, Any]:
     from halfmoon.batch.difficulty import DifficultyModelError, estimate_numbers
     from solver import solve
 
+    if verdict is None:
+        verdict = solve(number, budget=budget).verdict
     try:
-        return {"level": estimate_numbers([number], [solve(number).verdict])[0].words()}
+        return {"level": estimate_numbers([number], [verdict])[0].words()}
     except DifficultyModelError as exc:
         return {"level": None, "why": str(exc)}
 

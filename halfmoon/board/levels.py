@@ -1,10 +1,12 @@
 """The level of a known deal, shown beside its verdict (the difficulty model of
 :mod:`halfmoon.batch.difficulty`: the level and the fair player's chance).
 
-The model loads compiled kernels and solves the whole deal: a second or two the first
-time, more for a hard deal.  So it runs in a solver process, as one more job of the
-game's plan (after the solves of its position), never in the server's thread, where it
-would hold up every page while the board's lock is taken.  Until the answer comes a game
+The model loads compiled kernels and needs the whole deal's verdict: a second or two the
+first time, more for a hard deal to solve.  So it runs in a solver process, as one more
+job of the game's plan (after the solves of its position), never in the server's thread,
+where it would hold up every page while the board's lock is taken.  The job carries the
+deal's verdict when the board has it (a new game's first solve is its deal's), else the
+process solves the deal within the board's budget.  Until the answer comes a game
 shows no level; the answer wakes the pages of the games on that deal.  A game from the
 app, or a position that is not a whole deal, has no level.
 """
@@ -12,7 +14,7 @@ app, or a position that is not a whole deal, has no level.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Optional
+from typing import Callable, Optional
 
 from .games import LiveGame
 from .pool import Job
@@ -48,13 +50,15 @@ class Levels:
         self._known.move_to_end(number)
         return self._known[number]
 
-    def jobs(self, live: LiveGame) -> list[Job]:
-        """The job that answers the game's level, if it has one not answered yet."""
+    def jobs(self, live: LiveGame, verdict: Callable[[], Optional[str]], budget: int
+             ) -> list[Job]:
+        """The job that answers the game's level, if it has one not answered yet;
+        ``verdict()``: the deal's verdict, if known (win or loss), else None."""
         number = level_number(live)
         if number is None or number in self._known:
             return []
         key = ("level", number)
-        return [Job(key, key, key)]
+        return [Job(key, ("level", number, budget, verdict()), key)]
 
     def record(self, number: int, answer: dict) -> None:
         level = answer.get("level")

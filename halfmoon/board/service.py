@@ -51,6 +51,7 @@ SAMPLES_KEPT = 4  # games from the app whose sampled layouts are kept (halfmoon.
 BOARD_WORKERS = 2  # solver processes: a game from the app's layouts solved on two cores
 PICK_TRIES = 200  # random deals looked at for one pick (about 3 in 4 are hard, 39 in 40 winnable)
 T = TypeVar("T")
+START = Position((8,) * 12, (True,) * 8)  # a whole deal's position before any move
 
 # what the light says while a solver process compiles the kernels (a cold cache)
 PREPARING = "Preparing the solver (compiling it, first run only)…"
@@ -376,7 +377,7 @@ class Board:
             live_ids.add(live.id)
             if live.id in self._stale or live.id not in self._plans:
                 self._plans[live.id] = self._plan(live)
-            levels += self.levels.jobs(live)
+            levels += self.levels.jobs(live, lambda: self._deal_verdict(live), self.budget)
             for job in self._plans[live.id]:
                 if job.key not in seen and len(jobs) < MAX_JOBS:
                     seen.add(job.key)
@@ -390,6 +391,11 @@ class Board:
             del self._plans[gone]
             self._wants.pop(gone, None)
         self.pool.want(self, jobs, self._answered)
+
+    def _deal_verdict(self, live: LiveGame) -> Optional[str]:
+        """The verdict of the game's whole deal, if the board has it (win or loss)."""
+        found = self.verdicts.get((live.deal_key, START))
+        return found.verdict if found is not None and found.verdict != "unresolved" else None
 
     def _answered(self, job: Job, answer: dict) -> None:
         """A solver's answer (on a pool thread)."""

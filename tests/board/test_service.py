@@ -12,7 +12,7 @@ from board_helpers import EXAMPLE, TRAP, shared_pool
 
 from halfmoon.board.errors import BadRequest, Busy, GameNotFound, StaleVersion
 from halfmoon.board.jobs import run_job
-from halfmoon.board.service import Board
+from halfmoon.board.service import START, Board
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Settings
 from halfmoon.game.errors import IllegalMoveError
@@ -163,10 +163,16 @@ def test_the_level_comes_from_a_solver_process_and_wakes_the_page(monkeypatch):
         assert board.opinion(live.id)["level"] is None
         board.tap(live.id, "P1")
 
+    [job] = [j for j in pool.jobs(board) if j.key == ("level", 100)]
+    assert job.message()[3] is None  # the deal not solved yet: the process will
+    pool.answer(board, next(j for j in pool.jobs(board) if j.key[0] != "level"))
+    assert live.game.position == START  # that was the deal's own solve: its verdict is taken
+
     async def answered():
         board.attach(asyncio.get_running_loop())
         changed = board.changed(live.id)
         [job] = [j for j in pool.jobs(board) if j.key == ("level", 100)]
+        assert job.message()[3] == solve(100).verdict
         pool.answer(board, job)  # as a solver process would, on its own
         await asyncio.wait_for(changed.wait(), 10)  # the page waiting for news is woken
     asyncio.run(answered())
