@@ -1,7 +1,7 @@
 """Load check of the web board: how fast taps are answered while the solver works.
 
     python benchmarks/bench_board.py [--games 8] [--moves 300] [--depth 12] [--seed 1]
-                                     [--out DIR]
+                                     [--against REV] [--rounds 1] [--out DIR]
 
 Starts ``halfmoon play --no-browser`` on a free local port (the server in its own
 process, its solver in another, as a player runs it), then plays ``--games`` games at
@@ -21,8 +21,14 @@ busy), so that what the solver's work costs the taps shows.  Prints, for each ru
 taps' and the new games' p50 / p99 / max in milliseconds and the share of moves made
 while solves were pending, with the machine's load average (other work on the machine
 slows every figure), and writes ``board.json`` into ``--out`` (default
-``benchmarks/results/new/``, not kept in git).  Traffic goes to the loopback address
-only, and the run stops by itself after ``--moves`` moves.
+``benchmarks/results/new/``, not kept in git), with the machine (its processor, the
+commit and whether the tree has changes).  Traffic goes to the loopback address only, and
+the run stops by itself after ``--moves`` moves.
+
+With ``--against REV`` the revision's board (exported as ``halfmoon bench --against``
+makes it, with its kept cache of kernels: its first run compiles them) runs the same
+moves as this tree's, in turn, ``--rounds`` times each (the revision first in odd
+rounds): compare the lines of one round, the machine's load is the same for both.
 """
 
 from __future__ import annotations
@@ -31,7 +37,6 @@ import argparse
 import http.client
 import json
 import os
-import platform
 import random
 import signal
 import statistics
@@ -39,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
@@ -68,12 +74,14 @@ class Client:
         return data
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+def start_server(root: Path = ROOT, env: Optional[dict] = None
+                 ) -> tuple[subprocess.Popen, str]:
+    """``halfmoon play`` of the tree at ``root`` (its own packages first on the path)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
     store = Path(tempfile.mkdtemp(prefix="halfmoon-bench-board-")) / "games.sqlite3"
     proc = subprocess.Popen([sys.executable, "-m", "halfmoon", "play", "--no-browser",
                              "--store", str(store)],  # not the user's games
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+                            cwd=root, env=env, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if not line.startswith("Half Moon board at "):
         proc.kill()
@@ -103,9 +111,10 @@ def wait_until_settled(client: Client, game_id: str, limit: float = 300) -> None
     raise SystemExit("the solver did not answer within the limit")
 
 
-def run(games: int, moves: int, depth: int, seed: int, analyse: bool) -> dict:
+def run(games: int, moves: int, depth: int, seed: int, analyse: bool, root: Path = ROOT,
+        env: Optional[dict] = None) -> dict:
     rng = random.Random(seed)
-    proc, url = start_server()
+    proc, url = start_server(root, env)
     try:
         client, sampler = Client(url), Client(url)
         first, _ = new_game(client, rng)
@@ -157,29 +166,52 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--depth", type=int, default=12, help="moves before a game is replaced")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", metavar="REV",
+                        help="a revision whose board runs the same moves, in turn")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of each side")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "new",
                         help="the folder board.json is written to")
     args = parser.parse_args()
+    if min(args.games, args.moves, args.depth, args.rounds) < 1:
+        parser.error("--games, --moves, --depth and --rounds must be at least 1")
+    from halfmoon.bench.machine import describe
+
     out = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": f"{platform.machine()}, Python {platform.python_version()}, "
-                   f"{os.cpu_count()} cores",
+        "machine": describe(ROOT),
         "games": args.games, "moves": args.moves, "depth": args.depth, "seed": args.seed,
-        "runs": {},
+        "rounds": args.rounds, "runs": [],
     }
-    for name, analyse in (("solver mostly idle", False), ("solver kept busy", True)):
-        result = out["runs"][name] = run(args.games, args.moves, args.depth, args.seed, analyse)
-        t, n = result["tap_ms"], result["new_game_ms"]
-        print(f"{name}: {result['taps']} taps over {args.games} games ({args.moves} moves, "
-              f"{result['seconds']:.1f} s): p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, "
-              f"max {t['max']:.2f} ms; {result['new_games']} new games: p50 {n['p50']:.1f} ms, "
-              f"max {n['max']:.1f} ms; solves pending before "
-              f"{result['moves_with_solves_pending']:.0%} of the moves; "
-              f"load average {result['load_average']:.1f}")
+    with ExitStack() as stack:
+        sides = [("this tree", ROOT, {})]
+        if args.against:
+            from halfmoon.bench.against import checkout
+
+            commit, source, cache = stack.enter_context(checkout(args.against))
+            sides.insert(0, (f"{args.against} ({commit[:12]})", source,
+                             {"NUMBA_CACHE_DIR": str(cache)}))
+            out["against"] = {"revision": args.against, "commit": commit}
+        for k in range(args.rounds):
+            for side, root, env in (sides if k % 2 == 0 else sides[::-1]):
+                for name, analyse in (("solver mostly idle", False), ("solver kept busy", True)):
+                    result = run(args.games, args.moves, args.depth, args.seed, analyse, root,
+                                 env)
+                    out["runs"].append({"side": side, "round": k + 1, "name": name, **result})
+                    print(f"{side}, round {k + 1}, {name}: {_line(args, result)}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "board.json"
     path.write_text(json.dumps(out, indent=2) + "\n")
     print(f"written to {path}")
+
+
+def _line(args, result: dict) -> str:
+    t, n = result["tap_ms"], result["new_game_ms"]
+    return (f"{result['taps']} taps over {args.games} games ({args.moves} moves, "
+            f"{result['seconds']:.1f} s): p50 {t['p50']:.2f} ms, p99 {t['p99']:.2f} ms, "
+            f"max {t['max']:.2f} ms; {result['new_games']} new games: p50 {n['p50']:.1f} ms, "
+            f"max {n['max']:.1f} ms; solves pending before "
+            f"{result['moves_with_solves_pending']:.0%} of the moves; "
+            f"load average {result['load_average']:.1f}")
 
 
 if __name__ == "__main__":
