@@ -183,3 +183,12 @@ class CardsLeft:
                 game.push(move)
             self._left = game.remaining_deal()
         return self._left
+
+
+def fair_cards(left: Deal) -> Deal:
+    """The cards left as a fair player knows them, the hidden ones sorted (a fair hint's
+    job never knows them).  Made on a pool thread as the job is sent: the first one imports
+    the research modules (half a second), which must not hold the board's lock."""
+    from halfmoon.research.fairplay import view_deal
+
+    return view_deal(left)

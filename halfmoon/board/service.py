@@ -33,7 +33,7 @@ from halfmoon.game.moves import Move
 from .along import AlongGame, AlongLive, read_cards
 from .along_view import along_jobs, along_opinion, along_state, keep_answer
 from .errors import BadRequest, Busy, GameNotFound, NotKept, StaleVersion
-from .games import DEFAULT_CAPACITY, CardsLeft, GameStore, LiveGame, deal_key, played
+from .games import DEFAULT_CAPACITY, CardsLeft, GameStore, LiveGame, deal_key, fair_cards, played
 from .jobs import PICK_KINDS
 from .levels import Levels, level_number
 from .opinion import Verdicts, fair_view, opinion_view, read_game
@@ -348,15 +348,11 @@ class Board:
         todo = [k for k in FAIR_STAGES if k > done]
         if not todo or live.game.is_over or (have and have.get("stop")):
             return []
-        from halfmoon.research.fairplay import view_deal
-
-        samples = todo[0]
-        # the hidden cards sorted: the job never knows them
-        view = view_deal(live.game.remaining_deal())
+        samples, left = todo[0], live.game.remaining_deal()
         seed = zlib.crc32(f"{live.deal_key} {position}".encode())
         key = (live.deal_key, position, "fair", samples)
-        return [Job(key, lambda: ("fair", format_layout(view), samples, seed, FAIR_BUDGET),
-                    ("fair", live.deal_key, position))]
+        return [Job(key, lambda: ("fair", format_layout(fair_cards(left)), samples, seed,
+                                  FAIR_BUDGET), ("fair", live.deal_key, position))]
 
     def _job(self, live: LiveGame, moves: tuple[Move, ...], position: Position,
              on_line: bool) -> Job:

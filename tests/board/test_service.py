@@ -16,6 +16,7 @@ from halfmoon.board.service import START, Board
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game, Settings
 from halfmoon.game.errors import IllegalMoveError
+from halfmoon.game.layouts import format_layout
 from halfmoon.research.strategies import play
 from solver import solve
 
@@ -302,6 +303,24 @@ def test_the_fair_hint_comes_in_stages_and_is_bounded():
     board.tap(live.id, "P1")
     board.tap(live.id, "P8")  # a pair removed
     assert "fair" not in board.opinion(live.id)
+
+
+def test_asking_for_the_fair_hint_leaves_the_research_modules_to_the_pool(monkeypatch):
+    """The fair player's view of the cards is made as the job is sent, on a pool thread:
+    the first one imports the research modules (half a second), not under the lock."""
+    import halfmoon.research.fairplay as fairplay
+
+    made = []
+    view_deal = fairplay.view_deal
+    monkeypatch.setattr(fairplay, "view_deal", lambda deal: made.append(deal) or view_deal(deal))
+    pool = FakePool()
+    board = Board(pool, start_deal=EXAMPLE)
+    live = board.new_game()
+    board.ask_fair(live.id)
+    assert made == [] and board.opinion(live.id)["fair"]["kind"] == "pending"
+    job = next(j for j in pool.jobs(board) if j.key[2:3] == ("fair",))
+    kind, layout, *_ = job.message()  # as a pool thread sends it
+    assert made == [EXAMPLE] and layout == format_layout(view_deal(EXAMPLE))
 
 
 def test_a_fair_hint_that_fails_says_so_and_is_not_asked_again():
