@@ -181,7 +181,7 @@ def stopped_view(live: AlongLive, answer: Optional[dict]) -> Optional[dict]:
 # --- the opinion ------------------------------------------------------------------------
 def along_opinion(live: AlongLive, answers: dict) -> dict:
     """What the page draws beside the table of a game played along with the app."""
-    from halfmoon.research.stats import wilson_interval
+    from halfmoon.research.intervals import wilson_interval
 
     game, along = live.game, live.along
     key = position_key(live)

@@ -373,7 +373,7 @@ def fair_view(game: Game, answer: Optional[dict], most: int) -> dict:
     if not answer.get("moves"):
         return {**empty, "kind": "unknown", "text": f"No fair hint ({answer['stop']}).",
                 "more": False}
-    from halfmoon.research.stats import wilson_interval
+    from halfmoon.research.intervals import wilson_interval
 
     n = int(answer["samples"])
     paired = "best" in answer and all("diff_high" in m for m in answer["moves"])
