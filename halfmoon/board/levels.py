@@ -24,9 +24,12 @@ LEVELS_KEPT = 1024  # deals whose level is kept (a few dozen bytes each)
 
 def level_number(live: LiveGame) -> Optional[int]:
     """The deal number whose level a game shows; None for a game played along with the
-    app (what it does not show stays unseen) or a layout that is not a whole deal."""
+    app (what it does not show stays unseen), a layout that is not a whole deal, or a whole
+    deal laid out by hand (a layout file without a code: no number, and the model's signals
+    are those of a deal number)."""
     deal = live.game.deal
-    if getattr(live, "kind", "") == "along" or not deal.is_full or deal.is_partial:
+    if getattr(live, "kind", "") == "along" or not deal.is_full or deal.is_partial \
+            or deal.number is None:
         return None
     return int(deal.number)
 

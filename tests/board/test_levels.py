@@ -13,6 +13,7 @@ from halfmoon.board.jobs import run_job
 from halfmoon.board.levels import Levels, level_number
 from halfmoon.game.deal import Deal
 from halfmoon.game.engine import Game
+from halfmoon.game.layouts import format_layout, parse_layout
 from solver import solve
 
 
@@ -41,6 +42,9 @@ def test_only_a_whole_known_deal_has_a_level():
     assert level_number(live(Deal.from_number(100))) == 100
     assert level_number(live(EXAMPLE)) is None  # a position, not a whole deal
     assert level_number(Along("g", Game(Deal.from_number(100)))) is None
+    # all 104 cards laid out by hand (a layout file without a code): no number, no level
+    by_hand = parse_layout(format_layout(Deal.from_number(100), code=""))
+    assert by_hand.is_full and level_number(live(by_hand)) is None
     levels = Levels()
     assert levels.jobs(live(EXAMPLE), NONE, 1) == [] and levels.of(live(EXAMPLE)) is None
 

@@ -143,6 +143,23 @@ def test_a_new_game_by_code_or_number_with_its_status(example):
     assert example.get(f"/api/games/{s['id']}").json()["id"] == s["id"]
 
 
+def test_a_whole_deal_laid_out_without_a_code_is_played_with_no_level():
+    # a layout file of all 104 cards and no code line: a whole deal with no number (it was
+    # a 500 on every state, the level asked for the number)
+    from halfmoon.game.layouts import format_layout, parse_layout
+
+    by_hand = parse_layout(format_layout(Deal.from_number(123), code=""))
+    assert by_hand.is_full and by_hand.number is None
+    with board_client(by_hand) as (client, board):
+        s = new_game(client)
+        assert s["level"] is None
+        s = tap(client, s, *next(iter(Game(by_hand).legal_moves)).sources)
+        assert s["status"]["moves"] == 1
+        op = opinion_when(client, s["id"], settled)
+        assert op["light"] in ("win", "loss") and op["level"] is None
+        assert len(board.levels) == 0  # never asked
+
+
 # --- the solver's opinion -----------------------------------------------------------
 def test_the_winnable_light_hint_and_line(example):
     s = new_game(example)
