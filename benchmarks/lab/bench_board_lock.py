@@ -4,6 +4,7 @@ bookkeeping only, never solving, importing or loading).
 
     python benchmarks/lab/bench_board_lock.py [--deal 1781311907] [--moves 25] [--think 0.3]
                                               [--known 1000,4469536381,77] [--top 15]
+                                              [--no-gc]
 
 The board's service with its two solver processes (as ``halfmoon play`` starts them, no
 HTTP), its lock wrapped to time each outermost hold and name the method that took it.
@@ -72,7 +73,12 @@ def main(argv=None) -> int:
     ap.add_argument("--think", type=float, default=0.3)
     ap.add_argument("--known", default="1000,4469536381,77")
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--no-gc", action="store_true")
     args = ap.parse_args(argv)
+    if args.no_gc:
+        import gc
+
+        gc.disable()
 
     from halfmoon.board import advice_player, service
     from halfmoon.board.pool import SolverPool
