@@ -44,7 +44,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
@@ -182,14 +181,10 @@ def main() -> None:
         "games": args.games, "moves": args.moves, "depth": args.depth, "seed": args.seed,
         "rounds": args.rounds, "runs": [],
     }
-    with ExitStack() as stack:
-        sides = [("this tree", ROOT, {})]
-        if args.against:
-            from halfmoon.bench.against import checkout
+    from halfmoon.bench.against import trees
 
-            commit, source, cache = stack.enter_context(checkout(args.against))
-            sides.insert(0, (f"{args.against} ({commit[:12]})", source,
-                             {"NUMBA_CACHE_DIR": str(cache)}))
+    with trees(args.against) as (sides, commit):
+        if commit is not None:
             out["against"] = {"revision": args.against, "commit": commit}
         for k in range(args.rounds):
             for side, root, env in (sides if k % 2 == 0 else sides[::-1]):

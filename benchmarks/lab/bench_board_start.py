@@ -45,14 +45,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.busy < 0:
         ap.error("--rounds must be at least 1 and --busy at least 0")
-    with ExitStack() as stack:
-        sides = [("this tree", ROOT, {})]
-        if args.against:
-            from halfmoon.bench.against import checkout
+    from halfmoon.bench.against import trees
 
-            commit, source, cache = stack.enter_context(checkout(args.against))
-            sides.insert(0, (f"{args.against} ({commit[:12]})", source,
-                             {"NUMBA_CACHE_DIR": str(cache)}))
+    with ExitStack() as stack:
+        sides, _ = stack.enter_context(trees(args.against))
         busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
                 for _ in range(args.busy)]
         stack.callback(lambda: [b.kill() for b in busy])

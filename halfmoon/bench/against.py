@@ -102,6 +102,22 @@ def checkout(rev: str, root: Path = ROOT, home: Optional[Path] = None
         lock.close()  # and with it the lock
 
 
+@contextmanager
+def trees(rev: Optional[str], root: Path = ROOT, home: Optional[Path] = None
+          ) -> Iterator[tuple[list[tuple[str, Path, dict]], Optional[str]]]:
+    """The trees a lab script runs in turn, as ``(name, folder, environment)`` (``python -m
+    halfmoon`` in the folder runs its packages, with the environment added): revision
+    ``rev``'s export (:func:`checkout`, numba's cache of it kept) when given, then this
+    one; and the revision's full commit (None without one)."""
+    here = [("this tree", root, {})]
+    if rev is None:
+        yield here, None
+        return
+    with checkout(rev, root, home) as (commit, source, cache):
+        yield [(f"{rev} ({commit[:12]})", source, {"NUMBA_CACHE_DIR": str(cache)})] + here, \
+            commit
+
+
 def run_against_revision(suite: str, rev: str, *, workers: Optional[int], budget: int,
                          progress: Optional[TextIO] = sys.stderr, command: str = "",
                          seed: Optional[int] = None) -> tuple[dict, dict]:

@@ -8,7 +8,7 @@ import pytest
 from bench_helpers import fake_result
 
 import solver
-from halfmoon.bench.against import _alternate, checkout, compare_saved, load_saved
+from halfmoon.bench.against import _alternate, checkout, compare_saved, load_saved, trees
 from halfmoon.bench.errors import BenchError
 from halfmoon.bench.lanes import Lane
 from halfmoon.bench.output import write
@@ -55,6 +55,17 @@ def test_a_revision_is_exported_outside_the_repository_and_removed_after(repo, t
     assert after == worktrees_before and not (repo / "build").exists()
     assert subprocess.run(["git", "-C", str(repo), "status", "--porcelain"],
                           capture_output=True, text=True).stdout == ""
+
+
+def test_the_trees_of_a_lab_script_are_the_revisions_export_then_this_one(repo, tmp_path):
+    with trees(None, repo) as (sides, commit):
+        assert sides == [("this tree", repo, {})] and commit is None
+    with trees("HEAD", repo, home=tmp_path / "cache") as (sides, commit):
+        (name, source, env), here = sides
+        assert name == f"HEAD ({commit[:12]})" and (source / "solver" / "api.py").is_file()
+        assert env == {"NUMBA_CACHE_DIR": str(source.parent / "numba-cache")}
+        assert here == ("this tree", repo, {})
+    assert not source.exists()  # the export removed after
 
 
 def test_a_missing_revision_or_one_without_a_solver_is_refused(repo, tmp_path):
