@@ -114,11 +114,30 @@ def open_board(context, url, errors):
     page errors gathered in ``errors``."""
     from playwright.sync_api import expect
 
+    page = _opened(context, url, errors)
+    expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
+    return page
+
+
+def _opened(context, url, errors):
+    """A new tab of ``context`` on ``url``, its page errors gathered in ``errors``."""
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
-    expect(card(page, "P1")).to_have_attribute("data-card", "5♠")
     return page
+
+
+@contextlib.contextmanager
+def _tab(browser, url, **options):
+    """A tab of a new context of ``browser`` (``options``: its viewport and the like) on
+    ``url``; the context closed after, and no page error in it."""
+    context = browser.new_context(**options)
+    errors: list = []
+    try:
+        yield _opened(context, url, errors)
+    finally:
+        context.close()
+    assert errors == [], errors
 
 
 def card(page, source):
@@ -1011,45 +1030,36 @@ def test_browser_long_lists_say_what_is_out_of_view_and_number_whole(browser):
     assert line.verdict == "win"
     moves = tuple(Move.parse(str(m)) for m in line.moves[:40])
     app = create_app(Board(shared_pool(), start_deal=deal, start_moves=moves))
-    with _served(app) as url:
-        context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                      has_touch=True)
-        errors = []
-        try:
-            page = context.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            expect(page.locator("#moves")).to_have_text("40")
-            score = page.locator("#score").inner_text()
-            assert len(score) == 3, score
-            tops = page.evaluate("[...document.querySelectorAll('#status > span')]"
-                                 ".map((s) => Math.round(s.getBoundingClientRect().top))")
-            assert len(set(tops)) == 1, tops  # one line
-            expect(page.locator("#movelist li")).to_have_count(40)
-            numbers = page.evaluate("""() => {
-              const list = document.getElementById("movelist").getBoundingClientRect();
-              return [...document.querySelectorAll("#movelist li .n")].map((n) => {
-                const r = n.getBoundingClientRect();
-                return {text: n.textContent,
-                        inside: r.left >= list.left && n.scrollWidth <= n.clientWidth};
-              });
-            }""")
-            assert numbers[36] == {"text": "37.", "inside": True}, numbers[36]
-            assert all(n["inside"] for n in numbers), numbers
-            cue = page.locator("#movelist + .more")
-            expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
-            page.locator("#analyse-button").click()
-            expect(page.locator("#analysis li")).to_have_count(13)
-            _cue_follows_the_scroll(page, "#analysis")
-            # the fair hint's table of moves scrolls in its box: it says so too
-            page.locator("#fair-button").click()
-            expect(page.locator("#fair tr")).to_have_count(13)
-            box = page.locator("#fair-moves")
-            assert box.evaluate("(b) => b.scrollHeight > b.clientHeight"), "the table fits its box"
-            _cue_follows_the_scroll(page, "#fair-moves")
-        finally:
-            context.close()
-    assert errors == [], errors
+    with _served(app) as url, _tab(browser, url, viewport={"width": 360, "height": 740},
+                                   is_mobile=True, has_touch=True) as page:
+        expect(page.locator("#moves")).to_have_text("40")
+        score = page.locator("#score").inner_text()
+        assert len(score) == 3, score
+        tops = page.evaluate("[...document.querySelectorAll('#status > span')]"
+                             ".map((s) => Math.round(s.getBoundingClientRect().top))")
+        assert len(set(tops)) == 1, tops  # one line
+        expect(page.locator("#movelist li")).to_have_count(40)
+        numbers = page.evaluate("""() => {
+          const list = document.getElementById("movelist").getBoundingClientRect();
+          return [...document.querySelectorAll("#movelist li .n")].map((n) => {
+            const r = n.getBoundingClientRect();
+            return {text: n.textContent,
+                    inside: r.left >= list.left && n.scrollWidth <= n.clientWidth};
+          });
+        }""")
+        assert numbers[36] == {"text": "37.", "inside": True}, numbers[36]
+        assert all(n["inside"] for n in numbers), numbers
+        cue = page.locator("#movelist + .more")
+        expect(cue).to_have_text(re.compile(r"^↑ \d+ more above: scroll the list$"))
+        page.locator("#analyse-button").click()
+        expect(page.locator("#analysis li")).to_have_count(13)
+        _cue_follows_the_scroll(page, "#analysis")
+        # the fair hint's table of moves scrolls in its box: it says so too
+        page.locator("#fair-button").click()
+        expect(page.locator("#fair tr")).to_have_count(13)
+        box = page.locator("#fair-moves")
+        assert box.evaluate("(b) => b.scrollHeight > b.clientHeight"), "the table fits its box"
+        _cue_follows_the_scroll(page, "#fair-moves")
 
 
 def _cue_follows_the_scroll(page, box: str) -> None:
@@ -1072,19 +1082,11 @@ def test_browser_shows_a_known_deals_level_once_answered_without_a_tap(browser):
 
     expect.set_options(timeout=WAIT * 1000)
     words = estimate_numbers([100], [solve(100).verdict])[0].words()
-    with _served(create_app(Board(shared_pool(), start_deal=Deal.from_number(100)))) as url:
-        context = browser.new_context(viewport={"width": 1200, "height": 800})
-        errors = []
-        try:
-            page = context.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            expect(page.locator("#moves")).to_have_text("0")
-            expect(page.locator("#level")).to_have_text(f"Level: {words}")
-            expect(page.locator("#moves")).to_have_text("0")  # no tap made it
-        finally:
-            context.close()
-    assert errors == [], errors
+    app = create_app(Board(shared_pool(), start_deal=Deal.from_number(100)))
+    with _served(app) as url, _tab(browser, url, viewport={"width": 1200, "height": 800}) as page:
+        expect(page.locator("#moves")).to_have_text("0")
+        expect(page.locator("#level")).to_have_text(f"Level: {words}")
+        expect(page.locator("#moves")).to_have_text("0")  # no tap made it
 
 
 def test_browser_a_tap_from_a_stale_tab_says_the_game_changed(browser, board_url):
