@@ -24,7 +24,7 @@ from collections import OrderedDict
 from typing import Callable, Optional, TypeVar
 
 from halfmoon.game.codes import DEAL_COUNT
-from halfmoon.game.deal import Deal
+from halfmoon.game.deal import PILE_DEPTH, PILES, RESERVE_SLOTS, Deal
 from halfmoon.game.engine import Game, Position, Settings
 from halfmoon.game.errors import IllegalMoveError
 from halfmoon.game.layouts import format_layout
@@ -51,7 +51,8 @@ SAMPLES_KEPT = 4  # games from the app whose sampled layouts are kept (halfmoon.
 BOARD_WORKERS = 2  # solver processes: a game from the app's layouts solved on two cores
 PICK_TRIES = 200  # random deals looked at for one pick (about 3 in 4 are hard, 39 in 40 winnable)
 T = TypeVar("T")
-START = Position((8,) * 12, (True,) * 8)  # a whole deal's position before any move
+# a whole deal's position before any move
+START = Position((PILE_DEPTH,) * PILES, (True,) * RESERVE_SLOTS)
 
 # what the light says while a solver process compiles the kernels (a cold cache)
 PREPARING = "Preparing the solver (compiling it, first run only)…"
@@ -367,18 +368,16 @@ class Board:
 
     def _replan(self) -> None:
         """Tell the pool the solves wanted now: the games used last first."""
-        jobs, seen, levels = [], set(), []
+        wanted, levels = [], []
         live_ids = set()
         for live in self.store.recent():
             live_ids.add(live.id)
             if live.id in self._stale or live.id not in self._plans:
                 self._plans[live.id] = self._plan(live)
+            wanted += self._plans[live.id]
             levels += self.levels.jobs(live, lambda: self._deal_verdict(live), self.budget)
-            for job in self._plans[live.id]:
-                if job.key not in seen and len(jobs) < MAX_JOBS:
-                    seen.add(job.key)
-                    jobs.append(job)
-        for job in levels:  # after every position: the level is a label, not advice
+        jobs, seen = [], set()
+        for job in wanted + levels:  # the levels after every position: a label, not advice
             if job.key not in seen and len(jobs) < MAX_JOBS:
                 seen.add(job.key)
                 jobs.append(job)
